@@ -1,0 +1,49 @@
+import type { Context } from "hono";
+import { KEY_HEADERS, ROLES_HEADER } from "../../src/api/accounts.js";
+import { Role } from "../../src/api/route.js";
+import { OWNER, type Principal } from "../auth/service.js";
+import type { AuthService } from "../auth/service.js";
+import { KboxError } from "../errors.js";
+
+/** Per-connection facts the server adapter passes to the app. */
+export interface ConnInfo {
+  transport: "unix" | "tcp";
+  remoteAddress?: string;
+}
+
+export type HttpEnv = { Bindings: { conn: ConnInfo }; Variables: { principal: Principal } };
+
+export interface AuthOptions {
+  auth: AuthService;
+  /** Accept `X-NUCLIADB-ROLES` from loopback TCP clients instead of a key. */
+  trustRolesHeader: boolean;
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/**
+ * Decide who is calling. The Unix socket (0600, the owner's) is trusted fully; TCP needs a
+ * service-account key, or, in the opt-in standalone mode, the roles header from loopback.
+ */
+export function authenticate(c: Context<HttpEnv>, opts: AuthOptions): Principal {
+  const conn = c.env?.conn ?? { transport: "unix" };
+  if (conn.transport === "unix") return OWNER;
+  for (const h of KEY_HEADERS) {
+    const v = c.req.header(h);
+    if (v === undefined) continue;
+    const token = v.replace(/^Bearer\s+/i, "").trim();
+    const p = opts.auth.authenticate(token);
+    if (!p) throw new KboxError(401, "Invalid or expired API key");
+    return p;
+  }
+  const roles = c.req.header(ROLES_HEADER);
+  if (opts.trustRolesHeader && roles !== undefined && LOOPBACK.test(conn.remoteAddress ?? "")) {
+    const set = new Set(roles.split(";").map((r) => r.trim().toUpperCase()).filter((r) => Role.safeParse(r).success)) as Set<Role>;
+    return { roles: set, via: "roles-header" };
+  }
+  throw new KboxError(401, "Missing API key: send X-PLATFORM-SERVICEACCOUNT: Bearer <key>");
+}
+
+export function principalOf(c: Context<HttpEnv>): Principal {
+  return c.get("principal");
+}

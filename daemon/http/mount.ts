@@ -1,0 +1,86 @@
+import type { Context, Hono } from "hono";
+import type { z } from "zod";
+import { issue, toValidationIssues } from "../../src/api/errors.js";
+import type { RouteDef } from "../../src/api/route.js";
+import type { Principal } from "../auth/service.js";
+import { KboxError, forbidden, invalid } from "../errors.js";
+import { type HttpEnv, principalOf } from "./auth.js";
+
+/** What a handler receives: parsed parameters, query and body, and who is calling. */
+export interface HandlerInput<T extends RouteDef> {
+  params: z.output<T["params"]>;
+  query: z.output<T["query"]>;
+  body: z.output<T["body"]>;
+  principal: Principal;
+  req: Request;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+export type Handler<T extends RouteDef> = (input: HandlerInput<T>) => Promise<z.input<T["response"]> | Response | undefined>;
+
+/** Bodies above this are refused with 413 before parsing; uploads stream instead. */
+export const JSON_BODY_LIMIT = 64 * 1024 * 1024;
+
+async function readJson(req: Request): Promise<unknown> {
+  const len = Number(req.headers.get("content-length") ?? "0");
+  if (len > JSON_BODY_LIMIT) throw new KboxError(413, `Request body too large (limit ${JSON_BODY_LIMIT} bytes)`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > JSON_BODY_LIMIT) throw new KboxError(413, `Request body too large (limit ${JSON_BODY_LIMIT} bytes)`);
+      chunks.push(chunk);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const pos = Number(/position (\d+)/.exec(msg)?.[1] ?? 0);
+    throw invalid([issue("json_invalid", ["body", pos], "JSON decode error", {}, { error: msg })]);
+  }
+}
+
+/** Query parameters, repeated keys as arrays. */
+function readQuery(c: Context): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(c.req.queries())) out[k] = v.length === 1 ? v[0] : v;
+  return out;
+}
+
+function parse<S extends z.ZodType>(schema: S, input: unknown, where: "path" | "query" | "body"): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw invalid(toValidationIssues(r.error, where, input));
+  return r.data as z.output<S>;
+}
+
+/** Mount a handler on its route definition: the route's schemas parse, its role authorizes. */
+export function mount<T extends RouteDef>(app: Hono<HttpEnv>, def: T, handler: Handler<T>): void {
+  app.on(def.method, def.path, async (c) => {
+    const principal = principalOf(c);
+    if (!principal.roles.has(def.role)) throw forbidden();
+    const rawParams = c.req.param() as Record<string, string>;
+    const scopedKb = rawParams.kbid ?? rawParams.kb_id;
+    if (principal.kbid && scopedKb && scopedKb !== principal.kbid) throw forbidden();
+    const params = parse<T["params"]>(def.params, rawParams, "path");
+    const query = parse<T["query"]>(def.query, readQuery(c), "query");
+    const body = (def.bodyKind === "json" ? parse(def.body, await readJson(c.req.raw), "body") : undefined) as z.output<T["body"]>;
+    const result = await handler({ params, query, body, principal, req: c.req.raw, signal: c.req.raw.signal });
+    if (result instanceof Response) return result;
+    if (def.status === 204 || result === undefined) return c.body(null, def.status === 200 ? 204 : (def.status as 204));
+    return c.json(result as object, def.status as 200);
+  });
+}
+
+/** Turn thrown errors into the wire's error bodies; unknown errors are 500 and logged. */
+export function errorResponse(err: unknown, log: (msg: string) => void): Response {
+  if (err instanceof KboxError) {
+    return Response.json({ detail: err.detail }, { status: err.status, headers: err.headers });
+  }
+  log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
+  return Response.json({ detail: "Internal server error" }, { status: 500 });
+}

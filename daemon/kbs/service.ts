@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import type { CreateKb, KbRecord, UpdateKb } from "../../src/api/kbs.js";
+import { KboxError, conflict, notFound } from "../errors.js";
+import type { KbDoc, KbStore, Store } from "../store/index.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Listeners told when a knowledge box goes away (queues, watchers, caches). */
+export type KbDropListener = (kbid: string) => Promise<void> | void;
+
+/** Knowledge boxes: create, read, update, delete; the gate every per-KB service goes through. */
+export class KbService {
+  private readonly dropListeners: KbDropListener[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  onDrop(listener: KbDropListener): void {
+    this.dropListeners.push(listener);
+  }
+
+  list(): KbDoc[] {
+    return [...this.store.kbs.values()].sort((a, b) => a.created.localeCompare(b.created));
+  }
+
+  /** The knowledge box, or the wire's 404 (`message` differs between endpoints). */
+  require(kbid: string, message = "Knowledge Box does not exist"): KbDoc {
+    if (!UUID.test(kbid)) throw notFound("KnowledgeBox not found. UUID expected.");
+    const kb = this.store.kbs.get(kbid.toLowerCase());
+    if (!kb) throw notFound(message);
+    return kb;
+  }
+
+  /** The knowledge box and its opened store. */
+  async open(kbid: string, message?: string): Promise<{ kb: KbDoc; store: KbStore }> {
+    const kb = this.require(kbid, message);
+    return { kb, store: await this.store.kb(kb.uuid) };
+  }
+
+  bySlug(slug: string): KbDoc {
+    for (const kb of this.store.kbs.values()) if (kb.slug === slug) return kb;
+    throw notFound("Knowledge Box does not exist");
+  }
+
+  async create(input: CreateKb): Promise<KbDoc> {
+    const uuid = randomUUID();
+    const slug = input.slug ?? uuid;
+    if (this.slugTaken(slug)) throw new KboxError(419, "Knowledge box already exists");
+    const kb: KbDoc = {
+      uuid,
+      slug,
+      title: input.title ?? "",
+      description: input.description ?? "",
+      state: "PUBLISHED",
+      created: new Date().toISOString(),
+      allowed_origins: input.allowed_origins ?? [],
+      allowed_ip_addresses: input.allowed_ip_addresses ?? [],
+      search_configs: input.search_configs ?? {},
+      enforce_security: input.enforce_security ?? false,
+      hidden_resources_enabled: input.hidden_resources_enabled ?? false,
+      hidden_resources_hide_on_creation: input.hidden_resources_hide_on_creation ?? false,
+      learning_configuration: input.learning_configuration ?? null,
+    };
+    await this.store.kbs.put(uuid, kb);
+    await this.store.kb(uuid);
+    return kb;
+  }
+
+  async update(kbid: string, patch: UpdateKb): Promise<KbDoc> {
+    const kb = this.require(kbid);
+    if (patch.slug && patch.slug !== kb.slug && this.slugTaken(patch.slug)) throw conflict("Knowledge box already exists");
+    const next: KbDoc = { ...kb };
+    for (const [k, v] of Object.entries(patch)) if (v !== null && v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+    await this.store.kbs.put(kb.uuid, next);
+    return next;
+  }
+
+  async setLearningConfiguration(kbid: string, conf: KbDoc["learning_configuration"]): Promise<KbDoc> {
+    const kb = this.require(kbid);
+    const next = { ...kb, learning_configuration: conf };
+    await this.store.kbs.put(kb.uuid, next);
+    return next;
+  }
+
+  async delete(kbid: string): Promise<KbDoc> {
+    const kb = this.require(kbid);
+    for (const l of this.dropListeners) await l(kb.uuid);
+    await this.store.kbs.delete(kb.uuid);
+    await this.store.dropKb(kb.uuid);
+    return kb;
+  }
+
+  async counters(kbid: string) {
+    const { store } = await this.open(kbid);
+    let fields = 0;
+    for (const r of store.resources.values()) fields += Object.keys(r.fields).length;
+    const paragraphs = await store.paragraphs.count();
+    const stats = await store.paragraphs.table.stats().catch(() => undefined);
+    return { resources: store.resources.size, paragraphs, fields, sentences: paragraphs, index_size: stats?.totalBytes ?? 0 };
+  }
+
+  /** The wire's view of a knowledge box. */
+  static record(kb: KbDoc): KbRecord {
+    const { uuid, slug, learning_configuration, ...config } = kb;
+    return { uuid, slug, config: { ...config, slug }, model: learning_configuration };
+  }
+
+  private slugTaken(slug: string): boolean {
+    for (const kb of this.store.kbs.values()) if (kb.slug === slug) return true;
+    return false;
+  }
+}

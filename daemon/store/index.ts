@@ -1,0 +1,104 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { BlobStore } from "./blobs.js";
+import { type Connection, openDb } from "./db.js";
+import { DocTable, GroupedDocTable } from "./doc-table.js";
+import { ParagraphStore } from "./paragraphs.js";
+import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+
+/** Everything stored for one knowledge box: its LanceDB tables and its blob folder. */
+export class KbStore {
+  private constructor(
+    readonly kbid: string,
+    readonly dir: string,
+    readonly db: Connection,
+    readonly resources: DocTable<ResourceDoc>,
+    readonly fields: GroupedDocTable<FieldDoc>,
+    readonly paragraphs: ParagraphStore,
+    readonly blobs: BlobStore,
+  ) {}
+
+  static async open(kbid: string, dir: string): Promise<KbStore> {
+    const db = await openDb(join(dir, "lance"));
+    const [resources, fields, paragraphs] = await Promise.all([
+      DocTable.open<ResourceDoc>(db, "resources"),
+      GroupedDocTable.open<FieldDoc>(db, "fields"),
+      ParagraphStore.open(db),
+    ]);
+    return new KbStore(kbid, dir, db, resources, fields, paragraphs, new BlobStore(join(dir, "blobs")));
+  }
+
+  /** Open another table of this knowledge box's database (search configurations, labelsets, sync, ...). */
+  docTable<T>(name: string): Promise<DocTable<T>> {
+    return DocTable.open<T>(this.db, name);
+  }
+
+  /** Wait until every acknowledged write is committed. */
+  async idle(): Promise<void> {
+    await Promise.all([this.resources.idle(), this.fields.idle(), this.paragraphs.idle()]);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** The data dir: the account-level tables and one folder per knowledge box. */
+export class Store {
+  private readonly open = new Map<string, Promise<KbStore>>();
+
+  private constructor(
+    readonly dataDir: string,
+    readonly meta: Connection,
+    readonly kbs: DocTable<KbDoc>,
+    readonly accounts: DocTable<ServiceAccountDoc>,
+  ) {}
+
+  static async open(dataDir: string): Promise<Store> {
+    const meta = await openDb(join(dataDir, "meta"));
+    const [kbs, accounts] = await Promise.all([DocTable.open<KbDoc>(meta, "kbs"), DocTable.open<ServiceAccountDoc>(meta, "service_accounts")]);
+    return new Store(dataDir, meta, kbs, accounts);
+  }
+
+  kbDir(kbid: string): string {
+    // kbids are validated uuids before they reach here; the join cannot leave the data dir.
+    if (!/^[0-9a-f-]{36}$/.test(kbid)) throw new Error(`invalid kbid ${kbid}`);
+    return join(this.dataDir, "kbs", kbid);
+  }
+
+  /** The store of one knowledge box, opened once and shared. */
+  kb(kbid: string): Promise<KbStore> {
+    let s = this.open.get(kbid);
+    if (!s) {
+      s = KbStore.open(kbid, this.kbDir(kbid));
+      this.open.set(kbid, s);
+      s.catch(() => this.open.delete(kbid));
+    }
+    return s;
+  }
+
+  /** Close and remove every byte of a knowledge box. */
+  async dropKb(kbid: string): Promise<void> {
+    const s = this.open.get(kbid);
+    this.open.delete(kbid);
+    if (s) {
+      const kb = await s.catch(() => undefined);
+      await kb?.idle().catch(() => undefined);
+      kb?.close();
+    }
+    await rm(this.kbDir(kbid), { recursive: true, force: true });
+  }
+
+  async idle(): Promise<void> {
+    await Promise.all([this.kbs.idle(), this.accounts.idle()]);
+    for (const s of this.open.values()) await (await s.catch(() => undefined))?.idle();
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    for (const s of this.open.values()) (await s.catch(() => undefined))?.close();
+    this.meta.close();
+  }
+}
+
+export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";

@@ -1,0 +1,183 @@
+import { makeArrowTable } from "@lancedb/lancedb";
+import { arrow } from "./arrow.js";
+import { type Connection, type Table, openOrCreate, sqlString } from "./db.js";
+import { WriteQueue } from "./write-queue.js";
+
+const { Bool, Field, FixedSizeList, Float32, Int32, Int64, List, Schema, Utf8 } = arrow;
+
+/**
+ * One indexed paragraph. Resource-level attributes that filters need (facets, path, dates, hidden,
+ * security groups) are copied onto every paragraph so that filters run inside LanceDB as a prefilter.
+ */
+export interface ParagraphRow {
+  /** `{rid}/{letter}/{field_id}[/{split}]/{start}-{end}` */
+  id: string;
+  rid: string;
+  /** Field key without leading slash: `t/body`. */
+  field: string;
+  field_type: string;
+  /** Conversation message ident, or "". */
+  split: string;
+  start: number;
+  end: number;
+  page: number;
+  idx: number;
+  /** TEXT, OCR, INCEPTION, DESCRIPTION, TRANSCRIPT, TITLE, TABLE */
+  kind: string;
+  is_table: boolean;
+  /** Paragraph-level labels, as `/l/{labelset}/{label}`. */
+  labels: string[];
+  /** Resource- and field-level facets: `/l/…`, `/t/tag`, `/n/i/mime`, `/s/p/lang`, `/m/k/v`, `/u/s/source`, … */
+  facets: string[];
+  text: string;
+  /** Detected language (ISO 639-1) or "". */
+  lang: string;
+  /** origin.path of the resource, or "". */
+  path: string;
+  created: number;
+  modified: number;
+  hidden: boolean;
+  groups: string[];
+  /** Content hash of the text, used to skip re-embedding unchanged paragraphs. */
+  hash: string;
+  /** Vectors by vectorset, stored as `vec_{name}` columns. */
+  vectors?: Record<string, Float32Array | number[]>;
+}
+
+const list = (name: string) => new Field(name, new List(new Field("item", new Utf8(), true)), true);
+
+export const PARAGRAPH_BASE_FIELDS = [
+  new Field("id", new Utf8(), false),
+  new Field("rid", new Utf8(), false),
+  new Field("field", new Utf8(), false),
+  new Field("field_type", new Utf8(), false),
+  new Field("split", new Utf8(), false),
+  new Field("start", new Int32(), false),
+  new Field("end", new Int32(), false),
+  new Field("page", new Int32(), false),
+  new Field("idx", new Int32(), false),
+  new Field("kind", new Utf8(), false),
+  new Field("is_table", new Bool(), false),
+  list("labels"),
+  list("facets"),
+  new Field("text", new Utf8(), false),
+  new Field("lang", new Utf8(), false),
+  new Field("path", new Utf8(), false),
+  new Field("created", new Int64(), false),
+  new Field("modified", new Int64(), false),
+  new Field("hidden", new Bool(), false),
+  list("groups"),
+  new Field("hash", new Utf8(), false),
+];
+
+export const vectorColumn = (vectorset: string) => `vec_${vectorset.replace(/[^A-Za-z0-9_]/g, "_")}`;
+
+function vectorField(vectorset: string, dim: number) {
+  return new Field(vectorColumn(vectorset), new FixedSizeList(dim, new Field("item", new Float32(), true)), true);
+}
+
+type Op =
+  | { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] }
+  | { kind: "deleteResource"; rid: string };
+
+/** The paragraph table of one knowledge box: the only code that knows its layout. */
+export class ParagraphStore {
+  private readonly queue: WriteQueue<Op>;
+  private vectorsets = new Map<string, number>();
+
+  private constructor(readonly table: Table) {
+    this.queue = new WriteQueue((ops) => this.commit(ops), 64);
+  }
+
+  static async open(db: Connection): Promise<ParagraphStore> {
+    const table = await openOrCreate(db, "paragraphs", new Schema(PARAGRAPH_BASE_FIELDS));
+    const store = new ParagraphStore(table);
+    for (const f of (await table.schema()).fields) {
+      if (f.name.startsWith("vec_") && f.type instanceof FixedSizeList) store.vectorsets.set(f.name.slice(4), f.type.listSize);
+    }
+    return store;
+  }
+
+  /** Vectorsets with a column in the table, and their dimensions. */
+  vectorColumns(): ReadonlyMap<string, number> {
+    return this.vectorsets;
+  }
+
+  /** Add a vector column for a vectorset (nulls for existing rows). */
+  async ensureVectorset(vectorset: string, dim: number): Promise<void> {
+    const have = this.vectorsets.get(vectorset);
+    if (have === dim) return;
+    if (have !== undefined) throw new Error(`vectorset ${vectorset} has dimension ${have}, not ${dim}`);
+    await this.queue.idle();
+    await this.table.addColumns(new Schema([vectorField(vectorset, dim)]));
+    this.vectorsets.set(vectorset, dim);
+  }
+
+  /** Atomically replace every paragraph of one field (one commit: readers never see half of it). */
+  replaceField(rid: string, field: string, rows: ParagraphRow[]): Promise<void> {
+    return this.queue.push({ kind: "replace", rid, field, rows });
+  }
+
+  deleteResource(rid: string): Promise<void> {
+    return this.queue.push({ kind: "deleteResource", rid });
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  async count(filter?: string): Promise<number> {
+    return this.table.countRows(filter);
+  }
+
+  /** Content hashes of a field's current paragraphs, with their vectors, for incremental re-embedding. */
+  async existingVectors(rid: string, field: string, vectorset: string): Promise<Map<string, number[]>> {
+    const col = vectorColumn(vectorset);
+    if (!this.vectorsets.has(vectorset)) return new Map();
+    const rows = await this.table
+      .query()
+      .where(`rid = ${sqlString(rid)} AND field = ${sqlString(field)}`)
+      .select(["hash", col])
+      .toArray();
+    const out = new Map<string, number[]>();
+    for (const r of rows) if (r[col]) out.set(r.hash as string, Array.from(r[col] as ArrayLike<number>));
+    return out;
+  }
+
+  toArrowRow(row: ParagraphRow): Record<string, unknown> {
+    const { vectors, ...rest } = row;
+    const out: Record<string, unknown> = { ...rest, created: BigInt(row.created), modified: BigInt(row.modified) };
+    for (const [vs] of this.vectorsets) {
+      const v = vectors?.[vs];
+      out[vectorColumn(vs)] = v ? Array.from(v) : null;
+    }
+    return out;
+  }
+
+  private async commit(ops: Op[]): Promise<void> {
+    // Group consecutive ops per (rid, field) so a burst of small fields still becomes few commits.
+    const deletes: string[] = [];
+    const replaces = new Map<string, Extract<Op, { kind: "replace" }>>();
+    for (const op of ops) {
+      if (op.kind === "deleteResource") {
+        deletes.push(op.rid);
+        for (const k of replaces.keys()) if (k.startsWith(`${op.rid}\u0000`)) replaces.delete(k);
+      } else replaces.set(`${op.rid}\u0000${op.field}`, op);
+    }
+    if (deletes.length) await this.table.delete(`rid IN (${deletes.map(sqlString).join(", ")})`);
+    if (!replaces.size) return;
+    const scope = [...replaces.values()].map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`).join(" OR ");
+    const rows = [...replaces.values()].flatMap((r) => r.rows.map((p) => this.toArrowRow(p)));
+    if (!rows.length) {
+      await this.table.delete(scope);
+      return;
+    }
+    const data = makeArrowTable(rows, { schema: await this.table.schema() });
+    await this.table
+      .mergeInsert("id")
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .whenNotMatchedBySourceDelete({ where: scope })
+      .execute(data);
+  }
+}

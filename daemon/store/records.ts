@@ -1,0 +1,86 @@
+import type { Classification, FieldError, FieldType, ResourceStatus } from "../../src/api/common.js";
+import type { LearningConfiguration } from "../../src/api/kbs.js";
+import type { Origin } from "../../src/api/resources.js";
+
+/** A knowledge box as stored. */
+export interface KbDoc {
+  uuid: string;
+  slug: string;
+  title: string;
+  description: string;
+  state: string;
+  created: string;
+  allowed_origins: string[];
+  allowed_ip_addresses: string[];
+  search_configs: Record<string, unknown>;
+  enforce_security: boolean;
+  hidden_resources_enabled: boolean;
+  hidden_resources_hide_on_creation: boolean;
+  learning_configuration: LearningConfiguration | null;
+}
+
+/** What the resource record keeps about each of its fields (the value lives in the fields table). */
+export interface FieldSummary {
+  type: FieldType;
+  id: string;
+  status: ResourceStatus;
+  error?: FieldError;
+  /** Content hash of the value, to skip processing when nothing changed. */
+  hash?: string;
+  added: string;
+}
+
+/** A resource as stored; unset members are absent. */
+export interface ResourceDoc {
+  id: string;
+  slug?: string;
+  title?: string;
+  summary?: string;
+  icon?: string;
+  thumbnail?: string;
+  metadata: {
+    status: ResourceStatus;
+    metadata?: Record<string, string>;
+    language?: string;
+    languages?: string[];
+  };
+  usermetadata?: { classifications?: Classification[]; relations?: unknown[] };
+  fieldmetadata?: unknown[];
+  computedmetadata?: { field_classifications: unknown[] };
+  origin?: Origin;
+  extra?: { metadata: Record<string, unknown> };
+  hidden?: boolean;
+  security?: { access_groups: string[] };
+  relations?: unknown[];
+  created: string;
+  modified: string;
+  last_seqid: number;
+  last_account_seq?: number;
+  queue: "private" | "shared";
+  /** Keyed by `{letter}/{field_id}`. */
+  fields: Record<string, FieldSummary>;
+}
+
+/** A field's value and processing output, stored apart from the resource record. */
+export interface FieldDoc {
+  rid: string;
+  type: FieldType;
+  id: string;
+  /** The field value as the API serves it (file payloads replaced by a blob reference). */
+  value: unknown;
+  /** Output of extraction, as `show=extracted` serves it. */
+  extracted?: Record<string, unknown>;
+  errors?: FieldError[];
+  /** Blob key of a file field's bytes. */
+  blob?: string;
+}
+
+export interface ServiceAccountDoc {
+  id: string;
+  title: string;
+  role: "SOWNER" | "SMEMBER" | "SCONTRIBUTOR";
+  /** null: account-wide. */
+  kb_id: string | null;
+  created: string;
+  keys: { id: string; created: string; expires: string; hash: string }[];
+}

@@ -1,0 +1,35 @@
+import { Readable } from "node:stream";
+
+/** A writable the CLI prints to; `isTTY` decides tables and colour versus plain TSV. */
+export interface Out {
+  write(s: string): boolean | void;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** Everything a command touches of the outside world, so tests run commands in-process. */
+export interface IO {
+  stdout: Out;
+  stderr: Out;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function processIO(): IO {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+/** Buffers standing in for stdout/stderr in tests. */
+export function bufferIO(opts: { tty?: boolean; env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    stdout: { write: (s: string) => out.push(s) > 0, isTTY: opts.tty ?? false, columns: 100 },
+    stderr: { write: (s: string) => err.push(s) > 0, isTTY: opts.tty ?? false, columns: 100 },
+    stdin: Object.assign(Readable.from(opts.stdin !== undefined ? [opts.stdin] : []), { isTTY: opts.tty ?? false }),
+    env: opts.env ?? {},
+    cwd: opts.cwd ?? process.cwd(),
+  };
+  return { io, stdout: () => out.join(""), stderr: () => err.join("") };
+}

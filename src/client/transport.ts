@@ -1,0 +1,91 @@
+import { type IncomingMessage, request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Readable } from "node:stream";
+import { ApiError, UnreachableError } from "./errors.js";
+
+/** Where requests go: the local daemon's socket, or a base URL (a remote zone or a TCP daemon). */
+export type Target = { kind: "unix"; socket: string } | { kind: "http"; baseUrl: string; apiKey?: string };
+
+export interface RawRequest {
+  method: string;
+  /** Path starting with /api/v1. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string | Readable;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingMessage["headers"];
+  body: IncomingMessage;
+}
+
+const UNREACHABLE = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN"]);
+
+/** One HTTP exchange over node:http (no client library: it keeps CLI start-up fast). */
+export function send(target: Target, req: RawRequest): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { "user-agent": "kbox", ...req.headers };
+    let opts: import("node:http").RequestOptions;
+    let requester = httpRequest;
+    if (target.kind === "unix") {
+      opts = { socketPath: target.socket, path: req.path, method: req.method, headers: { host: "kboxd", ...headers } };
+    } else {
+      const url = new URL(req.path, target.baseUrl.replace(/\/+$/, "/").replace(/\/api\/v1\/?$/, "/"));
+      if (target.apiKey) headers["x-nuclia-serviceaccount"] = `Bearer ${target.apiKey}`;
+      if (url.protocol === "https:") requester = httpsRequest;
+      opts = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers };
+    }
+    const r = requester({ ...opts, signal: req.signal }, (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
+    r.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code && UNREACHABLE.has(e.code)) {
+        const where = target.kind === "unix" ? target.socket : target.baseUrl;
+        reject(new UnreachableError(`cannot reach ${where} (${e.code})`));
+      } else reject(e);
+    });
+    const body = req.body;
+    if (body === undefined || typeof body === "string" || Buffer.isBuffer(body)) r.end(body);
+    else body.pipe(r);
+  });
+}
+
+export async function readAll(res: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Parse a JSON response, or throw ApiError for an error status. */
+export async function jsonOf(res: RawResponse): Promise<unknown> {
+  const buf = await readAll(res.body);
+  const text = buf.toString("utf8");
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = text;
+  }
+  if (res.status >= 400) throw new ApiError(res.status, (data as { detail?: unknown } | undefined)?.detail ?? data);
+  return data;
+}
+
+/** Read NDJSON items as they arrive. */
+export async function* ndjson(res: RawResponse): AsyncGenerator<unknown> {
+  if (res.status >= 400) {
+    await jsonOf(res);
+    return;
+  }
+  let buf = "";
+  for await (const chunk of res.body) {
+    buf += (chunk as Buffer).toString("utf8");
+    let nl = buf.indexOf("\n");
+    while (nl >= 0) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (line) yield JSON.parse(line);
+      nl = buf.indexOf("\n");
+    }
+  }
+  if (buf.trim()) yield JSON.parse(buf);
+}

@@ -1,0 +1,37 @@
+import { Command } from "commander";
+import * as kbs from "../../api/kbs.js";
+import type { Context } from "../../cli/context.js";
+import { printJson } from "../../cli/output.js";
+
+export interface KbCreateOptions {
+  title?: string;
+  description?: string;
+  use?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export async function runKbCreate(ctx: Context, slug: string, opts: KbCreateOptions): Promise<void> {
+  const client = await ctx.client(opts);
+  const res = await client.call(kbs.createKb, { body: { slug, title: opts.title ?? slug, description: opts.description } });
+  if (opts.use) {
+    const name = ctx.profileName(opts);
+    ctx.config.profiles[name] = { ...ctx.config.profiles[name], kb: res.slug };
+    ctx.saveConfig();
+  }
+  if (opts.json) return printJson(ctx.io, res);
+  ctx.io.stdout.write(`${res.uuid}\n`);
+  ctx.status(`created knowledge box ${res.slug}${opts.use ? " (now the current one)" : ""}`, opts);
+}
+
+export function kbCreateCommand(ctx: Context): Command {
+  return new Command("create")
+    .description("Create a knowledge box")
+    .argument("<slug>", "slug: lowercase letters, digits, _ and -")
+    .option("--title <title>", "title (defaults to the slug)")
+    .option("--description <text>", "description")
+    .option("--use", "make it the current knowledge box")
+    .option("--json", "print the wire response")
+    .addHelpText("after", '\nExamples:\n  kbox kb create notes --title "My notes" --use\n  kbox kb create papers --json')
+    .action(async (slug: string, _o, cmd: Command) => runKbCreate(ctx, slug, ctx.opts<KbCreateOptions>(cmd)));
+}

@@ -1,0 +1,24 @@
+import { Command } from "commander";
+import * as kbs from "../../api/kbs.js";
+import type { Context } from "../../cli/context.js";
+import { printJson } from "../../cli/output.js";
+import { confirm } from "../../cli/prompt.js";
+
+export async function runKbDelete(ctx: Context, ref: string, opts: { json?: boolean; yes?: boolean; quiet?: boolean }): Promise<void> {
+  const kbid = await ctx.kbid({ ...opts, kb: ref });
+  await confirm(ctx, opts, `delete knowledge box ${ref} and all its data`);
+  const res = await (await ctx.client(opts)).call(kbs.deleteKb, { params: { kbid } });
+  if (opts.json) return printJson(ctx.io, res);
+  ctx.status(`deleted knowledge box ${ref}`, opts);
+}
+
+export function kbDeleteCommand(ctx: Context): Command {
+  return new Command("delete")
+    .alias("rm")
+    .description("Delete a knowledge box and everything in it")
+    .argument("<kb>", "slug or uuid")
+    .option("-y, --yes", "do not ask for confirmation")
+    .option("--json", "print the wire response")
+    .addHelpText("after", "\nExample:\n  kbox kb delete old-notes --yes")
+    .action(async (ref: string, _o, cmd: Command) => runKbDelete(ctx, ref, ctx.opts(cmd)));
+}

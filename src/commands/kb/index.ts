@@ -1,0 +1,19 @@
+import { Command } from "commander";
+import type { Context } from "../../cli/context.js";
+import { kbCreateCommand } from "./create.js";
+import { kbDeleteCommand } from "./delete.js";
+import { kbListCommand } from "./list.js";
+import { kbShowCommand } from "./show.js";
+import { kbUpdateCommand } from "./update.js";
+import { kbUseCommand } from "./use.js";
+
+export function kbCommand(ctx: Context): Command {
+  return new Command("kb")
+    .description("Create, list, inspect and select knowledge boxes")
+    .addCommand(kbCreateCommand(ctx))
+    .addCommand(kbListCommand(ctx))
+    .addCommand(kbShowCommand(ctx))
+    .addCommand(kbUpdateCommand(ctx))
+    .addCommand(kbDeleteCommand(ctx))
+    .addCommand(kbUseCommand(ctx));
+}

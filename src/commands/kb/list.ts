@@ -1,0 +1,30 @@
+import { Command } from "commander";
+import * as kbs from "../../api/kbs.js";
+import type { Context } from "../../cli/context.js";
+import { printJson, printTable } from "../../cli/output.js";
+
+export async function runKbList(ctx: Context, opts: { json?: boolean }): Promise<void> {
+  const client = await ctx.client(opts);
+  const res = await client.call(kbs.listKbs, {});
+  if (opts.json) return printJson(ctx.io, res);
+  const current = ctx.io.env.KBOX_KB ?? ctx.profile(opts).kb;
+  printTable(
+    ctx.io,
+    [
+      { header: "", get: (k) => (k.slug === current || k.uuid === current ? "*" : "") },
+      { header: "slug", get: (k) => k.slug },
+      { header: "uuid", get: (k) => k.uuid },
+      { header: "title", get: (k) => k.title },
+    ],
+    res.kbs,
+  );
+}
+
+export function kbListCommand(ctx: Context): Command {
+  return new Command("list")
+    .alias("ls")
+    .description("List knowledge boxes (* marks the current one)")
+    .option("--json", "print the wire response")
+    .addHelpText("after", "\nExamples:\n  kbox kb list\n  kbox kb list --json | jq -r '.kbs[].slug'")
+    .action(async (_o, cmd: Command) => runKbList(ctx, ctx.opts(cmd)));
+}

@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { kboxPaths } from "../../src/api/paths.js";
+import { main } from "../../src/cli/main.js";
+import { bufferIO } from "../../src/cli/io.js";
+import { KboxClient } from "../../src/client/client.js";
+import { hello } from "../../src/client/connect.js";
+import { type DaemonOptions, type RunningDaemon, startDaemon } from "../../daemon/server.js";
+
+/** A fresh KBOX_HOME under the temp dir (short, so socket paths stay under the 108-byte limit). */
+export function tempHome(prefix = "kbox-t-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface TestDaemon {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  daemon: RunningDaemon;
+  client: KboxClient;
+  /** Run the real CLI in-process against this daemon. */
+  cli: (args: string[], opts?: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv }) => Promise<{ code: number; stdout: string; stderr: string }>;
+  /** TCP base URL when started with `listen`. */
+  url?: string;
+  stop: () => Promise<void>;
+}
+
+/** Start the real daemon in this process on a temp KBOX_HOME; `stop()` drains it and removes the home. */
+export async function startTestDaemon(opts: Omit<DaemonOptions, "env"> & { home?: string; keepHome?: boolean } = {}): Promise<TestDaemon> {
+  const home = opts.home ?? tempHome();
+  const env = { KBOX_HOME: home, NO_COLOR: "1" } as NodeJS.ProcessEnv;
+  const daemon = await startDaemon({ ...opts, env });
+  const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
+  const url = daemon.tcp ? `http://127.0.0.1:${daemon.tcp.port}` : undefined;
+  return {
+    home,
+    env,
+    daemon,
+    client,
+    url,
+    cli: (args, o = {}) => runCli(args, { ...env, ...o.env }, o),
+    stop: async () => {
+      await daemon.stop();
+      if (!opts.keepHome) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Run the CLI in-process with buffers for stdout and stderr. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, o: { tty?: boolean; stdin?: string } = {}) {
+  const b = bufferIO({ env, tty: o.tty, stdin: o.stdin });
+  const code = await main(args, b.io);
+  return { code, stdout: b.stdout(), stderr: b.stderr() };
+}
+
+/** Start kboxd as a real child process (for kill -9 and signal tests). */
+export async function spawnTestDaemon(home: string, args: string[] = []): Promise<{ child: ChildProcess; client: KboxClient }> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../bin/kboxd.ts"), ...args], {
+    env: { ...process.env, KBOX_HOME: home },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  const client = new KboxClient({ kind: "unix", socket: kboxPaths({ KBOX_HOME: home }).socket });
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`kboxd exited ${child.exitCode}: ${stderr}`);
+    if (await hello(client)) return { child, client };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`kboxd did not answer: ${stderr}`);
+}
+
+export function removeHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+}
