@@ -1,7 +1,15 @@
+import { join } from "node:path";
+import { AskService } from "./ask/service.js";
 import { AuthService } from "./auth/service.js";
+import { BackupScheduler } from "./backup/scheduler.js";
+import { BackupService } from "./backup/service.js";
 import { KbService } from "./kbs/service.js";
+import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
+import { LabelsetService, SearchConfigService } from "./search/configs.js";
+import { type SearchModels, SearchService } from "./search/service.js";
 import { Store } from "./store/index.js";
+import { SyncService } from "./sync/service.js";
 
 /** Facts about the running daemon that routes report. */
 export interface DaemonInfo {
@@ -11,6 +19,8 @@ export interface DaemonInfo {
   listen: string[];
   /** Ask the daemon to drain and stop. */
   requestStop: () => void;
+  /** The daemon log (file, and stderr in the foreground). */
+  log: (msg: string) => void;
 }
 
 /** Every service of the daemon, built once at start; routes receive this. */
@@ -19,6 +29,17 @@ export interface Services {
   kbs: KbService;
   resources: ResourceService;
   auth: AuthService;
+  backups: BackupService;
+  backupSchedules: BackupScheduler;
+  /** Find (keyword, semantic, hybrid), stored search configurations and labelsets. */
+  search: SearchService;
+  labelsets: LabelsetService;
+  /** Embedders and rerankers per knowledge box; model cache and `kbox models`. */
+  models: ModelService;
+  /** Ask: retrieval, context, generation and citations (daemon/ask). */
+  ask: AskService;
+  /** Folder and sitemap sync: configurations, jobs, logs, watchers. */
+  sync: SyncService;
   info: DaemonInfo;
   /** Work to finish before the daemon stops (queues, watchers), in registration order. */
   onClose: (fn: () => Promise<void>) => void;
@@ -32,16 +53,38 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
   const resources = new ResourceService(kbs);
   const auth = new AuthService(store);
   const closers: (() => Promise<void>)[] = [];
-  return {
+  const models = new ModelService(join(info.dataDir, "models"), kbs);
+  const backups = await BackupService.open(store, kbs, info.version);
+  const backupSchedules = await BackupScheduler.open(store, kbs, backups);
+  closers.push(() => backupSchedules.close(), () => backups.close());
+  // The model service is looked up when a query runs: it may be wired in after search.
+  let self: Services | undefined;
+  const search = new SearchService(kbs, new SearchConfigService(kbs), () => (self as unknown as { models?: SearchModels } | undefined)?.models);
+  closers.push(() => search.close());
+  const sync = new SyncService(kbs, resources, info.log);
+  closers.push(() => sync.runner.close());
+  self = {
     store,
     kbs,
     resources,
     auth,
+    backups,
+    backupSchedules,
+    search,
+    labelsets: new LabelsetService(kbs),
+    models,
+    ask: new AskService(kbs, resources, () => search),
+    sync,
     info,
     onClose: (fn) => closers.push(fn),
     close: async () => {
       for (const fn of closers) await fn().catch(() => undefined);
+      // Models close after the queues that embed with them have drained.
+      await models.close().catch(() => undefined);
       await store.close();
     },
   };
+  // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
+  void sync.runner.start().catch((e) => info.log(`sync start failed: ${(e as Error).message}`));
+  return self;
 }

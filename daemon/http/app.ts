@@ -1,14 +1,24 @@
 import { Hono } from "hono";
 import type { Services } from "../services.js";
 import { type AuthOptions, type HttpEnv, authenticate } from "./auth.js";
-import { errorResponse } from "./mount.js";
+import { errorResponse, unrouted } from "./mount.js";
 import * as accounts from "./routes/accounts.js";
+import * as ask from "./routes/ask.js";
+import * as backups from "./routes/backups.js";
 import * as daemon from "./routes/daemon.js";
+import * as doctor from "./routes/doctor.js";
 import * as kbs from "./routes/kbs.js";
 import * as resources from "./routes/resources.js";
+import * as catalog from "./routes/catalog.js";
+import * as find from "./routes/find.js";
+import * as search from "./routes/search.js";
+import * as labelsets from "./routes/labelsets.js";
+import * as models from "./routes/models.js";
+import * as searchConfigs from "./routes/search-configs.js";
+import * as sync from "./routes/sync.js";
 
 /** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, kbs.register, resources.register, accounts.register];
+const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, labelsets.register, search.register, catalog.register, models.register, ask.register, sync.register];
 
 export interface AppOptions {
   trustRolesHeader: boolean;
@@ -24,7 +34,7 @@ export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
     await next();
   });
   for (const register of AREAS) register(app, s);
-  app.notFound(() => Response.json({ detail: "Not Found" }, { status: 404 }));
+  app.notFound((c) => unrouted(app, c.req.method, c.req.path));
   app.onError((err) => errorResponse(err, opts.log));
   return app;
 }

@@ -3,10 +3,24 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return looksLikeKboxd(pid);
+}
+
+/**
+ * After a crash and a reboot (or just time) the recorded pid may belong to another program; where
+ * /proc tells us the command line, a process that is not kboxd does not hold the lock.
+ */
+function looksLikeKboxd(pid: number): boolean {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return true;
+  }
+  return /kboxd/.test(cmdline);
 }
 
 /**

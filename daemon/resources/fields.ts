@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { Readable } from "node:stream";
 import type { z } from "zod";
 import { FIELD_LETTER, type FieldType } from "../../src/api/common.js";
 import { issue, toValidationIssues } from "../../src/api/errors.js";
@@ -6,6 +7,9 @@ import type { FileField } from "../../src/api/fields.js";
 import { FIELD_BODIES, type WritableFieldType } from "../../src/api/resources.js";
 import { invalid } from "../errors.js";
 import type { BlobStore } from "../store/blobs.js";
+
+/** Bytes of a file field that arrive as a stream (uploads, sync) instead of a base64 payload. */
+export type FileSource = () => Readable;
 
 /** `{letter}/{field_id}`, the key of a field inside its resource. */
 export const fieldKey = (type: FieldType, id: string) => `${FIELD_LETTER[type]}/${id}`;
@@ -38,7 +42,7 @@ export async function prepareField(
   type: FieldType,
   id: string,
   body: unknown,
-  ctx: { kbid: string; rid: string; blobs: BlobStore; loc: (string | number)[] },
+  ctx: { kbid: string; rid: string; blobs: BlobStore; loc: (string | number)[]; source?: FileSource },
 ): Promise<PreparedField> {
   if (type === "generic") return { type, id, value: body, hash: hashOf(body) };
   if (type !== "file") return { type, id, value: body, hash: hashOf(body) };
@@ -47,7 +51,12 @@ export async function prepareField(
   let size: number | undefined;
   let md5 = file.md5 ?? undefined;
   let blob: string | undefined;
-  if (file.payload) {
+  if (ctx.source) {
+    blob = fileBlobKey(ctx.rid, id);
+    const written = await ctx.blobs.write(blob, ctx.source());
+    size = written.size;
+    md5 = written.md5;
+  } else if (file.payload) {
     if (!BASE64.test(file.payload)) throw invalid([issue("base64_decode", [...ctx.loc, "file", "payload"], "Invalid base64 payload", "<payload>")]);
     const bytes = Buffer.from(file.payload, "base64");
     blob = fileBlobKey(ctx.rid, id);

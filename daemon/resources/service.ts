@@ -4,8 +4,13 @@ import type { CreateResource, GetResourceQuery, UpdateResource, WritableFieldTyp
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
-import { type PreparedField, fieldKey, parseFieldBody, prepareField } from "./fields.js";
+import { type FileSource, type PreparedField, fieldKey, parseFieldBody, prepareField } from "./fields.js";
 import { basicView, fieldEntry, resourceView } from "./view.js";
+
+/** Extra inputs of a write that do not travel in JSON: file bytes as streams, by field id. */
+export interface WriteOptions {
+  fileSources?: Record<string, FileSource>;
+}
 
 /** A resource named by id or by slug, as the two route forms do. */
 export type ResourceRef = { rid: string } | { slug: string };
@@ -59,7 +64,7 @@ export class ResourceService {
     return { store, res };
   }
 
-  async create(kbid: string, input: CreateResource): Promise<{ uuid: string; seqid: number; elapsed: number }> {
+  async create(kbid: string, input: CreateResource, opts: WriteOptions = {}): Promise<{ uuid: string; seqid: number; elapsed: number }> {
     const t0 = performance.now();
     const { kb, store } = await this.kbs.open(kbid);
     const slugs = this.slugIndex(store);
@@ -79,7 +84,7 @@ export class ResourceService {
         fields: {},
       };
       if (input.hidden == null && kb.hidden_resources_enabled && kb.hidden_resources_hide_on_creation) res.hidden = true;
-      const prepared = await this.applyInput(kbid, store, res, input);
+      const prepared = await this.applyInput(store, res, input, opts);
       await this.commit(store, res, prepared);
       await this.processing.enqueue(kb.uuid, rid, prepared.map((p) => fieldKey(p.type, p.id)));
       return { uuid: rid, seqid, elapsed: (performance.now() - t0) / 1000 };
@@ -104,7 +109,7 @@ export class ResourceService {
     return { resources: slice.map(basicView), pagination: { page, size, last: (page + 1) * size >= all.length } };
   }
 
-  async update(kbid: string, ref: ResourceRef, input: UpdateResource): Promise<{ seqid: number }> {
+  async update(kbid: string, ref: ResourceRef, input: UpdateResource, opts: WriteOptions = {}): Promise<{ seqid: number }> {
     const { store, res } = await this.resolve(kbid, ref);
     const slugs = this.slugIndex(store);
     const next: ResourceDoc = structuredClone(res);
@@ -113,7 +118,7 @@ export class ResourceService {
       if (res.slug) slugs.delete(res.slug);
       slugs.set(input.slug, res.id);
     }
-    const prepared = await this.applyInput(kbid, store, next, input);
+    const prepared = await this.applyInput(store, next, input, opts);
     next.last_seqid = this.nextSeq();
     next.modified = new Date().toISOString();
     await this.commit(store, next, prepared);
@@ -166,6 +171,7 @@ export class ResourceService {
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
     if (!res.fields[key]) throw notFound("Field does not exist");
+    const old = type === "file" ? await store.fields.get(`${res.id}/${key}`) : undefined;
     const next = structuredClone(res);
     delete next.fields[key];
     next.last_seqid = this.nextSeq();
@@ -173,6 +179,7 @@ export class ResourceService {
     await store.resources.put(res.id, next);
     await this.processing.forget(store.kbid, res.id, [key]);
     await Promise.all([store.fields.delete(`${res.id}/${key}`), store.paragraphs.replaceField(res.id, key, [])]);
+    await removeBlobs(store, [old?.blob]);
   }
 
   async appendMessages(kbid: string, ref: ResourceRef, id: string, messages: unknown[]): Promise<{ seqid: number }> {
@@ -198,7 +205,7 @@ export class ResourceService {
   }
 
   /** Copy request attributes onto the record and prepare every field the request carries. */
-  private async applyInput(kbid: string, store: KbStore, res: ResourceDoc, input: CreateResource | UpdateResource): Promise<PreparedField[]> {
+  private async applyInput(store: KbStore, res: ResourceDoc, input: CreateResource | UpdateResource, opts: WriteOptions): Promise<PreparedField[]> {
     const attrs = ["slug", "title", "summary", "icon", "thumbnail", "usermetadata", "fieldmetadata", "origin", "extra", "hidden", "security"] as const;
     for (const a of attrs) {
       const v = input[a];
@@ -207,14 +214,16 @@ export class ResourceService {
     if (input.metadata) res.metadata = { ...res.metadata, ...input.metadata, status: res.metadata.status } as ResourceDoc["metadata"];
     if (input.usermetadata?.relations) res.relations = input.usermetadata.relations;
     const prepared: PreparedField[] = [];
-    const ctx = (loc: (string | number)[]) => ({ kbid: store.kbid, rid: res.id, blobs: store.blobs, loc });
+    const ctx = (loc: (string | number)[], source?: FileSource) => ({ kbid: store.kbid, rid: res.id, blobs: store.blobs, loc, source });
     if (input.title != null) prepared.push(await prepareField("generic", "title", input.title, ctx(["body", "title"])));
     if (input.summary != null) prepared.push(await prepareField("generic", "summary", input.summary, ctx(["body", "summary"])));
     for (const [map, type] of WRITABLE_MAPS) {
       const fields = (input as Record<string, Record<string, unknown> | undefined>)[map];
-      for (const [id, body] of Object.entries(fields ?? {})) prepared.push(await prepareField(type, id, body, ctx(["body", map, id])));
+      for (const [id, body] of Object.entries(fields ?? {})) {
+        const source = type === "file" ? opts.fileSources?.[id] : undefined;
+        prepared.push(await prepareField(type, id, body, ctx(["body", map, id], source)));
+      }
     }
-    void kbid;
     return prepared;
   }
 
@@ -222,6 +231,10 @@ export class ResourceService {
   private async commit(store: KbStore, res: ResourceDoc, prepared: PreparedField[]): Promise<void> {
     const now = new Date().toISOString();
     const changed = prepared.filter((p) => res.fields[fieldKey(p.type, p.id)]?.hash !== p.hash || p.type === "file");
+    // A replaced file leaves its old bytes behind; they go once the new record is committed.
+    const replaced = await Promise.all(
+      changed.filter((p) => p.type === "file" && res.fields[fieldKey(p.type, p.id)]).map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),
+    );
     await Promise.all(
       changed.map((p) => {
         const doc: FieldDoc = { rid: res.id, type: p.type, id: p.id, value: p.value, ...(p.blob ? { blob: p.blob } : {}) };
@@ -234,6 +247,12 @@ export class ResourceService {
     }
     if (prepared.length) res.metadata.status = "PENDING";
     await store.resources.put(res.id, res);
+    const keep = new Set(prepared.map((p) => p.blob));
+    await removeBlobs(store, replaced.map((d) => d?.blob).filter((b) => !keep.has(b)));
   }
 }
 
+/** Remove blobs no record points to any more; a failure only leaves an orphan file behind. */
+async function removeBlobs(store: KbStore, keys: (string | undefined)[]): Promise<void> {
+  await Promise.all(keys.filter((k): k is string => Boolean(k)).map((k) => store.blobs.remove(k).catch(() => undefined)));
+}

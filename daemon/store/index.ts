@@ -33,6 +33,11 @@ export class KbStore {
     return DocTable.open<T>(this.db, name);
   }
 
+  /** Open another grouped-document table of this knowledge box's database. */
+  groupedDocTable<T>(name: string): Promise<GroupedDocTable<T>> {
+    return GroupedDocTable.open<T>(this.db, name);
+  }
+
   /** Wait until every acknowledged write is committed. */
   async idle(): Promise<void> {
     await Promise.all([this.resources.idle(), this.fields.idle(), this.paragraphs.idle()]);

@@ -1,4 +1,5 @@
 import { makeArrowTable } from "@lancedb/lancedb";
+import { analysisLanguage, analyze } from "../search/analyzer.js";
 import { arrow } from "./arrow.js";
 import { type Connection, type Table, openOrCreate, sqlString } from "./db.js";
 import { WriteQueue } from "./write-queue.js";
@@ -40,6 +41,8 @@ export interface ParagraphRow {
   groups: string[];
   /** Content hash of the text, used to skip re-embedding unchanged paragraphs. */
   hash: string;
+  /** Analysed keyword terms (computed from text and lang when absent; see daemon/search/analyzer.ts). */
+  terms?: string;
   /** Vectors by vectorset, stored as `vec_{name}` columns. */
   vectors?: Record<string, Float32Array | number[]>;
 }
@@ -68,6 +71,7 @@ export const PARAGRAPH_BASE_FIELDS = [
   new Field("hidden", new Bool(), false),
   list("groups"),
   new Field("hash", new Utf8(), false),
+  new Field("terms", new Utf8(), false),
 ];
 
 export const vectorColumn = (vectorset: string) => `vec_${vectorset.replace(/[^A-Za-z0-9_]/g, "_")}`;
@@ -75,6 +79,13 @@ export const vectorColumn = (vectorset: string) => `vec_${vectorset.replace(/[^A
 function vectorField(vectorset: string, dim: number) {
   return new Field(vectorColumn(vectorset), new FixedSizeList(dim, new Field("item", new Float32(), true)), true);
 }
+
+/** When background compaction looks at the table, and how many small fragments make it worth it. */
+export interface CompactionPolicy {
+  checkEvery: number;
+  minSmallFragments: number;
+}
+const DEFAULT_COMPACTION: CompactionPolicy = { checkEvery: 50, minSmallFragments: 64 };
 
 type Op =
   | { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] }
@@ -84,14 +95,23 @@ type Op =
 export class ParagraphStore {
   private readonly queue: WriteQueue<Op>;
   private vectorsets = new Map<string, number>();
+  private readonly commitListeners: (() => void)[] = [];
+  private commits = 0;
+  private readonly compaction: CompactionPolicy;
+  /** Compaction runs so far, for tests, benchmarks and logs. */
+  readonly compactions: { fragmentsBefore: number; ms: number }[] = [];
 
-  private constructor(readonly table: Table) {
+  private constructor(
+    readonly table: Table,
+    compaction: Partial<CompactionPolicy> = {},
+  ) {
     this.queue = new WriteQueue((ops) => this.commit(ops), 64);
+    this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
   }
 
-  static async open(db: Connection): Promise<ParagraphStore> {
+  static async open(db: Connection, compaction: Partial<CompactionPolicy> = {}): Promise<ParagraphStore> {
     const table = await openOrCreate(db, "paragraphs", new Schema(PARAGRAPH_BASE_FIELDS));
-    const store = new ParagraphStore(table);
+    const store = new ParagraphStore(table, compaction);
     for (const f of (await table.schema()).fields) {
       if (f.name.startsWith("vec_") && f.type instanceof FixedSizeList) store.vectorsets.set(f.name.slice(4), f.type.listSize);
     }
@@ -126,6 +146,11 @@ export class ParagraphStore {
     return this.queue.idle();
   }
 
+  /** Called after every commit (search uses it to refresh indexes in the background). */
+  onCommit(fn: () => void): void {
+    this.commitListeners.push(fn);
+  }
+
   async count(filter?: string): Promise<number> {
     return this.table.countRows(filter);
   }
@@ -146,7 +171,8 @@ export class ParagraphStore {
 
   toArrowRow(row: ParagraphRow): Record<string, unknown> {
     const { vectors, ...rest } = row;
-    const out: Record<string, unknown> = { ...rest, created: BigInt(row.created), modified: BigInt(row.modified) };
+    const terms = row.terms ?? analyze(row.text, analysisLanguage(row.lang));
+    const out: Record<string, unknown> = { ...rest, terms, created: BigInt(row.created), modified: BigInt(row.modified) };
     for (const [vs] of this.vectorsets) {
       const v = vectors?.[vs];
       out[vectorColumn(vs)] = v ? Array.from(v) : null;
@@ -155,6 +181,45 @@ export class ParagraphStore {
   }
 
   private async commit(ops: Op[]): Promise<void> {
+    // Background compaction and index refresh (daemon/search/maintenance.ts) can race a commit; the
+    // ops are idempotent, so a conflicting commit is simply applied again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.apply(ops);
+        break;
+      } catch (e) {
+        if (attempt >= 4 || !/conflict|retryable|concurrent/i.test(String((e as Error)?.message))) throw e;
+        await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+      }
+    }
+    for (const fn of this.commitListeners) fn();
+    // Every commit adds a small fragment; scans slow down with thousands of them, so they are merged
+    // in the background, as a task of the write queue so that it never races a commit.
+    if (++this.commits % this.compaction.checkEvery === 0) void this.compact(false);
+  }
+
+  /**
+   * Merge small fragments and drop versions older than an hour (kept for readers and backups).
+   * Runs between commits; unless `force`, only when enough small fragments piled up.
+   */
+  compact(force = true): Promise<boolean> {
+    return this.queue.exclusive(async () => {
+      const stats = await this.table.stats().catch(() => undefined);
+      const small = stats?.fragmentStats.numSmallFragments ?? 0;
+      if (!force && small < this.compaction.minSmallFragments) return false;
+      const t0 = performance.now();
+      await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) });
+      this.compactions.push({ fragmentsBefore: stats?.fragmentStats.numFragments ?? 0, ms: performance.now() - t0 });
+      return true;
+    });
+  }
+
+  /** Run table maintenance (index builds, optimize) between commits of this table. */
+  exclusive<T>(fn: (table: Table) => Promise<T>): Promise<T> {
+    return this.queue.exclusive(() => fn(this.table));
+  }
+
+  private async apply(ops: Op[]): Promise<void> {
     // Group consecutive ops per (rid, field) so a burst of small fields still becomes few commits.
     const deletes: string[] = [];
     const replaces = new Map<string, Extract<Op, { kind: "replace" }>>();

@@ -1,10 +1,15 @@
+type Entry<Op> =
+  | { kind: "op"; op: Op; resolve: () => void; reject: (e: unknown) => void }
+  | { kind: "task"; run: () => Promise<void> };
+
 /**
  * Serialises writes to one LanceDB table and coalesces those that arrive together into one commit.
  * LanceDB commits are cheap but not free (a manifest per commit), and concurrent commits to one
  * table conflict; one writer per table with batching gives both throughput and ordering.
+ * Maintenance (compaction) runs as a task between commits, so it never races one of them.
  */
 export class WriteQueue<Op> {
-  private pending: { op: Op; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private pending: Entry<Op>[] = [];
   private running: Promise<void> | null = null;
 
   constructor(
@@ -14,10 +19,12 @@ export class WriteQueue<Op> {
 
   /** Resolves once the op is committed (on disk). */
   push(op: Op): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ op, resolve, reject });
-      if (!this.running) this.running = this.drain();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ kind: "op", op, resolve, reject }));
+  }
+
+  /** Run `fn` between commits: no commit of this queue runs meanwhile. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.enqueue({ kind: "task", run: () => fn().then(resolve, reject) }));
   }
 
   /** Resolves when everything queued so far is committed. */
@@ -25,11 +32,24 @@ export class WriteQueue<Op> {
     while (this.running) await this.running;
   }
 
+  private enqueue(e: Entry<Op>): void {
+    this.pending.push(e);
+    if (!this.running) this.running = this.drain();
+  }
+
   private async drain(): Promise<void> {
     // Yield once so that writes issued in the same tick join the batch.
     await new Promise((r) => setImmediate(r));
     while (this.pending.length) {
-      const batch = this.pending.splice(0, this.maxBatch);
+      const head = this.pending[0];
+      if (head.kind === "task") {
+        this.pending.shift();
+        await head.run().catch(() => undefined);
+        continue;
+      }
+      let n = 0;
+      while (n < this.pending.length && n < this.maxBatch && this.pending[n].kind === "op") n++;
+      const batch = this.pending.splice(0, n) as Extract<Entry<Op>, { kind: "op" }>[];
       try {
         await this.commit(batch.map((b) => b.op));
         for (const b of batch) b.resolve();

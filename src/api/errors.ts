@@ -79,7 +79,13 @@ export function toValidationIssues(error: z.ZodError, where: Location, input: un
 /** Echoing a 10 MB string back in an error helps nobody. */
 function truncateInput(v: unknown): unknown {
   if (typeof v === "string" && v.length > 200) return `${v.slice(0, 200)}…`;
-  if (v !== null && typeof v === "object" && JSON.stringify(v).length > 1000) return "<omitted: too large>";
+  if (v !== null && typeof v === "object") {
+    try {
+      if (JSON.stringify(v).length > 1000) return "<omitted: too large>";
+    } catch {
+      return "<omitted: too large>"; // nested beyond the stack
+    }
+  }
   return v;
 }
 

@@ -8,6 +8,8 @@ export interface Profile {
   url?: string;
   /** The knowledge box this profile works on by default. */
   kb?: string;
+  /** Remote: where its API key is stored (see src/cli/credentials.ts). */
+  secret?: "keyring" | "file";
 }
 
 /** The CLI's persistent settings (`kbox config`, `kbox kb use`, profiles). */

@@ -17,6 +17,9 @@ export interface GlobalOptions {
   profile?: string;
 }
 
+/** The name under which KBOX_URL (with KBOX_API_KEY) acts as a profile. */
+export const ENV_PROFILE = "$KBOX_URL";
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a command needs: IO, paths, config, the chosen profile, and a client made on demand. */
@@ -47,11 +50,15 @@ export class Context {
   }
 
   profileName(opts: GlobalOptions = this.globals): string {
-    return opts.profile ?? this.io.env.KBOX_PROFILE ?? this.config.current_profile ?? "local";
+    const env = this.io.env;
+    // KBOX_URL is an ad-hoc remote profile for scripts; an explicit profile still wins.
+    if (!opts.profile && !env.KBOX_PROFILE && env.KBOX_URL) return ENV_PROFILE;
+    return opts.profile ?? env.KBOX_PROFILE ?? this.config.current_profile ?? "local";
   }
 
   profile(opts: GlobalOptions = this.globals): Profile {
     const name = this.profileName(opts);
+    if (name === ENV_PROFILE) return { kind: "remote", url: this.io.env.KBOX_URL };
     const p = this.config.profiles[name];
     if (!p) throw new CliError(`no profile named ${JSON.stringify(name)}`, EXIT.usage, "list them with `kbox profile list`");
     return p;
@@ -78,15 +85,17 @@ export class Context {
     const { KboxClient } = await import("../client/client.js");
     if (profile.kind === "remote") {
       if (!profile.url) throw new CliError(`profile ${name} has no URL`, EXIT.usage);
-      const apiKey = this.io.env.KBOX_API_KEY ?? (await this.secret(name));
+      const apiKey = this.io.env.KBOX_API_KEY ?? (await this.secret(name, profile));
       return new KboxClient({ kind: "http", baseUrl: profile.url, apiKey });
     }
     const { connectLocal } = await import("../client/connect.js");
+    if (this.config.settings["daemon.autostart"] === "false") autostart = false;
     return connectLocal(this.paths, { autostart, env: this.io.env, notice: (m) => this.status(m, opts) });
   }
 
-  /** The stored API key of a remote profile (the credentials module replaces this hook). */
-  secret: (profile: string) => Promise<string | undefined> = async () => undefined;
+  /** The stored API key of a remote profile (keyring or credentials file; loaded lazily). */
+  secret = async (name: string, profile: Profile): Promise<string | undefined> =>
+    (await import("./credentials.js")).loadSecret(this, name, profile.secret);
 
   /**
    * The knowledge box a command works on: `--kb` (slug or uuid), KBOX_KB, the profile's KB, or the

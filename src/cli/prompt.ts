@@ -7,9 +7,8 @@ export async function confirm(ctx: Context, opts: GlobalOptions, question: strin
   if (opts.yes) return;
   const { stdin, stdout } = ctx.io;
   if (!stdin.isTTY || !stdout.isTTY) throw new CliError(`refusing to ${question} without --yes`, EXIT.usage, "add --yes to confirm");
-  const rl = createInterface({ input: stdin, output: ctx.io.stderr as NodeJS.WritableStream });
-  const answer = await new Promise<string>((r) => rl.question(`${question}? [y/N] `, r));
-  rl.close();
+  ctx.io.stderr.write(`${question}? [y/N] `);
+  const answer = await readLine(stdin);
   if (!/^y(es)?$/i.test(answer.trim())) throw new CliError("cancelled", EXIT.failure);
 }
 
@@ -18,4 +17,15 @@ export async function readStdin(ctx: Context): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of ctx.io.stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** One line of input (empty at end of input); the prompt itself goes through ctx.io, not readline. */
+async function readLine(input: NodeJS.ReadableStream): Promise<string> {
+  const rl = createInterface({ input, terminal: false });
+  try {
+    for await (const line of rl) return line;
+    return "";
+  } finally {
+    rl.close();
+  }
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as daemonApi from "../api/daemon.js";
@@ -25,14 +25,39 @@ export function daemonCommand(env: NodeJS.ProcessEnv = process.env): { cmd: stri
   return { cmd: process.execPath, args: ["--import", "tsx", ts] };
 }
 
+/** A daemon started in the background: its pid, and its exit code once it has exited (early death). */
+export interface SpawnedDaemon {
+  pid: number | undefined;
+  exitCode: () => number | null | undefined;
+}
+
 /** Start a detached daemon that outlives this process, with its output in the log dir. */
-export function spawnDaemon(paths: KboxPaths, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): number | undefined {
+export function spawnDaemon(paths: KboxPaths, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): SpawnedDaemon {
   mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
   const out = openSync(join(paths.logs, "kboxd.out"), "a", 0o600);
   const { cmd, args } = daemonCommand(env);
   const child = spawn(cmd, [...args, ...extraArgs], { detached: true, stdio: ["ignore", out, out], env });
+  closeSync(out);
+  let code: number | null | undefined;
+  child.once("exit", (c, signal) => {
+    code = c ?? (signal ? 128 : null);
+  });
+  child.once("error", () => {
+    code = 127;
+  });
   child.unref();
-  return child.pid;
+  return { pid: child.pid, exitCode: () => code };
+}
+
+/** Wait for a freshly spawned daemon's hello; stop early when it exits instead. */
+export async function waitStarted(client: KboxClient, child: SpawnedDaemon, timeoutMs = 20_000): Promise<daemonApi.Hello | undefined> {
+  return waitFor(async () => {
+    const h = await hello(client);
+    if (h) return h;
+    const code = child.exitCode();
+    if (code !== undefined) throw new UnreachableError(`kboxd exited with code ${code} before answering`);
+    return undefined;
+  }, timeoutMs);
 }
 
 /** The daemon's hello, or undefined when nothing answers on the socket. */
@@ -55,6 +80,20 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number
   return undefined;
 }
 
+/** Wait until a process has exited (it may belong to another user: EPERM means alive). */
+export async function waitExit(pid: number, timeoutMs = 15_000): Promise<boolean> {
+  if (pid === process.pid) return true; // a daemon hosted in this very process (tests): nothing to wait for
+  const gone = () => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "ESRCH" ? true : undefined;
+    }
+  };
+  return (await waitFor(async () => gone(), timeoutMs)) === true;
+}
+
 /** Wait until the socket no longer answers. */
 export async function waitGone(client: KboxClient, timeoutMs = 15_000): Promise<boolean> {
   const r = await waitFor(async () => ((await hello(client)) ? undefined : true), timeoutMs);
@@ -72,13 +111,19 @@ export async function connectLocal(paths: KboxPaths, opts: ConnectOptions): Prom
     opts.notice?.(`restarting kboxd ${h.version} (protocol ${h.protocol}, this kbox speaks ${PROTOCOL_VERSION})`);
     await client.call(daemonApi.shutdown, {}).catch(() => undefined);
     await waitGone(client);
+    await waitExit(h.pid);
     h = undefined;
   }
   if (h) return client;
   if (!opts.autostart) throw new UnreachableError("kboxd is not running", "start it with `kbox daemon start`");
   opts.notice?.("starting kboxd…");
-  spawnDaemon(paths, [], opts.env);
-  h = await waitFor(() => hello(client), 20_000);
-  if (!h) throw new UnreachableError("kboxd did not start", `see ${join(paths.logs, "kboxd.log")} and kboxd.out`);
+  const logs = `see ${join(paths.logs, "kboxd.log")} and kboxd.out`;
+  const child = spawnDaemon(paths, [], opts.env);
+  try {
+    h = await waitStarted(client, child);
+  } catch (e) {
+    throw new UnreachableError((e as Error).message, logs);
+  }
+  if (!h) throw new UnreachableError("kboxd did not start", logs);
   return client;
 }

@@ -21,12 +21,17 @@ export interface RawResponse {
   body: IncomingMessage;
 }
 
-const UNREACHABLE = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN"]);
+// EPIPE: a daemon that is shutting down can accept a connection and close it before reading.
+const UNREACHABLE = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN"]);
 
 /** One HTTP exchange over node:http (no client library: it keeps CLI start-up fast). */
 export function send(target: Target, req: RawRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "user-agent": "kbox", ...req.headers };
+    // node:http sends GET/DELETE/HEAD bodies without a length, which the server reads as a new request.
+    if ((typeof req.body === "string" || Buffer.isBuffer(req.body)) && !Object.keys(headers).some((k) => k.toLowerCase() === "content-length")) {
+      headers["content-length"] = String(Buffer.byteLength(req.body));
+    }
     let opts: import("node:http").RequestOptions;
     let requester = httpRequest;
     if (target.kind === "unix") {

@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
+import * as resources from "../../src/api/resources.js";
 import { ApiError } from "../../src/client/errors.js";
 import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 
@@ -37,8 +40,20 @@ describe("knowledge boxes over the wire", () => {
 
     expect(await d.client.call(kbs.counters, { params: { kbid: created.uuid } })).toMatchObject({ resources: 0, paragraphs: 0, fields: 0 });
 
-    await d.client.call(kbs.deleteKb, { params: { kbid: created.uuid } });
+    const dir = join(d.home, "data", "kbs", created.uuid);
+    await d.client.call(resources.createResource, {
+      params: { kbid: created.uuid },
+      body: { title: "doc", files: { f: { file: { filename: "a.txt", payload: Buffer.from("bytes").toString("base64") } } } },
+    });
+    expect(existsSync(join(dir, "blobs"))).toBe(true);
+    expect((await d.client.call(kbs.deleteKb, { params: { kbid: created.uuid } })).uuid).toBe(created.uuid);
     expect(await status(d.client.call(kbs.getKb, { params: { kbid: created.uuid } }))).toBe(404);
+    expect(await status(d.client.call(kbs.getKbBySlug, { params: { slug: "alpha" } }))).toBe(404);
+    // Deleting a knowledge box removes all its data.
+    expect(existsSync(dir)).toBe(false);
+    // The slug is free again, for a new box that starts empty.
+    const again = await d.client.call(kbs.createKb, { body: { slug: "alpha" } });
+    expect(await d.client.call(kbs.counters, { params: { kbid: again.uuid } })).toMatchObject({ resources: 0 });
   });
 
   it("answers the wire's codes for slug clashes and bad ids", async () => {

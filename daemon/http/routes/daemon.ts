@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION } from "../../../src/api/version.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
+import { forbidden } from "../../errors.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
   const hello = () => ({
@@ -22,7 +23,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     kbs: s.store.kbs.size,
     rss_bytes: process.memoryUsage().rss,
   }));
-  mount(app, api.shutdown, async () => {
+  mount(app, api.shutdown, async ({ principal }) => {
+    // Only the owner of the socket may stop the daemon, never a TCP client whatever its roles.
+    if (principal.via !== "socket") throw forbidden();
     setImmediate(s.info.requestStop);
     return { stopping: true };
   });

@@ -1,6 +1,8 @@
 import type { Hono } from "hono";
 import { LOCAL_ACCOUNT } from "../../../src/api/accounts.js";
 import * as api from "../../../src/api/kbs.js";
+import type { Principal } from "../../auth/service.js";
+import { forbidden } from "../../errors.js";
 import { KbService } from "../../kbs/service.js";
 import type { KbDoc } from "../../store/index.js";
 import type { Services } from "../../services.js";
@@ -28,8 +30,14 @@ function accountRecord(kb: KbDoc) {
   };
 }
 
+/** A key scoped to one knowledge box manages that box only: it never creates others. */
+function noScopedKey(principal: Principal): void {
+  if (principal.kbid) throw forbidden();
+}
+
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.createKb, async ({ body }) => {
+  mount(app, api.createKb, async ({ body, principal }) => {
+    noScopedKey(principal);
     const kb = await s.kbs.create(body);
     return { uuid: kb.uuid, slug: kb.slug };
   });
@@ -41,7 +49,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   }));
   mount(app, api.getKbBySlug, async ({ params, principal }) => {
     const kb = s.kbs.bySlug(params.slug);
-    if (principal.kbid && principal.kbid !== kb.uuid) return Response.json({ detail: "Forbidden" }, { status: 403 });
+    if (principal.kbid && principal.kbid !== kb.uuid) throw forbidden();
     return KbService.record(kb);
   });
   mount(app, api.getKb, async ({ params }) => KbService.record(s.kbs.require(params.kbid)));
@@ -49,7 +57,10 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.deleteKb, async ({ params }) => ({ uuid: (await s.kbs.delete(params.kbid)).uuid }));
   mount(app, api.counters, async ({ params }) => s.kbs.counters(params.kbid));
 
-  mount(app, api.accountCreateKb, async ({ body }) => ({ id: (await s.kbs.create(body)).uuid }));
+  mount(app, api.accountCreateKb, async ({ body, principal }) => {
+    noScopedKey(principal);
+    return { id: (await s.kbs.create(body)).uuid };
+  });
   mount(app, api.accountListKbs, async ({ principal }) =>
     s.kbs
       .list()

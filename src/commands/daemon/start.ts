@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import * as daemonApi from "../../api/daemon.js";
 import { KboxClient } from "../../client/client.js";
-import { hello, spawnDaemon } from "../../client/connect.js";
+import { hello, spawnDaemon, waitStarted } from "../../client/connect.js";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
@@ -21,13 +21,12 @@ export async function runStart(ctx: Context, opts: StartOptions): Promise<void> 
     ctx.status(`kboxd ${h.version} is already running (pid ${h.pid})`, opts);
   } else {
     const args = [...(opts.listen ? ["--listen", opts.listen] : []), ...(opts.trustRolesHeader ? ["--trust-roles-header"] : [])];
-    spawnDaemon(ctx.paths, args, ctx.io.env);
-    const until = Date.now() + 20_000;
-    while (!h && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 50));
-      h = await hello(client);
-    }
-    if (!h) throw new CliError("kboxd did not start", EXIT.failure, `see ${ctx.paths.logs}/kboxd.log`);
+    const child = spawnDaemon(ctx.paths, args, ctx.io.env);
+    const hint = `see ${ctx.paths.logs}/kboxd.log and kboxd.out`;
+    h = await waitStarted(client, child).catch((e: Error) => {
+      throw new CliError(e.message, EXIT.failure, hint);
+    });
+    if (!h) throw new CliError("kboxd did not start", EXIT.failure, hint);
     ctx.status(`kboxd ${h.version} started (pid ${h.pid}) on ${h.listen.join(", ")}`, opts);
   }
   if (opts.json) printJson(ctx.io, await client.call(daemonApi.hello, {}));

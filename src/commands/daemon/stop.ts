@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import * as daemonApi from "../../api/daemon.js";
 import { KboxClient } from "../../client/client.js";
-import { hello, waitGone } from "../../client/connect.js";
+import { hello, waitExit, waitGone } from "../../client/connect.js";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 
@@ -14,7 +14,10 @@ export async function runStop(ctx: Context, opts: { quiet?: boolean }): Promise<
     return false;
   }
   await client.call(daemonApi.shutdown, {});
-  if (!(await waitGone(client, 60_000))) throw new CliError(`kboxd (pid ${h.pid}) did not stop in time`, EXIT.failure);
+  // The socket goes quiet first; the process exits once queues are drained and tables closed.
+  if (!(await waitGone(client, 60_000)) || !(await waitExit(h.pid, 60_000))) {
+    throw new CliError(`kboxd (pid ${h.pid}) did not stop in time`, EXIT.failure, "see `kbox daemon logs`");
+  }
   ctx.status(`kboxd stopped (pid ${h.pid})`, opts);
   return true;
 }

@@ -2,6 +2,8 @@ import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
 import { kbCreateCommand } from "./create.js";
 import { kbDeleteCommand } from "./delete.js";
+import { kbExportCommand } from "./export.js";
+import { kbImportCommand } from "./import.js";
 import { kbListCommand } from "./list.js";
 import { kbShowCommand } from "./show.js";
 import { kbUpdateCommand } from "./update.js";
@@ -15,5 +17,7 @@ export function kbCommand(ctx: Context): Command {
     .addCommand(kbShowCommand(ctx))
     .addCommand(kbUpdateCommand(ctx))
     .addCommand(kbDeleteCommand(ctx))
-    .addCommand(kbUseCommand(ctx));
+    .addCommand(kbUseCommand(ctx))
+    .addCommand(kbExportCommand(ctx))
+    .addCommand(kbImportCommand(ctx));
 }

@@ -1,0 +1,68 @@
+import { sqlIn } from "../store/db.js";
+import type { KbStore } from "../store/index.js";
+
+/** A stored paragraph as the context strategies need it. */
+export interface StoredParagraph {
+  id: string;
+  rid: string;
+  /** `t/body` */
+  field: string;
+  field_type: string;
+  split: string;
+  start: number;
+  end: number;
+  idx: number;
+  text: string;
+}
+
+/** Every paragraph of some resources, read once per ask and kept in reading order. */
+export class ParagraphReader {
+  private readonly byRid = new Map<string, StoredParagraph[]>();
+
+  constructor(private readonly store: KbStore) {}
+
+  /** Load the paragraphs of these resources (those not loaded yet) in one query. */
+  async load(rids: Iterable<string>): Promise<void> {
+    const missing = [...new Set(rids)].filter((r) => !this.byRid.has(r));
+    if (!missing.length) return;
+    const rows = await this.store.paragraphs.table
+      .query()
+      .where(sqlIn("rid", missing))
+      .select(["id", "rid", "field", "field_type", "split", "start", "end", "idx", "text"])
+      .toArray();
+    for (const r of missing) this.byRid.set(r, []);
+    for (const row of rows as unknown as StoredParagraph[]) {
+      this.byRid.get(row.rid)?.push({ ...row, start: Number(row.start), end: Number(row.end), idx: Number(row.idx) });
+    }
+    for (const r of missing) this.byRid.get(r)?.sort(readingOrder);
+  }
+
+  /** Paragraphs of a resource (optionally one field), in reading order; load() first. */
+  of(rid: string, field?: string): StoredParagraph[] {
+    const all = this.byRid.get(rid) ?? [];
+    return field ? all.filter((p) => p.field === field) : all;
+  }
+
+  /** The paragraph with this id, if its resource is loaded. */
+  get(id: string): StoredParagraph | undefined {
+    return this.of(id.slice(0, 32)).find((p) => p.id === id);
+  }
+
+  /** A field's text: its paragraphs joined in order. */
+  fieldText(rid: string, field: string): string {
+    return this.of(rid, field)
+      .map((p) => p.text)
+      .join("\n\n");
+  }
+}
+
+const FIELD_ORDER: Record<string, number> = { a: 0, t: 1, f: 2, u: 3, c: 4, k: 5 };
+
+function readingOrder(a: StoredParagraph, b: StoredParagraph): number {
+  const fa = FIELD_ORDER[a.field[0]] ?? 9;
+  const fb = FIELD_ORDER[b.field[0]] ?? 9;
+  if (fa !== fb) return fa - fb;
+  if (a.field !== b.field) return a.field.localeCompare(b.field);
+  if (a.split !== b.split) return a.split.localeCompare(b.split, undefined, { numeric: true });
+  return a.start - b.start;
+}

@@ -1,0 +1,48 @@
+import type { ChatMessage } from "../../src/api/ask.js";
+import { STOPWORDS, terms, words } from "../models/generate/text.js";
+
+const ANAPHORA = /\b(it|its|this|that|these|those|they|them|their|he|him|his|she|her|there|the same|one|ones|above|former|latter)\b/i;
+
+/**
+ * How much a question leans on the conversation before it, 0..1: pronouns and very short
+ * follow-ups ("and when?") lean a lot; a self-contained question barely.
+ */
+export function historyRelevance(question: string, history: ChatMessage[]): number {
+  if (!history.length) return 0;
+  const q = terms(question);
+  let score = 0.1;
+  if (ANAPHORA.test(question)) score += 0.6;
+  if (q.length <= 2) score += 0.3;
+  const hist = new Set(history.flatMap((m) => terms(m.text)));
+  if (q.length && q.filter((t) => hist.has(t)).length / q.length >= 0.5) score += 0.1;
+  return Math.min(1, score);
+}
+
+/** Should the query be rephrased with the history? (threshold 0: always; 1: never) */
+export function shouldRephrase(question: string, history: ChatMessage[], rephrase: boolean | undefined, threshold: number | null | undefined): boolean {
+  if (!history.length) return false;
+  if (threshold != null) return threshold < 1 && historyRelevance(question, history) >= threshold;
+  return rephrase === true;
+}
+
+/**
+ * A standalone query for retrieval: the follow-up plus the topic words of the latest user turns it
+ * leans on (the ones it does not already say), most recent first.
+ */
+export function rephraseQuery(question: string, history: ChatMessage[]): string {
+  const have = new Set(terms(question));
+  const extra: string[] = [];
+  for (const m of [...history].reverse()) {
+    if (m.author !== "USER") continue;
+    for (const w of words(m.text)) {
+      if (STOPWORDS.has(w) || w.length < 3) continue;
+      const t = terms(w)[0];
+      if (!t || have.has(t)) continue;
+      have.add(t);
+      extra.push(w);
+    }
+    if (extra.length >= 3) break;
+  }
+  const base = question.trim().replace(/[?.!\s]+$/, "");
+  return extra.length ? `${base} ${extra.slice(0, 8).join(" ")}` : question.trim();
+}

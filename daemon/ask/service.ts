@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { type AskBody, type AskItem, AskBody as AskBodySchema } from "../../src/api/ask.js";
+import { toValidationIssues } from "../../src/api/errors.js";
+import type { FindResponse } from "../../src/api/find.js";
+import type { Principal } from "../auth/service.js";
+import { invalid } from "../errors.js";
+import type { KbService } from "../kbs/service.js";
+import { ModelNameError, resolveGenerator } from "../models/generate/registry.js";
+import type { Generator } from "../models/generate/types.js";
+import type { ResourceService } from "../resources/service.js";
+import type { KbDoc, KbStore } from "../store/index.js";
+import { type BuiltContext, buildContext } from "./context.js";
+import { generateItems } from "./generate.js";
+import { genInfo, retrievalItem } from "./items.js";
+import { ParagraphReader } from "./paragraphs.js";
+import { renderPrompt } from "./prompt.js";
+import { rephraseQuery, shouldRephrase } from "./rephrase.js";
+import { type FindService, type Retrieval, emptyFind, retrieve } from "./retrieve.js";
+
+/** Search as ask uses it: find, and the stored configurations (kind ask). */
+export interface AskSearch extends FindService {
+  configs: { forRequest(kbid: string, name: string, kind: "find" | "ask"): Promise<Record<string, unknown>> };
+}
+
+export interface AskOptions {
+  principal?: Principal;
+  signal?: AbortSignal;
+  /** Ask about one resource (by id or slug). */
+  resource?: { rid: string } | { slug: string };
+  showConsumption?: boolean;
+}
+
+/** An ask checked and resolved before anything is streamed, so bad input still gets a 4xx. */
+export interface PreparedAsk {
+  kb: KbDoc;
+  store: KbStore;
+  body: AskBody;
+  rid?: string;
+  generator: Generator;
+  learningId: string;
+  opts: AskOptions;
+}
+
+export const DEFAULT_CONTEXT_TOKENS = 12_000;
+
+/** Ask: retrieve, build the context, generate, cite; yields the wire's stream items in order. */
+export class AskService {
+  constructor(
+    private readonly kbs: KbService,
+    private readonly resources: ResourceService,
+    private readonly search: () => AskSearch | undefined,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** Validate and resolve everything an ask needs; throws the wire's errors (404, 400, 422). */
+  async prepare(kbid: string, input: AskBody, opts: AskOptions = {}): Promise<PreparedAsk> {
+    const { kb, store } = await this.kbs.open(kbid, "Knowledge Box not found");
+    const rid = opts.resource ? (await this.resources.resolve(kb.uuid, opts.resource)).res.id : undefined;
+    let body = input;
+    if (input.search_configuration) {
+      const search = this.requireSearch();
+      const config = await search.configs.forRequest(kb.uuid, input.search_configuration, "ask");
+      const raw: Record<string, unknown> = { ...config };
+      for (const [k, v] of Object.entries(input)) if (v !== undefined && k !== "search_configuration") raw[k] = v;
+      const r = AskBodySchema.safeParse(raw);
+      if (!r.success) throw invalid(toValidationIssues(r.error, "body", raw));
+      body = r.data;
+    }
+    const lc = kb.learning_configuration;
+    let generator: Generator;
+    try {
+      generator = resolveGenerator(body.generative_model ?? lc?.generative_model, { userKeys: lc?.user_keys as Record<string, unknown>, env: this.env });
+    } catch (e) {
+      if (!(e instanceof ModelNameError)) throw e;
+      throw invalid([{ type: "value_error", loc: ["body", "generative_model"], msg: e.message, input: body.generative_model ?? lc?.generative_model }]);
+    }
+    return { kb, store, body, rid, generator, learningId: randomUUID().replace(/-/g, ""), opts };
+  }
+
+  private requireSearch(): AskSearch {
+    const s = this.search();
+    if (!s) throw new Error("search service is not available");
+    return s;
+  }
+
+  /** The stream of an ask, item by item (see wire.md for the order). */
+  async *run(p: PreparedAsk): AsyncGenerator<AskItem> {
+    const { body, opts } = p;
+    const t0 = performance.now();
+    const history = body.chat_history ?? body.context ?? [];
+    const rephrased = shouldRephrase(body.query, history, body.rephrase, body.chat_history_relevance_threshold) ? rephraseQuery(body.query, history) : body.query;
+    let retrieval: Retrieval;
+    try {
+      retrieval = await retrieve(this.requireSearch(), p.kb.uuid, body, rephrased, { principal: opts.principal, signal: opts.signal, rid: p.rid });
+    } catch (e) {
+      yield { type: "error", error: `retrieval failed: ${(e as Error).message}` };
+      yield* this.tail(p, emptyFind(body.query), undefined, "error", (e as Error).message);
+      return;
+    }
+    if (rephrased !== body.query) retrieval.main.rephrased_query = rephrased;
+    const retrievalMs = performance.now() - t0;
+    const extra = body.extra_context ?? [];
+    if (!retrieval.ranked.length && !extra.length) {
+      yield { type: "status", code: "-3", status: "no_retrieval_data" };
+      if (body.generate_answer !== false) yield { type: "answer", text: "Not enough data to answer this." };
+      yield retrievalItem(retrieval.main);
+      if (retrieval.prequeries) yield { type: "prequeries", results: retrieval.prequeries };
+      yield { type: "metadata", tokens: { input: 0, output: 0, input_nuclia: 0, output_nuclia: 0 }, timings: {}, generator: genInfo(p.generator) };
+      return;
+    }
+    if (body.generate_answer === false) {
+      yield* this.tail(p, retrieval.main, retrieval.prequeries, "success");
+      return;
+    }
+    const ctx = await this.context(p, retrieval);
+    yield* this.answer(p, retrieval, ctx, rephrased, history, retrievalMs);
+  }
+
+  private async context(p: PreparedAsk, r: Retrieval): Promise<BuiltContext> {
+    const mt = p.body.max_tokens;
+    const budget = (typeof mt === "object" && mt?.context) || Number(this.env.KBOX_CONTEXT_TOKENS) || DEFAULT_CONTEXT_TOKENS;
+    return buildContext({
+      ranked: r.ranked,
+      strategies: p.body.rag_strategies ?? [],
+      extraContext: p.body.extra_context ?? [],
+      budgetTokens: budget,
+      footnotes: p.body.citations === "llm_footnotes",
+      reader: new ParagraphReader(p.store),
+      resource: (rid) => p.store.resources.get(rid),
+    });
+  }
+
+  private async *answer(p: PreparedAsk, r: Retrieval, ctx: BuiltContext, question: string, history: AskBody["chat_history"] & {}, retrievalMs: number): AsyncGenerator<AskItem> {
+    const { body } = p;
+    const footnotes = body.citations === "llm_footnotes";
+    const messages = renderPrompt(body, question, ctx.pieces, history, footnotes);
+    const mt = body.max_tokens;
+    yield* generateItems({
+      prepared: p,
+      retrieval: r,
+      context: ctx,
+      request: {
+        messages,
+        question,
+        context: ctx.pieces,
+        maxTokens: typeof mt === "number" ? mt : (mt?.answer ?? undefined),
+        seed: body.generative_model_seed ?? undefined,
+        jsonSchema: body.answer_json_schema ? { ...body.answer_json_schema, description: body.answer_json_schema.description ?? undefined } : undefined,
+        reasoning: body.reasoning ? true : undefined,
+        footnotes,
+        signal: p.opts.signal,
+      },
+      retrievalMs,
+    });
+  }
+
+  /** The closing items when no answer is generated (generate_answer false, or a failure before generation). */
+  private async *tail(p: PreparedAsk, main: FindResponse, pre: Record<string, FindResponse> | undefined, status: "success" | "error", details?: string): AsyncGenerator<AskItem> {
+    yield retrievalItem(main);
+    if (pre) yield { type: "prequeries", results: pre };
+    if (status === "error") {
+      yield { type: "status", code: "-1", status: "error", details };
+      return;
+    }
+    yield { type: "status", code: "0", status: "success" };
+    yield { type: "metadata", tokens: { input: 0, output: 0, input_nuclia: 0, output_nuclia: 0 }, timings: {}, generator: genInfo(p.generator) };
+  }
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { LOCAL_ACCOUNT } from "../../src/api/accounts.js";
+import { conflict, notFound } from "../errors.js";
+import type { KbService } from "../kbs/service.js";
+import { DocTable } from "../store/doc-table.js";
+import type { KbDoc, Store } from "../store/index.js";
+import { type KbSnapshot, snapshotKb } from "../store/snapshot.js";
+import { checksums, writeArchive } from "./archive.js";
+import { Restorer } from "./restore.js";
+import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupDoc, type BackupKind, type BackupManifest } from "./types.js";
+
+/** How far a running backup is: bytes checksummed plus bytes archived, of twice the snapshot size. */
+export interface BackupProgress {
+  done: number;
+  total: number;
+}
+
+interface Job {
+  promise: Promise<BackupDoc>;
+  progress: BackupProgress;
+}
+
+/**
+ * Backups and exports of knowledge boxes. `create` pins a snapshot at once (writers never wait)
+ * and returns; the archive is written in the background, and the record says when it is done.
+ */
+export class BackupService {
+  readonly backupsDir: string;
+  readonly exportsDir: string;
+  readonly tmpDir: string;
+  readonly restorer: Restorer;
+  private readonly jobs = new Map<string, Job>();
+  /** Finished imports by id (imports complete within their request; the id is for the status route). */
+  private readonly imports = new Map<string, string>();
+
+  private constructor(
+    private readonly store: Store,
+    private readonly kbs: KbService,
+    private readonly records: DocTable<BackupDoc>,
+    private readonly version: string,
+  ) {
+    this.backupsDir = join(store.dataDir, "backups");
+    this.exportsDir = join(store.dataDir, "exports");
+    this.tmpDir = join(store.dataDir, "tmp", "backup");
+    this.restorer = new Restorer(store, kbs, this.tmpDir);
+  }
+
+  /** Open the records, clear staging left by a killed daemon, and mark its unfinished backups failed. */
+  static async open(store: Store, kbs: KbService, version: string): Promise<BackupService> {
+    const records = await DocTable.open<BackupDoc>(store.meta, "backups");
+    const s = new BackupService(store, kbs, records, version);
+    await rm(s.tmpDir, { recursive: true, force: true });
+    await Promise.all([s.backupsDir, s.exportsDir, s.tmpDir].map((d) => mkdir(d, { recursive: true, mode: 0o700 })));
+    await s.restorer.cleanOrphans();
+    for (const doc of [...records.values()]) {
+      if (doc.status !== "running") continue;
+      await rm(`${doc.path}.partial`, { force: true });
+      await records.put(doc.id, { ...doc, status: "failed", error: "interrupted: the daemon stopped" });
+    }
+    return s;
+  }
+
+  /** Snapshot `kbid` now and start writing its archive; resolves with the running record. */
+  async create(kbid: string, opts: { kind?: BackupKind; scheduled?: boolean } = {}): Promise<BackupDoc> {
+    const { kb, store: kbStore } = await this.kbs.open(kbid);
+    const id = randomUUID();
+    const kind = opts.kind ?? "backup";
+    const stage = join(this.tmpDir, `snap-${id}`);
+    const started = new Date().toISOString();
+    let snap: KbSnapshot;
+    try {
+      snap = await snapshotKb(kbStore, stage, `kbox-backup-${id}`);
+    } catch (e) {
+      await rm(stage, { recursive: true, force: true });
+      throw e;
+    }
+    const doc: BackupDoc = {
+      id,
+      kind,
+      account_id: LOCAL_ACCOUNT,
+      kb_id: kb.uuid,
+      kb_data: { id: kb.uuid, slug: kb.slug, title: kb.title, created: kb.created },
+      started_at: started,
+      finished_at: null,
+      status: "running",
+      size: 0,
+      path: join(kind === "export" ? this.exportsDir : this.backupsDir, `${id}.tar.gz`),
+      tables: snap.tables,
+      paragraphs: snap.rows.paragraphs ?? 0,
+      scheduled: opts.scheduled ?? false,
+    };
+    await this.records.put(id, doc);
+    const progress = { done: 0, total: 0 };
+    const promise = this.write(doc, kb, snap, stage, progress).finally(() => this.jobs.delete(id));
+    this.jobs.set(id, { promise, progress });
+    return doc;
+  }
+
+  private async write(doc: BackupDoc, kb: KbDoc, snap: KbSnapshot, stage: string, progress: BackupProgress): Promise<BackupDoc> {
+    let next: BackupDoc;
+    try {
+      await writeFile(join(stage, "kb.json"), JSON.stringify(kb, null, 2), { mode: 0o600 });
+      const files = await checksums(stage);
+      const bytes = Object.values(files).reduce((n, f) => n + f.size, 0);
+      progress.total = bytes;
+      const manifest: BackupManifest = {
+        format: BACKUP_FORMAT,
+        format_version: BACKUP_FORMAT_VERSION,
+        kbox_version: this.version,
+        created: doc.started_at,
+        kb: doc.kb_data,
+        tables: snap.tables,
+        embedder: { learning_configuration: kb.learning_configuration, vectorsets: snap.vectorsets },
+        counts: { resources: snap.rows.resources ?? 0, paragraphs: snap.rows.paragraphs ?? 0 },
+        files,
+      };
+      await writeFile(join(stage, "manifest.json"), JSON.stringify(manifest, null, 2), { mode: 0o600 });
+      const size = await writeArchive(stage, doc.path, (n) => {
+        progress.done = Math.min(progress.total, progress.done + n);
+      });
+      next = { ...doc, status: "finished", finished_at: new Date().toISOString(), size };
+    } catch (e) {
+      next = { ...doc, status: "failed", finished_at: new Date().toISOString(), error: (e as Error).message };
+    } finally {
+      await snap.release();
+      await rm(stage, { recursive: true, force: true });
+    }
+    await this.records.put(doc.id, next);
+    return next;
+  }
+
+  /** Resolve when the backup's archive is written (or failed). */
+  async wait(id: string): Promise<BackupDoc> {
+    const job = this.jobs.get(id);
+    return job ? job.promise : this.get(id);
+  }
+
+  /** Progress of a running backup, if it is running. */
+  progress(id: string): BackupProgress | undefined {
+    return this.jobs.get(id)?.progress;
+  }
+
+  list(kind: BackupKind = "backup", kbid?: string): BackupDoc[] {
+    return [...this.records.values()]
+      .filter((d) => d.kind === kind && (!kbid || d.kb_id === kbid))
+      .sort((a, b) => b.started_at.localeCompare(a.started_at));
+  }
+
+  get(id: string, kind?: BackupKind): BackupDoc {
+    const doc = this.records.get(id);
+    if (!doc || (kind && doc.kind !== kind)) throw notFound(`${kind === "export" ? "Export" : "Backup"} ${id} not found`);
+    return doc;
+  }
+
+  /** The archive of a finished backup or export. */
+  archive(id: string, kind?: BackupKind): BackupDoc {
+    const doc = this.get(id, kind);
+    if (doc.status !== "finished") throw conflict(`${doc.kind === "export" ? "Export" : "Backup"} ${id} is ${doc.status}, not finished`);
+    return doc;
+  }
+
+  async delete(id: string): Promise<void> {
+    const doc = this.get(id);
+    if (this.jobs.has(id)) throw conflict(`Backup ${id} is still running`);
+    await rm(doc.path, { force: true });
+    await this.records.delete(id);
+  }
+
+  /** Restore a recorded backup into a new knowledge box. */
+  async restore(id: string, slug: string, title: string): Promise<KbDoc> {
+    const doc = this.archive(id);
+    return this.restorer.restoreFile(doc.path, { slug, title });
+  }
+
+  /** Import an archive as a new knowledge box. */
+  importNew(input: Readable, target: { slug?: string; title?: string }): Promise<KbDoc> {
+    return this.restorer.restoreStream(input, target);
+  }
+
+  /** Import an archive into an existing empty knowledge box; returns the import id with the box. */
+  async importInto(kbid: string, input: Readable): Promise<{ id: string; kb: KbDoc }> {
+    const kb = await this.restorer.importInto(kbid, input);
+    const id = randomUUID();
+    this.imports.set(id, kb.uuid);
+    return { id, kb };
+  }
+
+  /** Status of an import: known ids are finished (a failed import answered with its error). */
+  importStatus(kbid: string, id: string): "finished" {
+    if (this.imports.get(id) !== this.kbs.require(kbid).uuid) throw notFound(`Import ${id} not found`);
+    return "finished";
+  }
+
+  /** Wait for running backups (the daemon is stopping). */
+  async close(): Promise<void> {
+    await Promise.all([...this.jobs.values()].map((j) => j.promise.catch(() => undefined)));
+    await this.records.idle();
+  }
+}

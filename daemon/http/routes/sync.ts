@@ -1,0 +1,23 @@
+import type { Hono } from "hono";
+import * as api from "../../../src/api/sync.js";
+import type { Services } from "../../services.js";
+import type { HttpEnv } from "../auth.js";
+import { mount } from "../mount.js";
+
+export function register(app: Hono<HttpEnv>, s: Services): void {
+  mount(app, api.createConnection, async ({ params, body }) => s.sync.createConnection(params.kbid, body.provider));
+  mount(app, api.listConnections, async ({ params }) => s.sync.connections(params.kbid));
+  mount(app, api.getConnection, async ({ params }) => s.sync.connection(params.kbid, params.connection_id));
+  mount(app, api.addConfig, async ({ params, body }) => s.sync.addConfig(params.kbid, body));
+  mount(app, api.listConfigs, async ({ params }) => s.sync.configs(params.kbid));
+  mount(app, api.getConfig, async ({ params }) => s.sync.config(params.kbid, params.config_id));
+  mount(app, api.updateConfig, async ({ params, body }) => s.sync.updateConfig(params.kbid, params.config_id, body));
+  mount(app, api.deleteConfig, async ({ params, query }) => {
+    await s.sync.deleteConfig(params.kbid, params.config_id, query.delete_resources ?? false);
+    return undefined;
+  });
+  mount(app, api.triggerSync, async ({ params, body }) => s.sync.trigger(params.kbid, params.config_id, body?.full_sync ?? false));
+  mount(app, api.listJobs, async ({ params, query }) => s.sync.jobs(params.kbid, params.config_id, query));
+  mount(app, api.getJob, async ({ params }) => s.sync.job(params.kbid, params.job_id));
+  mount(app, api.jobLogs, async ({ params, query }) => s.sync.logs(params.kbid, params.job_id, query));
+}

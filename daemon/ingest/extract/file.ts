@@ -1,0 +1,96 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename } from "node:path";
+import type { Extracted } from "../types.js";
+import { type Detected, detectFile } from "./detect.js";
+import { extractEpub } from "./epub.js";
+import { asExtractionError, ExtractionError } from "./errors.js";
+import { extractHtml } from "./html.js";
+import { jsonToText, jsonlToText, markdownToText, rstToText } from "./markup.js";
+import { extractDocx, extractOdt, extractPptx } from "./office.js";
+import { extractPdf } from "./pdf.js";
+import { extractCsv, extractXlsx } from "./sheet.js";
+import { plainText } from "./text.js";
+
+/** What `extractFileField` needs to know about a stored file. */
+export interface FileInput {
+  path: string;
+  filename?: string;
+  contentType?: string;
+  password?: string;
+  language?: string;
+  /** Extract only the main content of HTML (links do; uploaded HTML files keep everything). */
+  htmlMainContent?: boolean;
+}
+
+/** Text-based formats are read whole: above this they are too big to be a document anyone wrote. */
+const MAX_TEXT_FILE = 256 * 1024 * 1024;
+
+type Reader = (input: FileInput, d: Detected) => Promise<Extracted>;
+
+const READERS: Record<string, Reader> = {
+  "application/pdf": (i) => extractPdf(i.path, i.password),
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": (i) => extractDocx(i.path),
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": (i) => extractPptx(i.path),
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": (i) => extractXlsx(i.path),
+  "application/vnd.oasis.opendocument.text": (i) => extractOdt(i.path),
+  "application/epub+zip": (i) => extractEpub(i.path),
+  "text/csv": (i, d) => extractCsv(i.path, nodeEncoding(d), "text/csv"),
+  "text/tab-separated-values": (i, d) => extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
+  "text/html": async (i, d) => extractHtml(await readText(i.path, d), { mainContent: i.htmlMainContent }),
+  "application/xml": async (i, d) => ({ ...extractHtml(await readText(i.path, d)), metadata: { mime_type: "application/xml" } }),
+  "text/markdown": async (i, d) => markdownToText(await readText(i.path, d)),
+  "text/x-rst": async (i, d) => rstToText(await readText(i.path, d)),
+  "application/json": async (i, d) => jsonToText(await readText(i.path, d)),
+  "application/x-ndjson": async (i, d) => jsonlToText(await readText(i.path, d)),
+};
+
+const LEGACY_OFFICE = new Set(["application/x-cfb", "application/msword", "application/vnd.ms-excel", "application/vnd.ms-powerpoint"]);
+
+/** Extracts a file by its detected type; unreadable or unsupported files throw `ExtractionError`. */
+export async function extractFile(input: FileInput): Promise<Extracted> {
+  const name = input.filename ?? basename(input.path);
+  let d: Detected | null;
+  try {
+    d = await detectFile(input.path, name, input.contentType);
+  } catch (err) {
+    throw asExtractionError(err, `file "${name}"`);
+  }
+  if (!d) throw unsupported(name, "binary content of an unknown type");
+  const reader = READERS[d.mime] ?? (d.mime.startsWith("text/") ? readPlain : undefined);
+  if (!reader) {
+    if (LEGACY_OFFICE.has(d.mime)) throw unsupported(name, "a legacy Office (OLE) document: save it as .docx/.xlsx/.pptx");
+    throw unsupported(name, d.mime);
+  }
+  try {
+    const ex = await reader(input, d);
+    ex.metadata.mime_type ??= d.mime;
+    if (d.mime.startsWith("text/x-source")) ex.metadata.mime_type = d.mime;
+    return ex;
+  } catch (err) {
+    throw asExtractionError(err, `${d.mime} file "${name}"`);
+  }
+}
+
+const readPlain: Reader = async (i, d) => {
+  const ex = plainText(await readText(i.path, d));
+  ex.metadata.mime_type = d.mime;
+  return ex;
+};
+
+function unsupported(name: string, what: string): ExtractionError {
+  return new ExtractionError("UNSUPPORTED_FORMAT", `Unsupported file type for "${name}": ${what}`);
+}
+
+function nodeEncoding(d: Detected): BufferEncoding {
+  return d.encoding === "latin1" ? "latin1" : d.encoding === "utf-16le" ? "utf16le" : "utf-8";
+}
+
+async function readText(path: string, d: Detected): Promise<string> {
+  if ((await stat(path)).size > MAX_TEXT_FILE) {
+    throw new ExtractionError("TOO_LARGE", `Text file is larger than ${MAX_TEXT_FILE >> 20} MiB`);
+  }
+  const buf = await readFile(path);
+  if (d.encoding === "utf-16be") return new TextDecoder("utf-16be").decode(buf);
+  const text = buf.toString(nodeEncoding(d));
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

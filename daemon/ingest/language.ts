@@ -1,0 +1,83 @@
+/** Result of language detection: the main language and every language seen, as ISO 639-1 codes. */
+export interface DetectedLanguage {
+  language?: string;
+  languages: string[];
+}
+
+interface Eld {
+  detect(text: string): { language: string; isReliable(): boolean; getScores(): Record<string, number> };
+}
+
+let eld: Eld | null = null;
+let loading: Promise<void> | null = null;
+
+/**
+ * Loads the offline n-gram detector (about 0.7 s, once). Loaded on first use rather than at import so
+ * that starting the daemon stays fast; extractors await it before calling `detectLanguage`.
+ */
+export function loadLanguageDetector(): Promise<void> {
+  loading ??= import("eld/small").then((m) => {
+    eld = m.default as unknown as Eld;
+  });
+  return loading;
+}
+
+// Enough text to be reliable, little enough to stay cheap on big documents.
+const SAMPLE_CHARS = 2000;
+const SAMPLES = 6;
+const MIN_CHARS = 12;
+
+/**
+ * Detects the language(s) of a text offline. Short or empty text yields no language rather than a
+ * guess. Call `loadLanguageDetector()` once before; until it has loaded this returns no language.
+ */
+export function detectLanguage(text: string): DetectedLanguage {
+  if (!eld) {
+    void loadLanguageDetector();
+    return { languages: [] };
+  }
+  const counts = new Map<string, number>();
+  for (const sample of samples(text)) {
+    const r = eld.detect(sample);
+    if (!r.language || !r.isReliable() || !confident(sample, r.getScores())) continue;
+    counts.set(r.language, (counts.get(r.language) ?? 0) + sample.length);
+  }
+  const languages = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
+  return languages.length ? { language: languages[0], languages } : { languages: [] };
+}
+
+// eld calls short snippets "reliable" too eagerly ("Name | Qty apple" is German to it): below
+// LONG_TEXT letters, ask for a clear score and a clear lead over the runner-up.
+const LONG_TEXT = 200;
+const MIN_SCORE = 0.7;
+const MIN_LEAD = 0.08;
+
+function confident(sample: string, scores: Record<string, number>): boolean {
+  if (sample.length >= LONG_TEXT && letters(sample, LONG_TEXT) >= LONG_TEXT) return true;
+  const [top = 0, second = 0] = Object.values(scores).sort((a, b) => b - a);
+  return top >= MIN_SCORE && top - second >= MIN_LEAD;
+}
+
+/** Evenly spaced slices of the text, cut at spaces, so a long document is judged by several parts. */
+function samples(text: string): string[] {
+  const t = text.trim();
+  if (letters(t) < MIN_CHARS) return [];
+  if (t.length <= SAMPLE_CHARS * 1.5) return [t];
+  const n = Math.min(SAMPLES, Math.ceil(t.length / SAMPLE_CHARS));
+  const step = Math.floor((t.length - SAMPLE_CHARS) / Math.max(1, n - 1));
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let s = i * step;
+    const sp = t.indexOf(" ", s);
+    if (sp !== -1 && sp - s < 50) s = sp + 1;
+    const chunk = t.slice(s, s + SAMPLE_CHARS);
+    if (letters(chunk) >= MIN_CHARS) out.push(chunk);
+  }
+  return out;
+}
+
+function letters(s: string, enough = MIN_CHARS): number {
+  let n = 0;
+  for (let i = 0; i < s.length && n < enough; i++) if (/\p{L}/u.test(s[i])) n++;
+  return n;
+}

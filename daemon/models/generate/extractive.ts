@@ -1,0 +1,156 @@
+import { type ContextPiece, type GenChunk, type GenerateRequest, type Generator, type JsonSchemaSpec, approxTokens } from "./types.js";
+import { type Sentence, jaccard, splitSentences, terms, words } from "./text.js";
+
+/** The answer when nothing in the context supports one. */
+export const NO_ANSWER = "Not enough data to answer this.";
+
+interface Candidate {
+  piece: number;
+  id: string;
+  block?: string;
+  sent: Sentence;
+  terms: string[];
+  score: number;
+}
+
+/** A chosen sentence and the paragraph span it came from. */
+export interface ExtractedSentence {
+  id: string;
+  block?: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+type Cue = (s: string) => boolean;
+const has = (re: RegExp): Cue => (s) => re.test(s);
+const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+/** Question words and what an answering sentence tends to contain. */
+const CUES: [RegExp, Cue][] = [
+  [/^\s*(when|what (year|date|day|time)|which (year|date|day))\b/i, has(new RegExp(`\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|am|pm)\\b`, "i"))],
+  [/^\s*(how (many|much|long|old|big|large|far|often)|what (number|percentage|amount))\b/i, has(/\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|dozen|percent)\b/i)],
+  [/^\s*(who|whom|whose)\b/i, has(/(?:^|[^.!?]\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*|\bby\b|\bteam\b|\bperson\b/)],
+  [/^\s*where\b/i, has(/\b(in|at|near|from|inside|located|office|city|country|street|room|folder|directory)\b/i)],
+  [/^\s*why\b/i, has(/\b(because|since|due to|so that|in order to|reason|therefore|as a result|caused)\b/i)],
+  [/^\s*(what (is|are|was|were)|define|what does .* mean)\b/i, has(/\b(is|are|was|were|means|refers to|defined as|stands for)\b/i)],
+  [/^\s*how (do|does|did|can|to|should)\b/i, has(/\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i)],
+];
+
+/** BM25 over sentences (each sentence a document), plus cue, coverage and rank priors. */
+function scoreCandidates(question: string, cands: Candidate[]): void {
+  const q = [...new Set(terms(question))];
+  const df = new Map<string, number>();
+  for (const c of cands) for (const t of new Set(c.terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = cands.length;
+  const avgdl = cands.reduce((a, c) => a + c.terms.length, 0) / Math.max(1, n);
+  const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+  const qMass = q.reduce((a, t) => a + idf(t), 0) || 1;
+  const cue = CUES.find(([re]) => re.test(question))?.[1];
+  for (const c of cands) {
+    const tf = new Map<string, number>();
+    for (const t of c.terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let bm25 = 0;
+    let covered = 0;
+    for (const t of q) {
+      const f = tf.get(t) ?? 0;
+      if (!f) continue;
+      covered += idf(t);
+      bm25 += (idf(t) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * c.terms.length) / Math.max(1, avgdl)));
+    }
+    let score = bm25 * (0.5 + covered / qMass);
+    if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
+    const nWords = words(c.sent.text).length;
+    if (nWords < 4) score *= 0.6;
+    if (nWords > 60) score *= 0.8;
+    if (/\?\s*$/.test(c.sent.text)) score *= 0.5;
+    c.score = score * (1 + 0.2 / (1 + c.piece));
+  }
+}
+
+/** Pick a few well-supported, non-redundant sentences and put them back in reading order. */
+function select(cands: Candidate[], maxSentences: number): Candidate[] {
+  const ranked = [...cands].sort((a, b) => b.score - a.score);
+  const best = ranked[0];
+  if (!best) return [];
+  if (best.score <= 0) {
+    // Nothing shares a word with the question (a semantic match): lead with the top paragraph.
+    return cands.filter((c) => c.piece === cands[0].piece).slice(0, 2);
+  }
+  const chosen: Candidate[] = [best];
+  const sets = [new Set(best.terms)];
+  for (const c of ranked.slice(1)) {
+    if (chosen.length >= maxSentences || c.score < best.score * 0.45) break;
+    const set = new Set(c.terms);
+    if (sets.some((s) => jaccard(s, set) > 0.6)) continue;
+    chosen.push(c);
+    sets.push(set);
+  }
+  // A sentence opening with a pronoun leans on the one before it: bring that one along.
+  for (const c of [...chosen]) {
+    if (!/^(it|this|that|these|those|they|he|she|its|their|such)\b/i.test(c.sent.text)) continue;
+    const prev = cands.filter((p) => p.piece === c.piece && p.sent.end <= c.sent.start).pop();
+    if (prev && !chosen.includes(prev)) chosen.push(prev);
+  }
+  return chosen.sort((a, b) => a.piece - b.piece || a.sent.start - b.sent.start);
+}
+
+/** Compose an answer from the context's best-supported sentences (no model involved). */
+export function extractAnswer(question: string, context: ContextPiece[], maxSentences = 3): ExtractedSentence[] {
+  const cands: Candidate[] = [];
+  context.forEach((p, piece) => {
+    for (const sent of splitSentences(p.text)) cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+  });
+  scoreCandidates(question, cands);
+  return select(cands, maxSentences).map((c) => ({ id: c.id, block: c.block, text: c.sent.text, start: c.sent.start, end: c.sent.end }));
+}
+
+/** Fill a JSON schema's properties from the extracted answer (best effort, type-directed). */
+export function answerObject(schema: JsonSchemaSpec, answer: string, sentences: string[]): Record<string, unknown> {
+  const props = (schema.parameters.properties ?? {}) as Record<string, { type?: string; enum?: unknown[] }>;
+  const out: Record<string, unknown> = {};
+  const found = sentences.length > 0;
+  for (const [name, p] of Object.entries(props)) {
+    if (p.enum?.length) out[name] = p.enum.find((v) => answer.toLowerCase().includes(String(v).toLowerCase())) ?? p.enum[0];
+    else if (p.type === "boolean") out[name] = found;
+    else if (p.type === "number" || p.type === "integer") {
+      const m = /-?\d+(?:\.\d+)?/.exec(answer);
+      out[name] = m ? (p.type === "integer" ? Math.round(Number(m[0])) : Number(m[0])) : 0;
+    } else if (p.type === "array") out[name] = sentences;
+    else if (p.type === "object") out[name] = {};
+    else out[name] = answer;
+  }
+  return out;
+}
+
+/** The offline default: answers from the retrieved paragraphs' own sentences and cites them. */
+export class ExtractiveGenerator implements Generator {
+  readonly id = "extractive";
+  readonly kind = "extractive" as const;
+
+  async *generate(req: GenerateRequest): AsyncIterable<GenChunk> {
+    const maxSentences = req.maxTokens && req.maxTokens < 60 ? 1 : 3;
+    const picked = extractAnswer(req.question, req.context, maxSentences);
+    const input = req.messages.reduce((a, m) => a + approxTokens(m.content), 0);
+    const parts = picked.map((s) => (req.footnotes && s.block ? `${s.text} [${s.block}]` : s.text));
+    let answer = parts.join(" ") || NO_ANSWER;
+    if (req.maxTokens) answer = truncateTokens(answer, req.maxTokens);
+    if (req.jsonSchema) {
+      yield { type: "json", object: answerObject(req.jsonSchema, answer, picked.map((s) => s.text)) };
+    } else {
+      // Stream a few words at a time, as a model would, so clients see chunks.
+      for (const chunk of answer.match(/\S+(?:\s+\S+){0,3}\s*/g) ?? [answer]) {
+        if (req.signal?.aborted) return;
+        yield { type: "text", text: chunk };
+      }
+    }
+    yield { type: "usage", input, output: approxTokens(answer) };
+  }
+}
+
+function truncateTokens(text: string, max: number): string {
+  const limit = max * 4;
+  if (text.length <= limit) return text;
+  const cut = text.slice(0, limit);
+  const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf(" "));
+  return `${cut.slice(0, end > 0 ? end + 1 : limit).trimEnd()}`;
+}

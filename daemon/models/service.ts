@@ -1,0 +1,266 @@
+/**
+ * ModelService: which embedder a knowledge box uses, loading models once and lazily, and the
+ * management verbs behind `kbox models` (list, pull, use, add, remove).
+ */
+import { rm } from "node:fs/promises";
+import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
+import { KboxError, conflict, notFound } from "../errors.js";
+import type { KbService } from "../kbs/service.js";
+import type { KbDoc } from "../store/index.js";
+import { hubEndpoint } from "./hub.js";
+import { type Manifest, modelDir, readInstalled } from "./manifest.js";
+import { OnnxEmbedder, OnnxReranker } from "./onnx.js";
+import { canonicalId, pull } from "./pull.js";
+import { DEFAULT_ENGLISH, KNOWN_MODELS } from "./registry.js";
+import { type RemoteEntry, RemoteEmbedder } from "./remote.js";
+import { SettingsFile } from "./settings.js";
+import type { Embedder, Reranker } from "./types.js";
+import { type Entry, entryFor, kbModelNames, matches, record } from "./entries.js";
+
+/** After a failed automatic pull, wait this long before trying the hub again. */
+const AUTOPULL_RETRY_MS = 10 * 60_000;
+
+export class ModelService {
+  private readonly settings: SettingsFile;
+  private readonly loaded = new Map<string, Promise<Embedder | Reranker>>();
+  private readonly pulls = new Map<string, Promise<Manifest>>();
+  /** Embedders registered in-process (tests, benchmarks); never persisted. */
+  private readonly registered = new Map<string, Embedder>();
+  private autopullFailed = 0;
+
+  constructor(
+    readonly cacheDir: string,
+    private readonly kbs: KbService,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly log: (msg: string) => void = () => undefined,
+  ) {
+    this.settings = new SettingsFile(cacheDir);
+  }
+
+  /** Installed models and configured endpoints, as one list. */
+  entries(): Entry[] {
+    const out: Entry[] = readInstalled(this.cacheDir).map((m) => entryFor({ manifest: m }));
+    for (const r of Object.values(this.settings.get().remotes)) out.push(entryFor({ remote: r }));
+    for (const [name, e] of this.registered) out.push({ name, provider: "openai", kind: "embedder", vectorset: name.replace(/^\w+:/, ""), dim: e.dim, id: e.id });
+    return out;
+  }
+
+  find(ref: string, kind: "embedder" | "reranker" = "embedder"): Entry | undefined {
+    return this.entries().find((e) => e.kind === kind && matches(e, ref));
+  }
+
+  /** The default embedder: `kbox models use`, else the first installed one. */
+  private defaultEntry(): Entry | undefined {
+    const s = this.settings.get();
+    return (s.default ? this.find(s.default) : undefined) ?? this.entries().find((e) => e.kind === "embedder");
+  }
+
+  private kbDoc(kb: KbDoc | string): KbDoc {
+    return typeof kb === "string" ? this.kbs.require(kb) : kb;
+  }
+
+  /**
+   * The embedder of a knowledge box's vectorset (its default vectorset when none is named), or
+   * undefined when no semantic model is available: the KB is then searched by keywords only.
+   */
+  async embedderFor(kbRef: KbDoc | string, vectorset?: string): Promise<Embedder | undefined> {
+    const kb = this.kbDoc(kbRef);
+    const names = kbModelNames(kb);
+    let entry: Entry | undefined;
+    if (names.length === 0) {
+      entry = this.defaultEntry() ?? (await this.autopull(DEFAULT_ENGLISH));
+      if (!entry) return undefined;
+      await this.pin(kb, entry);
+    } else {
+      const lc = kb.learning_configuration ?? {};
+      const want = vectorset ? names.find((n) => this.find(n)?.vectorset === vectorset || n === vectorset) : (lc.default_semantic_model ?? names[0]);
+      if (!want) return undefined;
+      entry = this.find(want) ?? (await this.autopull(want));
+    }
+    if (!entry || (vectorset && entry.vectorset !== vectorset)) return undefined;
+    return (await this.load(entry)) as Embedder;
+  }
+
+  /** Every vectorset of a knowledge box with its embedder (what ingestion fills). */
+  async embeddersFor(kbRef: KbDoc | string): Promise<{ vectorset: string; embedder: Embedder }[]> {
+    const out: { vectorset: string; embedder: Embedder }[] = [];
+    const first = await this.embedderFor(kbRef);
+    if (!first) return out;
+    for (const vs of this.vectorsets(this.kbDoc(kbRef))) {
+      const e = await this.embedderFor(kbRef, vs.id);
+      if (e) out.push({ vectorset: vs.id, embedder: e });
+    }
+    return out;
+  }
+
+  /** The vectorsets a knowledge box has (installed or configured models only). */
+  vectorsets(kbRef: KbDoc | string): { id: string; model: string; dim: number; default: boolean }[] {
+    const kb = this.kbDoc(kbRef);
+    const names = kbModelNames(kb);
+    const entries = names.length ? names.map((n) => this.find(n)).filter((e): e is Entry => !!e) : [this.defaultEntry()].filter((e): e is Entry => !!e);
+    const def = kb.learning_configuration?.default_semantic_model ?? names[0];
+    return entries.map((e, i) => ({ id: e.vectorset, model: e.name, dim: e.dim, default: def ? matches(e, def) : i === 0 }));
+  }
+
+  /** The cross-encoder reranker (`kbox models use <reranker>`, else the first installed), if any. */
+  async reranker(): Promise<Reranker | undefined> {
+    const s = this.settings.get();
+    const entry = (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
+    return entry ? ((await this.load(entry)) as Reranker) : undefined;
+  }
+
+  /** Register an in-process embedder under a name (tests and benchmarks; nothing is persisted). */
+  registerEmbedder(name: string, embedder: Embedder): void {
+    this.registered.set(name, embedder);
+  }
+
+  private load(entry: Entry): Promise<Embedder | Reranker> {
+    let p = this.loaded.get(entry.name);
+    if (!p) {
+      p = this.open(entry);
+      this.loaded.set(entry.name, p);
+      p.catch(() => this.loaded.delete(entry.name));
+    }
+    return p;
+  }
+
+  private async open(entry: Entry): Promise<Embedder | Reranker> {
+    const reg = this.registered.get(entry.name);
+    if (reg) return reg;
+    if (entry.remote) {
+      const e = await RemoteEmbedder.connect(entry.remote);
+      if (!entry.remote.dim) this.settings.update((s) => void (s.remotes[entry.name] && (s.remotes[entry.name].dim = e.dim)));
+      return e;
+    }
+    const m = entry.manifest as Manifest;
+    const dir = modelDir(this.cacheDir, m.id);
+    this.log(`loading model ${m.id}`);
+    return m.kind === "reranker" ? OnnxReranker.open(dir, m) : OnnxEmbedder.open(dir, m);
+  }
+
+  /** Fix a KB's model the first time one is needed, so a later `models use` cannot mix vector spaces. */
+  private async pin(kb: KbDoc, entry: Entry): Promise<void> {
+    const lc = kb.learning_configuration ?? {};
+    await this.kbs.setLearningConfiguration(kb.uuid, { ...lc, semantic_models: [entry.name], default_semantic_model: entry.name }).catch(() => undefined);
+  }
+
+  /** Pull a hub model on first use, when allowed and the hub answers; undefined otherwise. */
+  private async autopull(ref: string): Promise<Entry | undefined> {
+    if (this.settings.get().autopull === false || this.env.KBOX_MODELS_AUTOPULL === "0") return undefined;
+    if (Date.now() - this.autopullFailed < AUTOPULL_RETRY_MS || /^(openai|predict):/.test(ref)) return undefined;
+    try {
+      const id = canonicalId(ref);
+      this.log(`no model installed for ${ref}: pulling ${id} from ${hubEndpoint(undefined, this.env)}`);
+      await this.pullOnce({ id }, () => undefined);
+      return this.find(id);
+    } catch (e) {
+      this.autopullFailed = Date.now();
+      this.log(`automatic pull of ${ref} failed, keyword search only: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** Is this model being pulled now? Throws 422 for a reference that is not a model id. */
+  pulling(ref: string): boolean {
+    return this.pulls.has(canonicalId(ref));
+  }
+
+  private pullOnce(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<Manifest> {
+    const id = canonicalId(req.id);
+    if (this.pulls.has(id)) throw conflict(`model ${id} is already being pulled`);
+    const p = pull({ ...req, id, endpoint: hubEndpoint(req.endpoint, this.env) }, this.cacheDir, emit, signal);
+    this.pulls.set(id, p);
+    return p.finally(() => this.pulls.delete(id));
+  }
+
+  /** `kbox models pull`: download (or import) and install; `emit` receives progress. */
+  async pull(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<ModelRecord> {
+    const m = await this.pullOnce(req, emit, signal);
+    this.loaded.delete(`${m.id}`);
+    const entry = this.find(m.id, m.kind) as Entry;
+    if (req.use) this.use(entry.name);
+    return this.recordOf(entry);
+  }
+
+  /** `kbox models use`: the default embedder, or the reranker when `name` is a cross-encoder. */
+  use(name: string): ModelsStatus {
+    const e = this.find(name) ?? this.find(name, "reranker");
+    if (!e) throw notFound(`no installed or configured model named ${name}; see \`kbox models list\``);
+    this.settings.update((s) => {
+      if (e.kind === "reranker") s.reranker = e.name;
+      else s.default = e.name;
+    });
+    return this.status();
+  }
+
+  /** `kbox models add`: a remote embedder entry, probed first unless `check` is false. */
+  async addRemote(body: RemoteModel): Promise<ModelRecord> {
+    const [provider, short] = body.name.split(":") as ["openai" | "predict", string];
+    if (provider === "openai" && !body.model) throw new KboxError(422, "an OpenAI-compatible entry needs a model (--model)");
+    const clash = this.entries().find((e) => e.vectorset === short && e.name !== body.name);
+    if (clash) throw conflict(`the vectorset name ${short} is already used by ${clash.name}`);
+    const entry: RemoteEntry = { name: body.name, provider, url: body.url, model: body.model, api_key: body.api_key, dim: body.dim, query_prefix: body.query_prefix, passage_prefix: body.passage_prefix };
+    if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry)).dim;
+    this.settings.update((s) => void (s.remotes[body.name] = entry));
+    this.loaded.delete(body.name);
+    return this.recordOf(this.find(body.name) as Entry);
+  }
+
+  /** `kbox models remove`; refused while a knowledge box uses the model, unless forced. */
+  async remove(name: string, force = false): Promise<string> {
+    const e = this.find(name) ?? this.find(name, "reranker");
+    if (!e) throw notFound(`no installed or configured model named ${name}`);
+    const users = this.usersOf(e);
+    if (users.length && !force) throw conflict(`model ${e.name} is used by knowledge box ${users.join(", ")}; pass force to remove it anyway`);
+    const loaded = this.loaded.get(e.name);
+    this.loaded.delete(e.name);
+    await loaded?.then((m) => (m as Embedder).close?.()).catch(() => undefined);
+    if (e.manifest) await rm(modelDir(this.cacheDir, e.manifest.id), { recursive: true, force: true });
+    this.settings.update((s) => {
+      delete s.remotes[e.name];
+      if (s.default === e.name) delete s.default;
+      if (s.reranker === e.name) delete s.reranker;
+    });
+    return e.name;
+  }
+
+  private usersOf(e: Entry): string[] {
+    return this.kbs
+      .list()
+      .filter((kb) => kbModelNames(kb).some((n) => matches(e, n)))
+      .map((kb) => kb.slug);
+  }
+
+  private recordOf(e: Entry): ModelRecord {
+    const def = this.defaultEntry();
+    const s = this.settings.get();
+    const isDefault = e.kind === "reranker" ? (s.reranker ? matches(e, s.reranker) : false) : def?.name === e.name;
+    return record(e, isDefault, this.usersOf(e));
+  }
+
+  /** What works now, in a sentence for users; `kbox doctor` and `kbox models list` show it. */
+  status(): ModelsStatus {
+    const def = this.defaultEntry();
+    const s = this.settings.get();
+    const reranker = (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
+    const missing = this.kbs.list().flatMap((kb) => kbModelNames(kb).filter((n) => !this.find(n)).map((model) => ({ kb: kb.slug, model })));
+    const notice = def
+      ? `semantic search uses ${def.name} (${def.dim || "?"} dims)${reranker ? `; reranking with ${reranker.name}` : ""}`
+      : "no embedding model installed: knowledge boxes are indexed for keyword search only. Run `kbox models pull bge-small-en-v1.5` (or `multilingual-e5-small`), or `kbox models add openai:<name> --url <endpoint> --model <model>`";
+    return { keyword_only: !def, default: def?.name ?? null, reranker: reranker?.name ?? null, notice, cache_dir: this.cacheDir, hub: hubEndpoint(undefined, this.env), missing };
+  }
+
+  /** `kbox models list`. */
+  list(): ModelList {
+    const installed = new Set(readInstalled(this.cacheDir).map((m) => m.id));
+    const known = KNOWN_MODELS.map((k) => ({ id: k.id, kind: k.kind, dim: k.dim, size_mb: k.size_mb, description: k.description, installed: installed.has(k.id) }));
+    return { ...this.status(), models: this.entries().map((e) => this.recordOf(e)), known };
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.loaded.values()];
+    this.loaded.clear();
+    for (const p of all) await p.then((m) => (m as Embedder).close?.()).catch(() => undefined);
+  }
+}
+

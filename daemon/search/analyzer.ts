@@ -1,0 +1,131 @@
+import { stemmer as ar } from "@orama/stemmers/arabic";
+import { stemmer as hy } from "@orama/stemmers/armenian";
+import { stemmer as bg } from "@orama/stemmers/bulgarian";
+import { stemmer as da } from "@orama/stemmers/danish";
+import { stemmer as nl } from "@orama/stemmers/dutch";
+import { stemmer as en } from "@orama/stemmers/english";
+import { stemmer as fi } from "@orama/stemmers/finnish";
+import { stemmer as fr } from "@orama/stemmers/french";
+import { stemmer as de } from "@orama/stemmers/german";
+import { stemmer as el } from "@orama/stemmers/greek";
+import { stemmer as hu } from "@orama/stemmers/hungarian";
+import { stemmer as id } from "@orama/stemmers/indonesian";
+import { stemmer as ga } from "@orama/stemmers/irish";
+import { stemmer as it } from "@orama/stemmers/italian";
+import { stemmer as lt } from "@orama/stemmers/lithuanian";
+import { stemmer as ne } from "@orama/stemmers/nepali";
+import { stemmer as no } from "@orama/stemmers/norwegian";
+import { stemmer as pt } from "@orama/stemmers/portuguese";
+import { stemmer as ro } from "@orama/stemmers/romanian";
+import { stemmer as ru } from "@orama/stemmers/russian";
+import { stemmer as sr } from "@orama/stemmers/serbian";
+import { stemmer as es } from "@orama/stemmers/spanish";
+import { stemmer as sv } from "@orama/stemmers/swedish";
+import { stemmer as ta } from "@orama/stemmers/tamil";
+import { stemmer as tr } from "@orama/stemmers/turkish";
+import { stemmer as uk } from "@orama/stemmers/ukrainian";
+import { createRequire } from "node:module";
+
+/**
+ * Text analysis for keyword search, done here rather than inside LanceDB: LanceDB's full-text
+ * index has one language per index and aborts the process on an unknown language name, while a
+ * knowledge box mixes languages. Each paragraph is analysed with its own detected language into a
+ * space-separated `terms` column that LanceDB indexes with a plain whitespace tokenizer; queries and
+ * highlighting use the same analysis, so no language name ever reaches LanceDB.
+ */
+
+type Stem = (w: string) => string;
+interface Lang {
+  stem: Stem;
+  stop: Set<string>;
+}
+
+// stopword ships no type declarations; its lists are plain arrays keyed by ISO 639-3 code.
+const lists = createRequire(import.meta.url)("stopword") as Record<string, string[]>;
+const L = (stem: Stem, stop: string | undefined): Lang => ({ stem, stop: new Set((stop ? lists[stop] : []) ?? []) });
+
+/** Languages with a stemmer, by ISO 639-1 code. */
+const LANGS: Record<string, Lang> = {
+  ar: L(ar, "ara"),
+  hy: L(hy, "hye"),
+  bg: L(bg, "bul"),
+  da: L(da, "dan"),
+  nl: L(nl, "nld"),
+  en: L(en, "eng"),
+  fi: L(fi, "fin"),
+  fr: L(fr, "fra"),
+  de: L(de, "deu"),
+  el: L(el, "ell"),
+  hu: L(hu, "hun"),
+  id: L(id, "ind"),
+  ga: L(ga, "gle"),
+  it: L(it, "ita"),
+  lt: L(lt, "lit"),
+  ne: L(ne, undefined),
+  no: L(no, "nob"),
+  nb: L(no, "nob"),
+  pt: L(pt, "por"),
+  ro: L(ro, "ron"),
+  ru: L(ru, "rus"),
+  sr: L(sr, undefined),
+  es: L(es, "spa"),
+  sv: L(sv, "swe"),
+  ta: L(ta, undefined),
+  tr: L(tr, "tur"),
+  uk: L(uk, "ukr"),
+};
+const NONE: Lang = { stem: (w) => w, stop: new Set() };
+
+/** The analysis language for a detected language code (`en`, `en-US`, `EN`); unknown ones get no stemming. */
+export function analysisLanguage(code: string | undefined | null): string {
+  const c = (code ?? "").toLowerCase().split(/[-_]/)[0];
+  return c in LANGS ? c : "";
+}
+
+/** Words with their offsets in the original text: letters and digits, split on everything else. */
+export function words(text: string): { word: string; start: number; end: number }[] {
+  const out: { word: string; start: number; end: number }[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)) {
+    out.push({ word: m[0], start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** Lowercase and strip diacritics, so `Café` and `cafe` meet. */
+export function fold(word: string): string {
+  return word.toLowerCase().normalize("NFD").replace(/\p{M}+/gu, "").replace(/['’]/g, "");
+}
+
+/** One word to its index term in `lang`, or "" for a stop word. */
+export function term(word: string, lang: string): string {
+  const l = LANGS[lang] ?? NONE;
+  const w = word.toLowerCase();
+  if (l.stop.has(w)) return "";
+  const f = fold(w);
+  if (f.length > 40) return "";
+  return fold(l.stem(w)) || f;
+}
+
+/** The index terms of a text, in order (stop words dropped), space-separated. */
+export function analyze(text: string, lang: string): string {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    const t = term(w.word, lang);
+    if (t) out.push(t);
+  }
+  return out.join(" ");
+}
+
+/** Terms of a query analysed for each of `langs`, de-duplicated per language. */
+export function queryTerms(text: string, langs: Iterable<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const lang of langs) {
+    const seen = new Set<string>();
+    for (const w of words(text)) {
+      const t = term(w.word, lang);
+      if (t) seen.add(t);
+    }
+    out.set(lang, [...seen]);
+  }
+  return out;
+}

@@ -1,0 +1,244 @@
+import { FIELD_LETTER, type FieldType } from "../../src/api/common.js";
+import type { CatalogProp, Expr, FieldProp, FilterExpression, KeyValueProp, LegacyFilter, ParagraphProp } from "../../src/api/filters.js";
+import { invalid } from "../errors.js";
+import type { KbDoc, KbStore, ResourceDoc } from "../store/index.js";
+import { analyze } from "./analyzer.js";
+import { resourceMatches } from "./resource-props.js";
+import { FALSE, TRUE, and, eq, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet } from "./sql.js";
+import { sqlString } from "../store/db.js";
+
+/** Everything of a request that restricts which paragraphs may be returned. */
+export interface FilterInput {
+  filter_expression?: FilterExpression | null;
+  filters?: LegacyFilter[];
+  fields?: string[];
+  field_type_filter?: FieldType[];
+  resource_filters?: string[];
+  keyword_filters?: unknown[];
+  range_creation_start?: string | null;
+  range_creation_end?: string | null;
+  range_modification_start?: string | null;
+  range_modification_end?: string | null;
+  security?: { groups: string[] } | null;
+  show_hidden?: boolean;
+}
+
+/** What compiling needs: the resource records and the languages keyword terms are analysed in. */
+export interface FilterContext {
+  kb: KbDoc;
+  store: KbStore;
+  langs: string[];
+}
+
+/** Compile a boolean expression over leaves to SQL. */
+export async function compileExpr<T>(e: Expr<T>, leaf: (x: T) => Promise<string> | string): Promise<string> {
+  const o = e as Record<string, unknown>;
+  if ("and" in o && Array.isArray(o.and)) return and(await Promise.all((o.and as Expr<T>[]).map((x) => compileExpr(x, leaf))));
+  if ("or" in o && Array.isArray(o.or)) return or(await Promise.all((o.or as Expr<T>[]).map((x) => compileExpr(x, leaf))));
+  if ("not" in o) return not(await compileExpr(o.not as Expr<T>, leaf));
+  return leaf(e as T);
+}
+
+function rids(ctx: FilterContext, pred: (r: ResourceDoc) => boolean): string {
+  const res = ctx.store.resources;
+  return ridSet(
+    (function* () {
+      for (const r of res.values()) yield r.id;
+    })(),
+    (rid) => pred(res.get(rid) as ResourceDoc),
+  );
+}
+
+/** The keyword terms of `word` as a contiguous run in the `terms` column, in any of the KB's languages. */
+function keywordSql(word: string, langs: string[]): string {
+  const alts = new Set(langs.map((l) => analyze(word, l)).filter(Boolean));
+  if (!alts.size) return FALSE;
+  return or([...alts].map((t) => `(' ' || terms || ' ') LIKE ${sqlString(`% ${likeLiteral(t)} %`)}`));
+}
+
+const facetTest = (col: string, prefix: string, exact: boolean) => (exact ? listHas(col, prefix) : listHasPrefix(col, `${prefix}/`));
+
+/** A field property (or catalog `resource` property) as SQL over paragraph rows. */
+export function fieldPropSql(p: FieldProp | CatalogProp, ctx: FilterContext): string {
+  switch (p.prop) {
+    case "field":
+      return and([eq("field_type", p.type), p.name ? eq("field", `${FIELD_LETTER[p.type]}/${p.name}`) : TRUE]);
+    case "keyword":
+      return keywordSql(p.word, ctx.langs);
+    case "field_mimetype":
+      return facetTest("facets", `/n/i/${p.type}${p.subtype ? `/${p.subtype}` : ""}`, Boolean(p.subtype));
+    case "generated":
+      return p.da_task ? listHas("facets", `/g/da/${p.da_task}`) : or([listHas("facets", "/g/da"), listHasPrefix("facets", "/g/da/")]);
+    case "label":
+      return or([rids(ctx, (r) => resourceMatches(r, p) === true), facetTest("facets", `/l/${p.labelset}${p.label ? `/${p.label}` : ""}`, Boolean(p.label))]);
+    case "entity":
+      return or([rids(ctx, (r) => resourceMatches(r, p) === true), facetTest("facets", `/e/${p.subtype}${p.value ? `/${p.value}` : ""}`, Boolean(p.value))]);
+    case "language":
+      return p.only_primary
+        ? rids(ctx, (r) => resourceMatches(r, p) === true)
+        : or([rids(ctx, (r) => resourceMatches(r, p) === true), eq("lang", p.language.toLowerCase())]);
+    case "resource":
+      if (p.id && !p.slug) return eq("rid", p.id);
+      return rids(ctx, (r) => resourceMatches(r, p) === true);
+    default:
+      return rids(ctx, (r) => resourceMatches(r, p) === true);
+  }
+}
+
+/** A paragraph property as SQL: paragraph labels from the row, or from the user's fieldmetadata. */
+export function paragraphPropSql(p: ParagraphProp, ctx: FilterContext): string {
+  if (p.prop === "kind") return eq("kind", p.kind);
+  const want = p.label ? `/l/${p.labelset}/${p.label}` : `/l/${p.labelset}/`;
+  const ids: string[] = [];
+  for (const r of ctx.store.resources.values()) {
+    for (const fm of (r.fieldmetadata ?? []) as { paragraphs?: { key: string; classifications: { labelset: string; label: string }[] }[] }[]) {
+      for (const para of fm.paragraphs ?? []) {
+        if (para.classifications.some((c) => (p.label ? `/l/${c.labelset}/${c.label}` === want : c.labelset === p.labelset))) ids.push(para.key);
+      }
+    }
+  }
+  return or([p.label ? listHas("labels", want) : listHasPrefix("labels", want), ids.length ? inList("id", ids) : FALSE]);
+}
+
+/** Key-value fields are read from the field records; the result is the set of matching resources. */
+async function keyValueSql(e: Expr<KeyValueProp>, ctx: FilterContext): Promise<string> {
+  const rows = await ctx.store.fields.table.query().where("id LIKE '%/k/%'").select(["id", "grp", "doc"]).toArray();
+  const byField = new Map<string, Map<string, Record<string, string>>>();
+  for (const row of rows) {
+    const doc = JSON.parse(row.doc as string) as { rid: string; id: string; value?: { data?: Record<string, string> } };
+    if (!byField.has(doc.id)) byField.set(doc.id, new Map());
+    byField.get(doc.id)?.set(doc.rid, doc.value?.data ?? {});
+  }
+  return compileExpr(e, (p) => {
+    const cmp = (a: string, b: string | number) => (typeof b === "number" || (!Number.isNaN(Number(a)) && !Number.isNaN(Number(b))) ? Number(a) - Number(b) : a.localeCompare(String(b)));
+    return rids(ctx, (r) => {
+      const v = byField.get(p.schema_id)?.get(r.id)?.[p.key];
+      if (v === undefined) return false;
+      if ("eq" in p) return cmp(v, p.eq) === 0;
+      if ("contains" in p) return v.toLowerCase().includes(p.contains.toLowerCase());
+      return (p.gte === undefined || cmp(v, p.gte) >= 0) && (p.lte === undefined || cmp(v, p.lte) <= 0);
+    });
+  });
+}
+
+/** A legacy facet string as a property test. */
+export function facetSql(f: string, ctx: FilterContext): string {
+  const parts = f.split("/").slice(1);
+  const [kind, a, ...rest] = parts;
+  const tail = rest.join("/");
+  const bad = () => {
+    throw invalid([{ type: "value_error", loc: ["body", "filters"], msg: `Unsupported filter ${f}`, input: f }]);
+  };
+  switch (kind) {
+    case "l":
+      if (!a) bad();
+      return fieldPropSql({ prop: "label", labelset: a, label: tail || undefined }, ctx);
+    case "t":
+      return fieldPropSql({ prop: "origin_tag", tag: parts.slice(1).join("/") }, ctx);
+    case "p":
+      return fieldPropSql({ prop: "origin_path", prefix: `/${parts.slice(1).join("/")}` }, ctx);
+    case "k":
+      if (!a) bad();
+      return eq("kind", a.toUpperCase());
+    case "e":
+      if (!a) bad();
+      return fieldPropSql({ prop: "entity", subtype: a, value: tail || undefined }, ctx);
+    case "m":
+      if (!a) bad();
+      return fieldPropSql({ prop: "origin_metadata", field: a, value: tail || undefined }, ctx);
+    case "u":
+      if (a !== "s") bad();
+      return fieldPropSql({ prop: "origin_source", id: tail || undefined }, ctx);
+    case "s":
+      if (a !== "p" || !tail) bad();
+      return fieldPropSql({ prop: "language", language: tail, only_primary: true }, ctx);
+    case "n":
+      if (a === "s") return rids(ctx, (r) => r.metadata.status === tail.toUpperCase());
+      if (a === "i") {
+        const [t, s] = tail.split("/");
+        return or([fieldPropSql({ prop: "resource_mimetype", type: t, subtype: s }, ctx), fieldPropSql({ prop: "field_mimetype", type: t, subtype: s }, ctx)]);
+      }
+      return listHas("facets", f);
+    default:
+      return listHas("facets", f);
+  }
+}
+
+function legacySql(filters: LegacyFilter[], ctx: FilterContext): string {
+  return and(
+    filters.map((f) => {
+      if (typeof f === "string") return facetSql(f, ctx);
+      const each = (xs: string[] | undefined) => (xs ?? []).map((x) => facetSql(x, ctx));
+      return and([
+        f.all ? and(each(f.all)) : TRUE,
+        f.any ? or(each(f.any)) : TRUE,
+        f.none ? not(or(each(f.none))) : TRUE,
+        f.not_all ? not(and(each(f.not_all))) : TRUE,
+      ]);
+    }),
+  );
+}
+
+/** `fields`: `a/title` (one field) or `t` (a field type letter). */
+function fieldsSql(fields: string[]): string {
+  return or(fields.map((f) => (f.includes("/") ? eq("field", f.replace(/^\//, "")) : `field LIKE ${sqlString(`${likeLiteral(f)}/%`)}`)));
+}
+
+/** `resource_filters`: resource ids, or `rid/letter/field`. */
+function resourceFiltersSql(items: string[]): string {
+  return or(
+    items.map((x) => {
+      const [rid, letter, field] = x.split("/");
+      return letter && field ? and([eq("rid", rid), eq("field", `${letter}/${field}`)]) : eq("rid", rid);
+    }),
+  );
+}
+
+function keywordFiltersSql(items: unknown[], ctx: FilterContext): string {
+  return and(
+    items.map((k) => {
+      if (typeof k !== "string" || !/^[\p{L}\p{N} ]+$/u.test(k)) {
+        throw invalid([{ type: "value_error", loc: ["body", "keyword_filters"], msg: "Keyword filters may hold letters, digits and spaces only", input: k }]);
+      }
+      return keywordSql(k, ctx.langs);
+    }),
+  );
+}
+
+/** Security groups, intersection semantics: public resources, or ones sharing a group with the request. */
+function securitySql(req: FilterInput, ctx: FilterContext): string {
+  const groups = req.security?.groups ?? [];
+  if (!groups.length && !ctx.kb.enforce_security) return TRUE;
+  const want = new Set(groups);
+  return rids(ctx, (r) => {
+    const g = r.security?.access_groups ?? [];
+    return !g.length || g.some((x) => want.has(x));
+  });
+}
+
+/** Compile every filter of a request into one LanceDB prefilter (TRUE when nothing restricts). */
+export async function compileFilters(req: FilterInput, ctx: FilterContext): Promise<string> {
+  const parts: string[] = [];
+  const fe = req.filter_expression;
+  if (fe) {
+    const sub: string[] = [];
+    if (fe.field) sub.push(await compileExpr(fe.field, (p) => fieldPropSql(p, ctx)));
+    if (fe.paragraph) sub.push(await compileExpr(fe.paragraph, (p) => paragraphPropSql(p, ctx)));
+    if (fe.key_value) sub.push(await keyValueSql(fe.key_value, ctx));
+    if (sub.length) parts.push(fe.operator === "or" ? or(sub) : and(sub));
+  }
+  if (req.filters?.length) parts.push(legacySql(req.filters, ctx));
+  if (req.fields?.length) parts.push(fieldsSql(req.fields));
+  if (req.field_type_filter?.length) parts.push(inList("field_type", req.field_type_filter));
+  if (req.resource_filters?.length) parts.push(resourceFiltersSql(req.resource_filters));
+  if (req.keyword_filters?.length) parts.push(keywordFiltersSql(req.keyword_filters, ctx));
+  const cs = req.range_creation_start;
+  const ce = req.range_creation_end;
+  if (cs || ce) parts.push(fieldPropSql({ prop: "created", since: cs ?? undefined, until: ce ?? undefined }, ctx));
+  const ms = req.range_modification_start;
+  const me = req.range_modification_end;
+  if (ms || me) parts.push(fieldPropSql({ prop: "modified", since: ms ?? undefined, until: me ?? undefined }, ctx));
+  parts.push(securitySql(req, ctx));
+  if (!req.show_hidden) parts.push(rids(ctx, (r) => r.hidden !== true));
+  return and(parts);
+}

@@ -1,0 +1,167 @@
+import { toValidationIssues } from "../../src/api/errors.js";
+import { FindBody, type FindResponse } from "../../src/api/find.js";
+import type { Principal } from "../auth/service.js";
+import { invalid } from "../errors.js";
+import type { KbService } from "../kbs/service.js";
+import type { Embedder, Reranker } from "../models/types.js";
+import type { KbDoc, KbStore } from "../store/index.js";
+import { analysisLanguage, queryTerms } from "./analyzer.js";
+import type { SearchConfigService } from "./configs.js";
+import { compileFilters } from "./filters.js";
+import { type Ranked, fuse } from "./fusion.js";
+import { type Hit, keywordSearch, parseQuery, positiveText } from "./keyword.js";
+import { IndexMaintainer } from "./maintenance.js";
+import { type ResolvedFind, mergeConfig, resolveFind } from "./request.js";
+import { shapeResources } from "./results.js";
+import { semanticSearch } from "./semantic.js";
+
+/** What search needs of the model service (daemon/models), when one is installed. */
+export interface SearchModels {
+  embedderFor(kb: string, vectorset?: string): Embedder | undefined | Promise<Embedder | undefined>;
+  vectorsets?(kb: string): string[] | { id: string }[] | Promise<string[] | { id: string }[]>;
+  reranker?(): Reranker | undefined | Promise<Reranker | undefined>;
+}
+
+export interface FindOptions {
+  principal?: Principal;
+  signal?: AbortSignal;
+}
+
+const issue = (loc: string[], msg: string, input?: unknown) => invalid([{ type: "value_error", loc: ["body", ...loc], msg, input }]);
+
+/** Find: keyword, semantic and hybrid retrieval over a knowledge box's paragraphs. */
+export class SearchService {
+  private readonly maintainers = new Map<KbStore, IndexMaintainer>();
+
+  constructor(
+    private readonly kbs: KbService,
+    readonly configs: SearchConfigService,
+    private readonly models: () => SearchModels | undefined = () => undefined,
+  ) {
+    kbs.onDrop(async (kbid) => {
+      for (const [store, m] of this.maintainers) if (store.kbid === kbid) (await m.close(), this.maintainers.delete(store));
+    });
+  }
+
+  /** The index maintainer of a knowledge box (created, with its FTS index, on first use). */
+  async maintainer(store: KbStore): Promise<IndexMaintainer> {
+    let m = this.maintainers.get(store);
+    if (!m) {
+      m = new IndexMaintainer(store.paragraphs);
+      this.maintainers.set(store, m);
+      await m.ensureFts();
+    }
+    return m;
+  }
+
+  /** Languages keyword queries are analysed in: the KB's detected ones, English, and none (unstemmed). */
+  languages(store: KbStore): string[] {
+    const langs = new Set(["en", ""]);
+    for (const r of store.resources.values()) {
+      for (const l of [r.metadata.language, ...(r.metadata.languages ?? [])]) if (l) langs.add(analysisLanguage(l));
+    }
+    return [...langs];
+  }
+
+  /** Run a find request (as sent: a named search configuration is merged in first). */
+  async find(kbid: string, body: FindBody, _opts: FindOptions = {}): Promise<FindResponse> {
+    const { kb, store } = await this.kbs.open(kbid, "Knowledge Box not found");
+    let merged = body;
+    if (body.search_configuration) {
+      const config = await this.configs.forRequest(kb.uuid, body.search_configuration, "find");
+      const raw = mergeConfig(config, body as Record<string, unknown>);
+      const r = FindBody.safeParse(raw);
+      if (!r.success) throw invalid(toValidationIssues(r.error, "body", raw));
+      merged = r.data;
+    }
+    return this.run(kb, store, resolveFind(merged, kb));
+  }
+
+  private async run(kb: KbDoc, store: KbStore, req: ResolvedFind): Promise<FindResponse> {
+    const m = await this.maintainer(store);
+    const langs = this.languages(store);
+    const filter = await compileFilters(req, { kb, store, langs });
+    const need = (req.page_number + 1) * req.top_k + 1;
+    const window = Math.max(need, req.rrf.window ?? 0, req.rerank.window ?? 0);
+    const vector = req.semantic ? await this.queryVector(kb, store, req) : undefined;
+    const [kw, sem] = await Promise.all([
+      req.keyword && req.query.trim() ? keywordSearch(store.paragraphs.table, req.query, langs, filter, window) : undefined,
+      vector ? semanticSearch(store.paragraphs.table, vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset)) : undefined,
+    ]);
+    const kwKept = kw?.filter((h) => h.score >= req.minBm25);
+    const semKept = sem?.filter((h) => req.minSemantic === null || h.score >= req.minSemantic);
+    let ranked = fuse(kwKept, semKept, req.rrf);
+    ranked = await this.rerank(req, ranked);
+    const page = ranked.slice(req.page_number * req.top_k, (req.page_number + 1) * req.top_k);
+    const terms = req.highlight ? queryTerms(positiveText(parseQuery(req.query)), [...langs, ...new Set(page.map((h) => analysisLanguage(String(h.lang))))]) : undefined;
+    const resources = await shapeResources(store, page, req.page_number * req.top_k, {
+      show: req.show,
+      fieldTypes: req.field_type_filter,
+      extracted: req.extracted,
+      highlightTerms: terms ? (l) => new Set(terms.get(l) ?? []) : undefined,
+    });
+    return {
+      resources,
+      relations: null,
+      query: req.query,
+      rephrased_query: null,
+      total: ranked.length,
+      page_number: req.page_number,
+      page_size: req.top_k,
+      next_page: ranked.length > (req.page_number + 1) * req.top_k,
+      nodes: null,
+      shards: null,
+      autofilters: [],
+      min_score: { semantic: req.minSemantic, bm25: req.minBm25 },
+      best_matches: page.map((h) => h.id),
+      metrics: null,
+      search_after: null,
+    };
+  }
+
+  /** The query vector: the caller's, or the query embedded with the vectorset's model; none without either. */
+  private async queryVector(kb: KbDoc, store: KbStore, req: ResolvedFind): Promise<{ vectorset: string; vector: number[] } | undefined> {
+    const models = this.models();
+    const columns = store.paragraphs.vectorColumns();
+    let vectorset = req.vectorset ?? undefined;
+    if (!vectorset) {
+      const listed = (await models?.vectorsets?.(kb.uuid)) ?? [];
+      const first = listed.map((v) => (typeof v === "string" ? v : v.id)).find((v) => columns.has(v));
+      vectorset = first ?? [...columns.keys()][0];
+    } else if (!columns.has(vectorset)) {
+      const known = new Set([...((await models?.vectorsets?.(kb.uuid)) ?? []).map((v) => (typeof v === "string" ? v : v.id))]);
+      if (!known.has(vectorset)) throw issue(["vectorset"], `Unknown vectorset ${vectorset}`, vectorset);
+      return undefined;
+    }
+    if (!vectorset) return undefined;
+    const dim = columns.get(vectorset);
+    if (req.vector) {
+      if (dim !== undefined && req.vector.length !== dim) throw issue(["vector"], `Vector has ${req.vector.length} dimensions; vectorset ${vectorset} has ${dim}`);
+      return { vectorset, vector: req.vector };
+    }
+    if (!req.query.trim()) return undefined;
+    const embedder = await models?.embedderFor(kb.uuid, vectorset);
+    if (!embedder) return undefined;
+    const [v] = await embedder.embed([req.query], "query");
+    return { vectorset, vector: Array.from(v) };
+  }
+
+  /** `predict`: the best reranker available (none installed → the fused order, honestly unchanged). */
+  private async rerank(req: ResolvedFind, ranked: Ranked[]): Promise<Ranked[]> {
+    if (req.rerank.kind === "noop" || !req.query.trim() || !ranked.length) return ranked;
+    const reranker = await this.models()?.reranker?.();
+    if (!reranker) return ranked;
+    const n = Math.min(ranked.length, req.rerank.window ?? Math.max(req.top_k * (req.page_number + 1), 20), 200);
+    const head = ranked.slice(0, n);
+    const scores = await reranker.score(req.query, head.map((h) => String(h.text)));
+    const rescored: Ranked[] = head.map((h, i) => ({ ...h, score: scores[i], score_type: "RERANKER" }));
+    rescored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    return [...rescored, ...ranked.slice(n)];
+  }
+
+  async close(): Promise<void> {
+    for (const m of this.maintainers.values()) await m.close();
+  }
+}
+
+export type { Hit };

@@ -1,0 +1,109 @@
+import { opendir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { SyncStats } from "../../src/api/sync.js";
+import type { SyncFilter } from "./filter.js";
+import { type LocalFile, createFromFile, hashFile, moveTo, ownedResources, updateFromFile } from "./resources.js";
+import type { RunContext } from "./run-context.js";
+
+/** A file changed within this window may still be being written: it must hold still before it is read. */
+const SETTLE_MS = 1000;
+
+/** Every synced file under the root, with size and mtime (not yet hashed). */
+export async function scanFolder(root: string, filter: SyncFilter, signal?: AbortSignal): Promise<LocalFile[]> {
+  const out: LocalFile[] = [];
+  const walk = async (dir: string) => {
+    if (signal?.aborted) throw new Error("cancelled");
+    let handle: Awaited<ReturnType<typeof opendir>>;
+    try {
+      handle = await opendir(dir);
+    } catch {
+      return; // vanished or unreadable: the next pass sees it
+    }
+    for await (const ent of handle) {
+      const abs = join(dir, ent.name);
+      if (ent.isDirectory()) {
+        if (filter.includeDir(abs)) await walk(abs);
+      } else if (ent.isFile()) {
+        const st = await stat(abs).catch(() => undefined);
+        if (st && filter.includeFile(abs, st.mtimeMs)) out.push({ rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs });
+      }
+    }
+  };
+  await walk(root);
+  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+}
+
+/** A recently modified file is taken once its size and mtime hold still for a moment. */
+async function stable(f: LocalFile): Promise<boolean> {
+  await new Promise((r) => setTimeout(r, 300));
+  const st = await stat(f.abs).catch(() => undefined);
+  return Boolean(st && st.size === f.size && st.mtimeMs === f.mtimeMs);
+}
+
+function unchanged(f: LocalFile, origin: { modified?: string | null; metadata?: Record<string, string> } | undefined): boolean {
+  if (!origin?.modified) return false;
+  return Date.parse(origin.modified) === Math.trunc(f.mtimeMs) && origin.metadata?.size === String(f.size);
+}
+
+/** Compare the folder with the resources the config owns and apply the difference. */
+export async function syncFolder(ctx: RunContext, files: LocalFile[], opts: { full: boolean; partial?: Set<string> }): Promise<SyncStats> {
+  const stats = ctx.stats;
+  const owned = ownedResources(ctx.store, ctx.config.id);
+  const seen = new Set<string>();
+  const fresh: LocalFile[] = [];
+  for (const f of files) {
+    if (ctx.signal?.aborted) throw new Error("cancelled");
+    stats.scanned++;
+    seen.add(f.rel);
+    if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
+      stats.skipped++;
+      ctx.retryLater(f.rel);
+      continue;
+    }
+    const res = owned.get(f.rel);
+    if (res && !opts.full && unchanged(f, res.origin ?? undefined)) {
+      stats.unchanged++;
+      continue;
+    }
+    await ctx.attempt(f.rel, async () => {
+      f.hash = await hashFile(f.abs);
+      if (!res) return fresh.push(f);
+      if (res.origin?.sync_metadata?.content_hash === f.hash && !opts.full) {
+        stats.unchanged++;
+        return;
+      }
+      await updateFromFile(ctx.resources, ctx.kbid, ctx.config, res.id, f);
+      stats.updated++;
+      await ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
+    });
+  }
+  // Files gone from the folder (within the scanned part): candidates for moves, else deletions.
+  const gone = [...owned.entries()].filter(([rel]) => !seen.has(rel) && (!opts.partial || opts.partial.has(rel)));
+  const goneByHash = new Map<string, string>();
+  for (const [rel, r] of gone) if (r.origin?.sync_metadata?.content_hash) goneByHash.set(r.origin.sync_metadata.content_hash, rel);
+  for (const f of fresh) {
+    await ctx.attempt(f.rel, async () => {
+      const from = f.hash ? goneByHash.get(f.hash) : undefined;
+      if (from) {
+        const r = owned.get(from)!;
+        goneByHash.delete(f.hash!);
+        owned.delete(from);
+        await moveTo(ctx.resources, ctx.kbid, ctx.config, r.id, f);
+        stats.moved++;
+        return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
+      }
+      const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
+      stats.added++;
+      await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
+    });
+  }
+  for (const [rel, r] of gone) {
+    if (!owned.has(rel)) continue; // moved
+    await ctx.attempt(rel, async () => {
+      await ctx.resources.delete(ctx.kbid, { rid: r.id });
+      stats.deleted++;
+      await ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel });
+    });
+  }
+  return stats;
+}

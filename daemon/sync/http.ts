@@ -1,0 +1,110 @@
+import { gunzipSync } from "node:zlib";
+import { request } from "undici";
+
+/** Limits that keep a slow or hostile site from stalling the daemon. */
+export const FETCH_LIMITS = { timeoutMs: 15_000, maxBytes: 50 * 1024 * 1024, retries: 3, backoffMs: 500 };
+
+export interface Fetched {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const UA = "kbox-sync/1 (+local knowledge box)";
+
+/** GET with a timeout, a size cap, bounded redirects and bounded retries with backoff on 5xx/network errors. */
+export async function fetchWithRetry(url: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Fetched> {
+  let lastErr: unknown;
+  for (let attempt = 0; attempt <= FETCH_LIMITS.retries; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, FETCH_LIMITS.backoffMs * 2 ** (attempt - 1)));
+    if (signal?.aborted) throw new Error("cancelled");
+    try {
+      const res = await fetchOnce(url, headers, signal);
+      if (res.status >= 500 && attempt < FETCH_LIMITS.retries) {
+        lastErr = new Error(`HTTP ${res.status}`);
+        continue;
+      }
+      return res;
+    } catch (e) {
+      lastErr = e;
+    }
+  }
+  throw lastErr instanceof Error ? lastErr : new Error(String(lastErr));
+}
+
+async function fetchOnce(url: string, headers: Record<string, string>, signal?: AbortSignal, redirects = 5): Promise<Fetched> {
+  const timeout = AbortSignal.timeout(FETCH_LIMITS.timeoutMs);
+  const res = await request(url, {
+    method: "GET",
+    headers: { "user-agent": UA, "accept-encoding": "identity", ...headers },
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    headersTimeout: FETCH_LIMITS.timeoutMs,
+    bodyTimeout: FETCH_LIMITS.timeoutMs,
+  });
+  const h: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
+  if (res.statusCode >= 300 && res.statusCode < 400 && h.location && redirects > 0) {
+    await res.body.dump();
+    return fetchOnce(new URL(h.location, url).toString(), headers, signal, redirects - 1);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of res.body) {
+    size += (c as Buffer).length;
+    if (size > FETCH_LIMITS.maxBytes) {
+      res.body.destroy();
+      throw new Error(`response over ${FETCH_LIMITS.maxBytes} bytes`);
+    }
+    chunks.push(c as Buffer);
+  }
+  return { status: res.statusCode, headers: h, body: Buffer.concat(chunks) };
+}
+
+/** A sitemap body, gunzipped when it is gzip (by magic bytes, whatever the name says). */
+export function sitemapText(body: Buffer): string {
+  return (body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body).toString("utf8");
+}
+
+/** robots.txt rules for our user agent (or `*`): longest matching Allow/Disallow wins. */
+export class Robots {
+  constructor(
+    private readonly rules: { allow: boolean; path: string }[],
+    readonly crawlDelayMs: number,
+  ) {}
+
+  static parse(text: string, agent = "kbox"): Robots {
+    const groups: { agents: string[]; rules: { allow: boolean; path: string }[]; delay?: number }[] = [];
+    let cur: (typeof groups)[number] | undefined;
+    let lastWasAgent = false;
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.replace(/#.*/, "").trim();
+      const m = /^([A-Za-z-]+)\s*:\s*(.*)$/.exec(line);
+      if (!m) continue;
+      const key = m[1].toLowerCase();
+      const val = m[2].trim();
+      if (key === "user-agent") {
+        if (!lastWasAgent || !cur) groups.push((cur = { agents: [], rules: [] }));
+        cur.agents.push(val.toLowerCase());
+        lastWasAgent = true;
+        continue;
+      }
+      lastWasAgent = false;
+      if (!cur) continue;
+      if ((key === "disallow" || key === "allow") && val) cur.rules.push({ allow: key === "allow", path: val });
+      if (key === "crawl-delay" && Number.isFinite(Number(val))) cur.delay = Number(val);
+    }
+    const mine = groups.find((g) => g.agents.some((a) => a !== "*" && agent.toLowerCase().includes(a))) ?? groups.find((g) => g.agents.includes("*"));
+    return new Robots(mine?.rules ?? [], Math.min(10_000, (mine?.delay ?? 0) * 1000));
+  }
+
+  allowed(url: string): boolean {
+    const u = new URL(url);
+    const path = u.pathname + u.search;
+    let best: { allow: boolean; path: string } | undefined;
+    for (const r of this.rules) {
+      const re = new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\\\$$/, "$")}`);
+      if (re.test(path) && (!best || r.path.length > best.path.length || (r.path.length === best.path.length && r.allow))) best = r;
+    }
+    return best?.allow ?? true;
+  }
+}

@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { basename, extname } from "node:path";
+import type { SyncConfig } from "../../src/api/sync.js";
+import type { ResourceService } from "../resources/service.js";
+import type { KbStore, ResourceDoc } from "../store/index.js";
+
+/** A file seen in a sync root. */
+export interface LocalFile {
+  /** Path relative to the sync root, forward slashes. */
+  rel: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  hash?: string;
+}
+
+const TYPES: Record<string, string> = {
+  ".pdf": "application/pdf",
+  ".md": "text/markdown",
+  ".markdown": "text/markdown",
+  ".txt": "text/plain",
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".json": "application/json",
+  ".csv": "text/csv",
+  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ".epub": "application/epub+zip",
+  ".odt": "application/vnd.oasis.opendocument.text",
+  ".rst": "text/x-rst",
+};
+
+/** A content type guessed from the name; extraction detects the real type from the bytes. */
+export const contentTypeOf = (name: string) => TYPES[extname(name).toLowerCase()] ?? "application/octet-stream";
+
+/** SHA-256 of a file, streamed. */
+export async function hashFile(abs: string): Promise<string> {
+  const h = createHash("sha256");
+  for await (const chunk of createReadStream(abs)) h.update(chunk as Buffer);
+  return h.digest("hex");
+}
+
+/** Resources a sync configuration owns, by their sync file id (relative path or URL). */
+export function ownedResources(store: KbStore, configId: string): Map<string, ResourceDoc> {
+  const out = new Map<string, ResourceDoc>();
+  for (const r of store.resources.values()) {
+    const id = r.origin?.sync_metadata?.file_id;
+    if (r.origin?.source_id === configId && id) out.set(id, r);
+  }
+  return out;
+}
+
+function origin(config: SyncConfig, f: LocalFile) {
+  return {
+    source_id: config.id,
+    source: "kbox-sync",
+    path: `/${f.rel}`,
+    filename: basename(f.rel),
+    modified: new Date(f.mtimeMs).toISOString(),
+    metadata: { size: String(f.size), sync_config: config.name },
+    sync_metadata: { file_id: f.rel, content_hash: f.hash ?? null, auth_provider: "local_folder" },
+  };
+}
+
+const labels = (config: SyncConfig) => (config.labels.length ? { usermetadata: { classifications: config.labels } } : {});
+
+/** Create a resource for a new file, streaming its bytes into the blob store. */
+export async function createFromFile(resources: ResourceService, kbid: string, config: SyncConfig, f: LocalFile): Promise<string> {
+  const filename = basename(f.rel);
+  const res = await resources.create(
+    kbid,
+    {
+      title: filename,
+      origin: origin(config, f),
+      ...labels(config),
+      files: { file: { file: { filename, content_type: contentTypeOf(filename) } } },
+    },
+    { fileSources: { file: () => createReadStream(f.abs) } },
+  );
+  return res.uuid;
+}
+
+/** Replace a changed file's content (re-ingested; unchanged paragraphs keep their vectors). */
+export async function updateFromFile(resources: ResourceService, kbid: string, config: SyncConfig, rid: string, f: LocalFile): Promise<void> {
+  const filename = basename(f.rel);
+  await resources.update(
+    kbid,
+    { rid },
+    { origin: origin(config, f), ...labels(config), files: { file: { file: { filename, content_type: contentTypeOf(filename) } } } },
+    { fileSources: { file: () => createReadStream(f.abs) } },
+  );
+}
+
+/** A rename or move: same content, new path; nothing is re-embedded. */
+export async function moveTo(resources: ResourceService, kbid: string, config: SyncConfig, rid: string, f: LocalFile): Promise<void> {
+  await resources.update(kbid, { rid }, { title: basename(f.rel), origin: origin(config, f) });
+}

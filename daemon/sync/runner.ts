@@ -1,0 +1,263 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { SyncConfig, SyncJob } from "../../src/api/sync.js";
+import type { KbService } from "../kbs/service.js";
+import type { Log } from "../lifecycle/logger.js";
+import type { ResourceService } from "../resources/service.js";
+import { SyncFilter } from "./filter.js";
+import { scanFolder, syncFolder } from "./folder.js";
+import { type LocalFile, ownedResources } from "./resources.js";
+import { type RunContext, emptyStats } from "./run-context.js";
+import type { SyncService } from "./service.js";
+import { syncSitemap } from "./sitemap.js";
+import { FolderWatcher } from "./watcher.js";
+
+type StoredJob = SyncJob & { seq: number };
+const SCHEDULE_TICK_MS = 30_000;
+/** Deletions seen by the watcher wait this long for the matching add of a rename. */
+const MOVE_GRACE_MS = 1000;
+
+/** Runs sync jobs (one at a time per config), keeps folder watchers, and fires periodic syncs. */
+export class SyncRunner {
+  private seq = 0;
+  private readonly loops = new Map<string, Promise<void>>();
+  private readonly aborts = new Map<string, AbortController>();
+  private readonly watchers = new Map<string, { kbid: string; watcher: FolderWatcher }>();
+  private readonly deferred = new Map<string, Set<string>>();
+  private readonly jobPaths = new Map<string, Set<string>>();
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly sync: SyncService,
+    private readonly kbs: KbService,
+    private readonly resources: ResourceService,
+    private readonly log: Log,
+  ) {}
+
+  /** At daemon start: fail jobs a previous run left running, reconcile every config, start watchers. */
+  async start(): Promise<void> {
+    for (const kb of this.kbs.list()) {
+      const { t } = await this.sync.tablesOf(kb.uuid);
+      for (const j of t.jobs.values()) {
+        this.seq = Math.max(this.seq, j.seq);
+        if (j.status === "running" || (j.status === "pending" && j.trigger === "watch")) {
+          await t.jobs.put(j.id, { ...j, status: "failed", finished_at: new Date().toISOString(), error: "interrupted: the daemon stopped" });
+        }
+      }
+      for (const config of t.configs.values()) {
+        const pending = [...t.jobs.values()].some((j) => j.config_id === config.id && j.status === "pending");
+        if (!pending) await this.enqueue(kb.uuid, config, { full: false, trigger: "startup" });
+        else this.kick(kb.uuid, config.id);
+        await this.startWatcher(kb.uuid, config);
+      }
+    }
+    this.timer = setInterval(() => void this.tick(), SCHEDULE_TICK_MS);
+    this.timer.unref();
+  }
+
+  async enqueue(kbid: string, config: SyncConfig, opts: { full: boolean; trigger: SyncJob["trigger"]; paths?: Set<string> }): Promise<SyncJob> {
+    const { t } = await this.sync.tablesOf(kbid);
+    const job: StoredJob = {
+      id: randomUUID(),
+      seq: ++this.seq,
+      created_at: new Date().toISOString(),
+      started_at: null,
+      finished_at: null,
+      config_id: config.id,
+      status: "pending",
+      options: { full_sync: opts.full },
+      trigger: opts.trigger,
+      stats: emptyStats(),
+      error: null,
+    };
+    if (opts.paths) this.jobPaths.set(job.id, opts.paths);
+    await t.jobs.put(job.id, job);
+    this.kick(kbid, config.id);
+    const { seq: _s, ...out } = job;
+    return out;
+  }
+
+  /** Run the config's pending jobs in order, unless a loop already does. */
+  private kick(kbid: string, configId: string): void {
+    if (this.closed || this.loops.has(configId)) return;
+    const loop = (async () => {
+      for (;;) {
+        const { t } = await this.sync.tablesOf(kbid);
+        const next = [...t.jobs.values()].filter((j) => j.config_id === configId && j.status === "pending").sort((a, b) => a.seq - b.seq)[0];
+        if (!next || this.closed) return;
+        await this.run(kbid, next);
+      }
+    })()
+      .catch((e) => this.log(`sync loop for ${configId} failed: ${(e as Error).message}`))
+      .finally(() => this.loops.delete(configId));
+    this.loops.set(configId, loop);
+  }
+
+  private async run(kbid: string, job: StoredJob): Promise<void> {
+    const { t } = await this.sync.tablesOf(kbid);
+    const config = t.configs.get(job.config_id);
+    const abort = new AbortController();
+    this.aborts.set(job.id, abort);
+    let cur: StoredJob = { ...job, status: "running", started_at: new Date().toISOString() };
+    await t.jobs.put(job.id, cur);
+    const ctx: RunContext = {
+      kbid,
+      config: config!,
+      store: (await this.kbs.open(kbid)).store,
+      resources: this.resources,
+      stats: cur.stats,
+      signal: abort.signal,
+      log: (level, message, extra) => t.log(job.id, level, message, extra),
+      attempt: async (item, fn) => {
+        try {
+          await fn();
+        } catch (e) {
+          cur.stats.failed++;
+          await t.log(job.id, "ERROR", `${item}: ${(e as Error).message}`, { item });
+        }
+      },
+      retryLater: (rel) => this.watchers.get(job.config_id)?.watcher.retry(rel),
+    };
+    try {
+      if (!config) throw new Error("the configuration was removed");
+      await ctx.log("INFO", `${job.trigger} sync started${job.options.full_sync ? " (full)" : ""}`);
+      await this.execute(ctx, job);
+      cur = { ...cur, status: abort.signal.aborted ? "cancelled" : "completed", finished_at: new Date().toISOString() };
+      await ctx.log("INFO", `sync finished: ${summary(cur.stats)}`, { stats: cur.stats });
+      if (job.trigger !== "watch") await this.sync.markRun(kbid, job.config_id, cur.finished_at!);
+    } catch (e) {
+      const cancelled = abort.signal.aborted;
+      cur = { ...cur, status: cancelled ? "cancelled" : "failed", finished_at: new Date().toISOString(), error: (e as Error).message };
+      await ctx.log(cancelled ? "WARNING" : "ERROR", `sync ${cur.status}: ${(e as Error).message}`).catch(() => undefined);
+    } finally {
+      this.aborts.delete(job.id);
+      this.jobPaths.delete(job.id);
+      await t.jobs.put(job.id, cur).catch(() => undefined);
+    }
+  }
+
+  private async execute(ctx: RunContext, job: StoredJob): Promise<void> {
+    const provider = ctx.config.external_connection.provider;
+    if (provider === "sitemap") return syncSitemap(ctx, { full: job.options.full_sync });
+    if (provider !== "local_folder") {
+      throw new Error(`provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`);
+    }
+    const root = ctx.config.sync_root_path!;
+    if (!existsSync(root)) throw new Error(`sync root ${root} does not exist`);
+    const filter = new SyncFilter(root, ctx.config);
+    const paths = this.jobPaths.get(job.id);
+    if (!paths) {
+      await syncFolder(ctx, await scanFolder(root, filter, ctx.signal), { full: job.options.full_sync });
+      return;
+    }
+    const owned = ownedResources(ctx.store, ctx.config.id);
+    const partial = new Set<string>();
+    const files: LocalFile[] = [];
+    for (const p of paths) {
+      if (p.endsWith("/")) {
+        for (const rel of owned.keys()) if (rel.startsWith(p)) partial.add(rel);
+        continue;
+      }
+      partial.add(p);
+      const abs = join(root, p);
+      const st = statSafe(abs);
+      if (st?.isFile() && filter.includeFile(abs, st.mtimeMs)) files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
+    }
+    await syncFolder(ctx, files, { full: false, partial });
+  }
+
+  /** Batches from a folder watcher become small watch jobs; lone deletions wait for a possible rename. */
+  private onWatchBatch(kbid: string, config: SyncConfig, paths: Set<string>): void {
+    const deferred = this.deferred.get(config.id) ?? new Set<string>();
+    this.deferred.set(config.id, deferred);
+    const root = config.sync_root_path!;
+    const present = [...paths].filter((p) => !p.endsWith("/") && existsSync(join(root, p)));
+    const missing = [...paths].filter((p) => !present.includes(p));
+    if (!present.length && missing.some((p) => !deferred.has(p))) {
+      for (const p of missing) deferred.add(p);
+      setTimeout(() => this.onWatchBatch(kbid, config, new Set(missing)), MOVE_GRACE_MS).unref();
+      return;
+    }
+    const batch = new Set([...paths, ...deferred]);
+    deferred.clear();
+    this.sync.tablesOf(kbid).then(({ t }) => {
+      const latest = t.configs.get(config.id);
+      if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
+    }).catch((e) => this.log(`sync watch batch failed: ${(e as Error).message}`));
+  }
+
+  private async startWatcher(kbid: string, config: SyncConfig): Promise<void> {
+    await this.stopWatcher(config.id);
+    if (this.closed || config.external_connection.provider !== "local_folder" || !config.sync_root_path) return;
+    if (!existsSync(config.sync_root_path)) return;
+    const watcher = new FolderWatcher(config.sync_root_path, new SyncFilter(config.sync_root_path, config), (paths) =>
+      this.onWatchBatch(kbid, config, paths),
+    );
+    this.watchers.set(config.id, { kbid, watcher });
+    await watcher.start().catch((e) => this.log(`cannot watch ${config.sync_root_path}: ${(e as Error).message}`));
+  }
+
+  private async stopWatcher(configId: string): Promise<void> {
+    const w = this.watchers.get(configId);
+    this.watchers.delete(configId);
+    await w?.watcher.close();
+  }
+
+  /** Which configs have a live watcher (for status and doctor). */
+  watching(): string[] {
+    return [...this.watchers.keys()];
+  }
+
+  async configChanged(kbid: string, config: SyncConfig, isNew: boolean): Promise<void> {
+    await this.startWatcher(kbid, config);
+    if (isNew) await this.enqueue(kbid, config, { full: false, trigger: "created" });
+  }
+
+  async configRemoved(kbid: string, configId: string, deleteResources: boolean): Promise<void> {
+    await this.stopWatcher(configId);
+    const { t } = await this.sync.tablesOf(kbid);
+    for (const j of t.jobs.values()) if (j.config_id === configId) this.aborts.get(j.id)?.abort();
+    await this.loops.get(configId);
+    if (!deleteResources) return;
+    const { store } = await this.kbs.open(kbid);
+    for (const r of ownedResources(store, configId).values()) await this.resources.delete(kbid, { rid: r.id }).catch(() => undefined);
+  }
+
+  async dropKb(kbid: string): Promise<void> {
+    for (const [id, w] of this.watchers) if (w.kbid === kbid) await this.stopWatcher(id);
+  }
+
+  /** Periodic syncs: configs whose interval has passed since their last run. */
+  private async tick(): Promise<void> {
+    for (const kb of this.kbs.list()) {
+      const { t } = await this.sync.tablesOf(kb.uuid).catch(() => ({ t: undefined }));
+      for (const c of t?.configs.values() ?? []) {
+        if (!c.sync_interval_minutes) continue;
+        const last = c.last_sync_run ? Date.parse(c.last_sync_run) : 0;
+        if (Date.now() - last < c.sync_interval_minutes * 60_000 || this.loops.has(c.id)) continue;
+        await this.enqueue(kb.uuid, c, { full: false, trigger: "schedule" }).catch(() => undefined);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const a of this.aborts.values()) a.abort();
+    for (const id of [...this.watchers.keys()]) await this.stopWatcher(id);
+    await Promise.all(this.loops.values());
+  }
+}
+
+function statSafe(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+const summary = (s: SyncJob["stats"]) =>
+  `${s.added} added, ${s.updated} updated, ${s.moved} moved, ${s.deleted} deleted, ${s.unchanged} unchanged, ${s.failed} failed`;

@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import type { AddSyncConfig, ExternalConnection, Provider, SyncConfig, SyncJob, UpdateSyncConfig } from "../../src/api/sync.js";
+import { badRequest, conflict, notFound } from "../errors.js";
+import type { KbService } from "../kbs/service.js";
+import type { Log } from "../lifecycle/logger.js";
+import type { ResourceService } from "../resources/service.js";
+import { SyncRunner } from "./runner.js";
+import { SyncTables } from "./store.js";
+
+const CAPABILITIES = { has_sites: false, requires_site_search: false, requires_site_url_resolution: false };
+const SITE_PROVIDERS = new Set<Provider>(["directory_oauth", "directory_certificate_credentials"]);
+
+/** Sync configurations, connections, jobs and logs; the runner does the syncing. */
+export class SyncService {
+  private readonly tables = new Map<string, Promise<SyncTables>>();
+  readonly runner: SyncRunner;
+
+  constructor(
+    private readonly kbs: KbService,
+    resources: ResourceService,
+    log: Log,
+  ) {
+    this.runner = new SyncRunner(this, kbs, resources, log);
+    kbs.onDrop(async (kbid) => {
+      await this.runner.dropKb(kbid);
+      this.tables.delete(kbid);
+    });
+  }
+
+  /** The sync tables of a knowledge box (404 when it does not exist). */
+  async tablesOf(kbid: string): Promise<{ kbid: string; t: SyncTables }> {
+    const { kb, store } = await this.kbs.open(kbid);
+    let t = this.tables.get(kb.uuid);
+    if (!t) {
+      t = SyncTables.open(store);
+      this.tables.set(kb.uuid, t);
+      t.catch(() => this.tables.delete(kb.uuid));
+    }
+    return { kbid: kb.uuid, t: await t };
+  }
+
+  async createConnection(kbid: string, provider: Provider): Promise<ExternalConnection> {
+    const { kbid: id, t } = await this.tablesOf(kbid);
+    const now = new Date().toISOString();
+    const conn: ExternalConnection = {
+      id: randomUUID(),
+      kb_id: id,
+      created_by: "local",
+      created_at: now,
+      updated_at: now,
+      provider,
+      capabilities: { ...CAPABILITIES, has_sites: SITE_PROVIDERS.has(provider), requires_site_url_resolution: SITE_PROVIDERS.has(provider) },
+    };
+    await t.connections.put(conn.id, conn);
+    return conn;
+  }
+
+  async connections(kbid: string): Promise<ExternalConnection[]> {
+    return [...(await this.tablesOf(kbid)).t.connections.values()].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async connection(kbid: string, id: string): Promise<ExternalConnection> {
+    const c = (await this.tablesOf(kbid)).t.connections.get(id);
+    if (!c) throw notFound("External connection not found");
+    return c;
+  }
+
+  async addConfig(kbid: string, body: AddSyncConfig): Promise<SyncConfig> {
+    const { kbid: id, t } = await this.tablesOf(kbid);
+    const conn = await this.connection(id, body.external_connection_id);
+    const root = body.sync_root_path ?? null;
+    validateRoot(conn.provider, root);
+    const now = new Date().toISOString();
+    const config: SyncConfig = {
+      id: randomUUID(),
+      name: body.name,
+      kb_id: id,
+      created_at: now,
+      updated_at: now,
+      created_by: "local",
+      sync_root_path: root,
+      sync_interval_minutes: body.sync_interval_minutes ?? null,
+      external_connection: conn,
+      drive_id: body.drive_id ?? null,
+      folder_id: body.folder_id ?? null,
+      file_filter: body.file_filter ?? null,
+      labels: body.labels ?? [],
+      modified_time_range: body.modified_time_range ?? null,
+      extract_strategy: body.extract_strategy ?? null,
+      sharepoint_site_pages_site_id: body.sharepoint_site_pages_site_id ?? null,
+      last_sync_run: null,
+      ignore: body.ignore ?? [],
+      css_selector: body.css_selector ?? null,
+      xpath: body.xpath ?? null,
+    };
+    await t.configs.put(config.id, config);
+    await this.runner.configChanged(id, config, true);
+    return config;
+  }
+
+  async configs(kbid: string): Promise<SyncConfig[]> {
+    return [...(await this.tablesOf(kbid)).t.configs.values()].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async config(kbid: string, id: string): Promise<SyncConfig> {
+    const c = (await this.tablesOf(kbid)).t.configs.get(id);
+    if (!c) throw notFound("Sync configuration not found");
+    return c;
+  }
+
+  async updateConfig(kbid: string, id: string, patch: UpdateSyncConfig): Promise<SyncConfig> {
+    const { kbid: kb, t } = await this.tablesOf(kbid);
+    const cur = await this.config(kb, id);
+    const next: SyncConfig = { ...cur, updated_at: new Date().toISOString() };
+    for (const [k, v] of Object.entries(patch)) if (v !== null && v !== undefined) (next as Record<string, unknown>)[k] = v;
+    await t.configs.put(id, next);
+    await this.runner.configChanged(kb, next, false);
+    return next;
+  }
+
+  /** Record that a pass finished (for periodic syncs). */
+  async markRun(kbid: string, id: string, when: string): Promise<void> {
+    const { t } = await this.tablesOf(kbid);
+    const cur = t.configs.get(id);
+    if (cur) await t.configs.put(id, { ...cur, last_sync_run: when });
+  }
+
+  async deleteConfig(kbid: string, id: string, deleteResources: boolean): Promise<void> {
+    const { kbid: kb, t } = await this.tablesOf(kbid);
+    await this.config(kb, id);
+    await this.runner.configRemoved(kb, id, deleteResources);
+    await t.configs.delete(id);
+  }
+
+  /** Queue a sync job; 409 while a triggered job of this config is pending or running. */
+  async trigger(kbid: string, configId: string, full: boolean, trigger: SyncJob["trigger"] = "api"): Promise<SyncJob> {
+    const { kbid: kb, t } = await this.tablesOf(kbid);
+    const config = await this.config(kb, configId);
+    const active = [...t.jobs.values()].some((j) => j.config_id === configId && j.trigger !== "watch" && (j.status === "pending" || j.status === "running"));
+    if (active && trigger !== "watch") throw conflict("A sync job is already pending or running for this configuration");
+    return this.runner.enqueue(kb, config, { full, trigger });
+  }
+
+  async jobs(kbid: string, configId: string, q: { limit: number; cursor?: string; order: "asc" | "desc" }) {
+    const { kbid: kb, t } = await this.tablesOf(kbid);
+    await this.config(kb, configId);
+    let jobs = [...t.jobs.values()].filter((j) => j.config_id === configId).sort((a, b) => a.seq - b.seq);
+    if (q.order === "desc") jobs.reverse();
+    if (q.cursor !== undefined) {
+      const c = Number(q.cursor);
+      if (!Number.isFinite(c)) throw badRequest("invalid cursor");
+      jobs = jobs.filter((j) => (q.order === "desc" ? j.seq < c : j.seq > c));
+    }
+    const page = jobs.slice(0, q.limit);
+    return { items: page.map(({ seq: _s, ...j }) => j), next_cursor: jobs.length > q.limit ? String(page[page.length - 1].seq) : null };
+  }
+
+  async job(kbid: string, jobId: string): Promise<SyncJob> {
+    const j = (await this.tablesOf(kbid)).t.jobs.get(jobId);
+    if (!j) throw notFound("Sync job not found");
+    const { seq: _s, ...job } = j;
+    return job;
+  }
+
+  async logs(kbid: string, jobId: string, q: { limit: number; cursor?: number; level?: string; start_date?: string; end_date?: string; order: "asc" | "desc" }) {
+    const { t } = await this.tablesOf(kbid);
+    if (!t.jobs.has(jobId)) throw notFound("Sync job not found");
+    const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "EXCEPTION", "CRITICAL"];
+    const min = q.level ? LEVELS.indexOf(q.level) : 0;
+    const from = q.start_date ? Date.parse(q.start_date) : -Infinity;
+    const to = q.end_date ? Date.parse(q.end_date) : Infinity;
+    let items = [...(await t.logs.group(jobId)).values()]
+      .filter((e) => LEVELS.indexOf(e.level) >= min && Date.parse(e.timestamp) >= from && Date.parse(e.timestamp) <= to)
+      .sort((a, b) => a.id - b.id);
+    if (q.order === "desc") items.reverse();
+    if (q.cursor !== undefined) items = items.filter((e) => (q.order === "desc" ? e.id < q.cursor! : e.id > q.cursor!));
+    const page = items.slice(0, q.limit);
+    return { items: page, next_cursor: items.length > q.limit ? page[page.length - 1].id : null };
+  }
+}
+
+function validateRoot(provider: Provider, root: string | null): void {
+  if (provider === "local_folder") {
+    if (!root || !isAbsolute(root)) throw badRequest("sync_root_path must be an absolute folder path for a local_folder connection");
+    let ok = false;
+    try {
+      ok = statSync(root).isDirectory();
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw badRequest(`sync root ${root} is not a folder`);
+  }
+  if (provider === "sitemap" && !/^https?:\/\//i.test(root ?? "")) {
+    throw badRequest("sync_root_path must be the sitemap's http(s) URL for a sitemap connection");
+  }
+}

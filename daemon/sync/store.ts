@@ -1,0 +1,39 @@
+import type { ExternalConnection, LogEntry, LogLevel, SyncConfig, SyncJob } from "../../src/api/sync.js";
+import type { DocTable, GroupedDocTable } from "../store/doc-table.js";
+import type { KbStore } from "../store/index.js";
+
+/** The sync records of one knowledge box: connections, configurations, jobs and job logs. */
+export class SyncTables {
+  private logSeq = new Map<string, number>();
+
+  private constructor(
+    readonly connections: DocTable<ExternalConnection>,
+    readonly configs: DocTable<SyncConfig>,
+    readonly jobs: DocTable<SyncJob & { seq: number }>,
+    readonly logs: GroupedDocTable<LogEntry>,
+  ) {}
+
+  static async open(store: KbStore): Promise<SyncTables> {
+    const [connections, configs, jobs, logs] = await Promise.all([
+      store.docTable<ExternalConnection>("sync_connections"),
+      store.docTable<SyncConfig>("sync_configs"),
+      store.docTable<SyncJob & { seq: number }>("sync_jobs"),
+      store.groupedDocTable<LogEntry>("sync_logs"),
+    ]);
+    return new SyncTables(connections, configs, jobs, logs);
+  }
+
+  /** Append a log entry to a job; ids increase per job (the cursor of the logs route). */
+  async log(jobId: string, level: LogLevel, message: string, extra: Record<string, unknown> = {}): Promise<void> {
+    let seq = this.logSeq.get(jobId);
+    if (seq === undefined) seq = (await this.logs.group(jobId)).size;
+    seq += 1;
+    this.logSeq.set(jobId, seq);
+    const entry: LogEntry = { id: seq, timestamp: new Date().toISOString(), level, message, extra };
+    await this.logs.put(`${jobId}:${String(seq).padStart(9, "0")}`, jobId, entry);
+  }
+
+  async idle(): Promise<void> {
+    await Promise.all([this.connections.idle(), this.configs.idle(), this.jobs.idle(), this.logs.idle()]);
+  }
+}

@@ -1,0 +1,260 @@
+import { z } from "zod";
+import { Classification, DateTime, IntString } from "./common.js";
+import { route } from "./route.js";
+
+/**
+ * Providers of a sync connection. `local_folder` and `sitemap` are served by the daemon itself; the
+ * spec's external providers are stored as records (they need the hosted service's OAuth flows).
+ */
+export const PROVIDERS = [
+  "local_folder",
+  "sitemap",
+  "drive_oauth",
+  "directory_oauth",
+  "directory_certificate_credentials",
+  "object_store_assume_role",
+  "fileshare_oauth",
+  "filebox_oauth",
+] as const;
+export const Provider = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof Provider>;
+export const LOCAL_PROVIDERS: ReadonlySet<Provider> = new Set(["local_folder", "sitemap"]);
+
+export const ExternalConnection = z.object({
+  id: z.string(),
+  kb_id: z.string(),
+  created_by: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  provider: Provider,
+  capabilities: z.object({ has_sites: z.boolean(), requires_site_search: z.boolean(), requires_site_url_resolution: z.boolean() }),
+});
+export type ExternalConnection = z.infer<typeof ExternalConnection>;
+
+export const FileFilter = z.strictObject({
+  mode: z.enum(["include", "exclude"]).default("include"),
+  extensions: z.array(z.string().max(50)).max(500).optional(),
+  glob_patterns: z.array(z.string().max(1000)).max(500).optional(),
+});
+export type FileFilter = z.infer<typeof FileFilter>;
+
+export const TimeRange = z.strictObject({ from: DateTime.nullable().optional(), to: DateTime.nullable().optional() });
+
+/** Members a config may change after creation (all nullable: null means no change). */
+const mutable = {
+  name: z.string().trim().min(1).max(250),
+  file_filter: FileFilter.nullable().optional(),
+  labels: z.array(Classification).max(100).nullable().optional(),
+  modified_time_range: TimeRange.nullable().optional(),
+  extract_strategy: z.string().nullable().optional(),
+  /** kbox: run a sync every N minutes (0 or null: only when triggered; folders are also watched live). */
+  sync_interval_minutes: z.number().int().min(0).max(525_600).nullable().optional(),
+  /** kbox: extra .gitignore-style patterns. */
+  ignore: z.array(z.string().max(1000)).max(1000).nullable().optional(),
+  /** kbox, sitemaps: restrict indexing to a part of each page. */
+  css_selector: z.string().max(1000).nullable().optional(),
+  xpath: z.string().max(1000).nullable().optional(),
+};
+
+export const AddSyncConfig = z.strictObject({
+  ...mutable,
+  /** A local folder (absolute path) or a sitemap URL, depending on the connection's provider. */
+  sync_root_path: z.string().min(1).max(4096).nullable().optional(),
+  folder_id: z.string().nullable().optional(),
+  external_connection_id: z.string().uuid(),
+  drive_id: z.string().nullable().optional(),
+  sharepoint_site_pages_site_id: z.string().nullable().optional(),
+});
+export type AddSyncConfig = z.infer<typeof AddSyncConfig>;
+
+export const UpdateSyncConfig = z.strictObject({ ...mutable, name: mutable.name.nullable().optional() });
+export type UpdateSyncConfig = z.infer<typeof UpdateSyncConfig>;
+
+export const SyncConfig = z.object({
+  id: z.string(),
+  name: z.string(),
+  kb_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  created_by: z.string(),
+  sync_root_path: z.string().nullable(),
+  sync_interval_minutes: z.number().nullable(),
+  external_connection: ExternalConnection,
+  drive_id: z.string().nullable(),
+  folder_id: z.string().nullable(),
+  file_filter: FileFilter.nullable(),
+  labels: z.array(Classification),
+  modified_time_range: TimeRange.nullable(),
+  extract_strategy: z.string().nullable(),
+  sharepoint_site_pages_site_id: z.string().nullable(),
+  last_sync_run: z.string().nullable(),
+  ignore: z.array(z.string()),
+  css_selector: z.string().nullable(),
+  xpath: z.string().nullable(),
+});
+export type SyncConfig = z.infer<typeof SyncConfig>;
+
+/** pending → running → completed | failed | cancelled */
+export const JobStatus = z.enum(["pending", "running", "completed", "failed", "cancelled"]);
+export type JobStatus = z.infer<typeof JobStatus>;
+
+export const SyncStats = z.object({
+  scanned: z.number().int(),
+  added: z.number().int(),
+  updated: z.number().int(),
+  moved: z.number().int(),
+  deleted: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+});
+export type SyncStats = z.infer<typeof SyncStats>;
+
+export const SyncJob = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  config_id: z.string(),
+  status: JobStatus,
+  options: z.object({ full_sync: z.boolean() }),
+  trigger: z.enum(["api", "created", "schedule", "startup", "watch"]),
+  stats: SyncStats,
+  error: z.string().nullable(),
+});
+export type SyncJob = z.infer<typeof SyncJob>;
+
+export const LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "EXCEPTION", "CRITICAL"] as const;
+export const LogLevel = z.enum(LOG_LEVELS);
+export type LogLevel = z.infer<typeof LogLevel>;
+export const LogEntry = z.object({
+  id: z.number().int(),
+  timestamp: z.string(),
+  level: LogLevel,
+  message: z.string(),
+  extra: z.record(z.string(), z.unknown()),
+});
+export type LogEntry = z.infer<typeof LogEntry>;
+
+const Kb = z.object({ kbid: z.string() });
+const Conf = Kb.extend({ config_id: z.string() });
+const Order = z.enum(["asc", "desc"]).default("desc");
+
+export const createConnection = route({
+  method: "POST",
+  path: "/api/v1/kb/:kbid/external_connections",
+  params: Kb,
+  body: z.strictObject({ provider: Provider, credentials: z.record(z.string(), z.unknown()).nullable().optional() }),
+  response: ExternalConnection,
+  status: 201,
+  role: "WRITER",
+  summary: "Create an external connection (local_folder and sitemap are served locally)",
+});
+export const listConnections = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connections",
+  params: Kb,
+  response: z.array(ExternalConnection),
+  role: "READER",
+  summary: "List external connections",
+});
+export const getConnection = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connections/:connection_id",
+  params: Kb.extend({ connection_id: z.string() }),
+  response: ExternalConnection,
+  role: "READER",
+  summary: "Get an external connection",
+});
+
+export const addConfig = route({
+  method: "POST",
+  path: "/api/v1/kb/:kbid/sync_configs",
+  params: Kb,
+  body: AddSyncConfig,
+  response: SyncConfig,
+  status: 201,
+  role: "WRITER",
+  summary: "Add a sync configuration",
+});
+export const listConfigs = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/sync_configs",
+  params: Kb,
+  response: z.array(SyncConfig),
+  role: "READER",
+  summary: "List sync configurations",
+});
+export const getConfig = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/sync_configs/:config_id",
+  params: Conf,
+  response: SyncConfig,
+  role: "READER",
+  summary: "Get a sync configuration",
+});
+export const updateConfig = route({
+  method: "PATCH",
+  path: "/api/v1/kb/:kbid/sync_configs/:config_id",
+  params: Conf,
+  body: UpdateSyncConfig,
+  response: SyncConfig,
+  role: "WRITER",
+  summary: "Update a sync configuration",
+});
+export const deleteConfig = route({
+  method: "DELETE",
+  path: "/api/v1/kb/:kbid/sync_configs/:config_id",
+  params: Conf,
+  query: z.object({ delete_resources: z.preprocess((v) => v === "true" || v === true, z.boolean()).optional() }),
+  status: 204,
+  role: "WRITER",
+  summary: "Remove a sync configuration (its resources stay unless delete_resources=true)",
+});
+export const triggerSync = route({
+  method: "POST",
+  path: "/api/v1/kb/:kbid/sync_configs/:config_id/sync",
+  params: Conf,
+  body: z.strictObject({ full_sync: z.boolean().default(false) }).optional(),
+  response: SyncJob,
+  status: 201,
+  role: "WRITER",
+  summary: "Trigger a sync (409 while a job is pending or running)",
+});
+export const listJobs = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/sync_configs/:config_id/jobs",
+  params: Conf,
+  query: z.object({
+    limit: IntString.pipe(z.number().int().min(1).max(100)).default(20),
+    cursor: z.string().optional(),
+    order: Order,
+  }),
+  response: z.object({ items: z.array(SyncJob), next_cursor: z.string().nullable() }),
+  role: "READER",
+  summary: "List a configuration's sync jobs",
+});
+export const getJob = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/sync_jobs/:job_id",
+  params: Kb.extend({ job_id: z.string() }),
+  response: SyncJob,
+  role: "READER",
+  summary: "Get a sync job",
+});
+export const jobLogs = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/sync_jobs/:job_id/logs",
+  params: Kb.extend({ job_id: z.string() }),
+  query: z.object({
+    limit: IntString.pipe(z.number().int().min(1).max(500)).default(50),
+    cursor: IntString.optional(),
+    level: LogLevel.optional(),
+    start_date: DateTime.optional(),
+    end_date: DateTime.optional(),
+    order: Order,
+  }),
+  response: z.object({ items: z.array(LogEntry), next_cursor: z.number().int().nullable() }),
+  role: "READER",
+  summary: "Get a sync job's log entries",
+});

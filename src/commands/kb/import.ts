@@ -1,0 +1,38 @@
+import { Command } from "commander";
+import { buildQuery } from "../../api/route.js";
+import type { Context, GlobalOptions } from "../../cli/context.js";
+import { printJson } from "../../cli/output.js";
+import { uploadArchive } from "../backup/shared.js";
+
+export interface KbImportOptions extends GlobalOptions {
+  slug?: string;
+  title?: string;
+  into?: string;
+}
+
+/** Import an archive as a new knowledge box, or into an existing empty one (--into). */
+export async function runKbImport(ctx: Context, file: string, opts: KbImportOptions): Promise<void> {
+  const client = await ctx.client(opts);
+  let res: { kbid: string; slug: string };
+  if (opts.into) {
+    const kbid = await ctx.kbid({ ...opts, kb: opts.into });
+    res = (await uploadArchive(client, `/api/v1/kb/${kbid}/import`, file)) as typeof res;
+  } else {
+    res = (await uploadArchive(client, `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title: opts.title })}`, file)) as typeof res;
+  }
+  if (opts.json) return printJson(ctx.io, res);
+  ctx.io.stdout.write(`${res.kbid}\n`);
+  ctx.status(`imported into knowledge box ${res.slug}`, opts);
+}
+
+export function kbImportCommand(ctx: Context): Command {
+  return new Command("import")
+    .description("Import a knowledge box archive (from `kbox kb export` or a backup)")
+    .argument("<file>", ".tar.gz archive")
+    .option("--slug <slug>", "slug of the new knowledge box (default: the archived slug)")
+    .option("--title <title>", "title of the new knowledge box (default: the archived title)")
+    .option("--into <kb>", "import into this existing, empty knowledge box instead")
+    .option("--json", "print the wire response")
+    .addHelpText("after", "\nExamples:\n  kbox kb import notes.tar.gz --slug notes2\n  kbox kb import notes.tar.gz --into empty-kb")
+    .action(async (file: string, _o, cmd: Command) => runKbImport(ctx, file, ctx.opts<KbImportOptions>(cmd)));
+}

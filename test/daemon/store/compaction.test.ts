@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDb } from "../../../daemon/store/db.js";
+import { type ParagraphRow, ParagraphStore } from "../../../daemon/store/paragraphs.js";
+import { WriteQueue } from "../../../daemon/store/write-queue.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function row(rid: string, text: string): ParagraphRow {
+  return {
+    id: `${rid}/t/body/0-${text.length}`,
+    rid,
+    field: "t/body",
+    field_type: "text",
+    split: "",
+    start: 0,
+    end: text.length,
+    page: 0,
+    idx: 0,
+    kind: "TEXT",
+    is_table: false,
+    labels: [],
+    facets: [],
+    text,
+    lang: "en",
+    path: "",
+    created: 1,
+    modified: 1,
+    hidden: false,
+    groups: [],
+    hash: text,
+  };
+}
+
+async function openStore(policy: { checkEvery: number; minSmallFragments: number }) {
+  const dir = mkdtempSync(join(tmpdir(), "kbox-cmp-"));
+  dirs.push(dir);
+  return ParagraphStore.open(await openDb(join(dir, "db")), policy);
+}
+
+describe("ParagraphStore background compaction", () => {
+  it("merges the small fragments of many commits inside the write queue, keeping every row", async () => {
+    const store = await openStore({ checkEvery: 10, minSmallFragments: 8 });
+    // One awaited write per commit: each leaves a small fragment behind.
+    for (let i = 0; i < 30; i++) await store.replaceField(`r${i}`, "t/body", [row(`r${i}`, `paragraph ${i}`)]);
+    await store.idle();
+    expect(store.compactions.length).toBeGreaterThan(0);
+    const stats = await store.table.stats();
+    expect(stats.fragmentStats.numFragments).toBeLessThan(30);
+    expect(await store.count()).toBe(30);
+    // Writes queued while compaction runs are all committed, none lost to a conflict.
+    const writes = Array.from({ length: 20 }, (_, i) => store.replaceField(`w${i}`, "t/body", [row(`w${i}`, `late ${i}`)]));
+    const forced = store.compact();
+    await Promise.all([...writes, forced]);
+    expect(await forced).toBe(true);
+    expect(await store.count()).toBe(50);
+    expect((await store.table.stats()).fragmentStats.numFragments).toBeLessThanOrEqual(2);
+  });
+
+  it("leaves a table with few small fragments alone", async () => {
+    const store = await openStore({ checkEvery: 2, minSmallFragments: 1000 });
+    for (let i = 0; i < 6; i++) await store.replaceField(`r${i}`, "t/body", [row(`r${i}`, `p ${i}`)]);
+    await store.idle();
+    expect(store.compactions).toEqual([]);
+    expect(await store.count()).toBe(6);
+  });
+});
+
+describe("WriteQueue", () => {
+  it("runs exclusive tasks between commits, in order, and batches the ops around them", async () => {
+    const log: string[] = [];
+    const q = new WriteQueue<string>(async (ops) => {
+      log.push(`commit ${ops.join(",")}`);
+      await new Promise((r) => setTimeout(r, 5));
+    });
+    const a = q.push("a");
+    const b = q.push("b");
+    const t = q.exclusive(async () => {
+      log.push("task");
+      return 42;
+    });
+    const c = q.push("c");
+    await Promise.all([a, b, c]);
+    expect(await t).toBe(42);
+    expect(log).toEqual(["commit a,b", "task", "commit c"]);
+  });
+
+  it("rejects the ops of a failed commit and goes on with the next ones", async () => {
+    const q = new WriteQueue<number>(async (ops) => {
+      if (ops.includes(13)) throw new Error("unlucky");
+    });
+    const bad = q.push(13);
+    await expect(bad).rejects.toThrow("unlucky");
+    await expect(q.push(1)).resolves.toBeUndefined();
+    const failing = q.exclusive(async () => {
+      throw new Error("task failed");
+    });
+    await expect(failing).rejects.toThrow("task failed");
+    await expect(q.push(2)).resolves.toBeUndefined();
+  });
+});
