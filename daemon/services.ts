@@ -3,6 +3,7 @@ import { AskService } from "./ask/service.js";
 import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
+import { ProcessingQueue } from "./ingest/queue.js";
 import { KbService } from "./kbs/service.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
@@ -10,6 +11,8 @@ import { LabelsetService, SearchConfigService } from "./search/configs.js";
 import { type SearchModels, SearchService } from "./search/service.js";
 import { Store } from "./store/index.js";
 import { SyncService } from "./sync/service.js";
+import { UploadService } from "./uploads/service.js";
+import { TusService } from "./uploads/tus.js";
 
 /** Facts about the running daemon that routes report. */
 export interface DaemonInfo {
@@ -40,6 +43,11 @@ export interface Services {
   ask: AskService;
   /** Folder and sitemap sync: configurations, jobs, logs, watchers. */
   sync: SyncService;
+  /** The durable ingestion queue: extract, split, embed and index PENDING fields (daemon/ingest). */
+  processing: ProcessingQueue;
+  /** Direct uploads and resumable (TUS) uploads into file fields (daemon/uploads). */
+  uploads: UploadService;
+  tus: TusService;
   info: DaemonInfo;
   /** Work to finish before the daemon stops (queues, watchers), in registration order. */
   onClose: (fn: () => Promise<void>) => void;
@@ -61,6 +69,10 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
   let self: Services | undefined;
   const search = new SearchService(kbs, new SearchConfigService(kbs), () => (self as unknown as { models?: SearchModels } | undefined)?.models);
   closers.push(() => search.close());
+  const processing = new ProcessingQueue(kbs, models, { log: info.log });
+  const uploads = new UploadService(kbs, resources);
+  resources.processing = processing;
+  closers.push(() => processing.stop());
   const sync = new SyncService(kbs, resources, info.log);
   closers.push(() => sync.runner.close());
   self = {
@@ -75,6 +87,9 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
     models,
     ask: new AskService(kbs, resources, () => search),
     sync,
+    processing,
+    uploads,
+    tus: new TusService(kbs, uploads),
     info,
     onClose: (fn) => closers.push(fn),
     close: async () => {
@@ -84,6 +99,8 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
       await store.close();
     },
   };
+  // Resume PENDING work left by the last run (kill -9 included) without delaying start-up.
+  void processing.start().catch((e) => info.log(`ingest start failed: ${(e as Error).message}`));
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log(`sync start failed: ${(e as Error).message}`));
   return self;

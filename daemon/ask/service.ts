@@ -133,7 +133,8 @@ export class AskService {
   private async *answer(p: PreparedAsk, r: Retrieval, ctx: BuiltContext, question: string, history: AskBody["chat_history"] & {}, retrievalMs: number): AsyncGenerator<AskItem> {
     const { body } = p;
     const footnotes = body.citations === "llm_footnotes";
-    const messages = renderPrompt(body, question, ctx.pieces, history, footnotes);
+    // The model sees the question as asked, with the history; retrieval used the rephrased one.
+    const messages = renderPrompt(body, body.query, ctx.pieces, history, footnotes);
     const mt = body.max_tokens;
     yield* generateItems({
       prepared: p,
@@ -141,7 +142,8 @@ export class AskService {
       context: ctx,
       request: {
         messages,
-        question,
+        question: body.query,
+        retrievalQuery: question === body.query ? undefined : question,
         context: ctx.pieces,
         maxTokens: typeof mt === "number" ? mt : (mt?.answer ?? undefined),
         seed: body.generative_model_seed ?? undefined,

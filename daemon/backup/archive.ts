@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream, mkdirSync } from "node:fs";
 import { readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
+import { createGunzip, createGzip } from "node:zlib";
 import { finished, pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import { KboxError } from "../errors.js";
@@ -36,12 +37,12 @@ export async function checksums(dir: string): Promise<BackupManifest["files"]> {
  */
 export async function writeArchive(dir: string, out: string, onBytes?: (n: number) => void): Promise<number> {
   const partial = `${out}.partial`;
-  // Level 1: vectors and Lance's columnar pages hardly compress; speed matters more.
   const pack = tar.c(
     {
-      gzip: { level: 1 },
       cwd: dir,
       portable: true,
+      // Small reads keep each chunk of work short, so the daemon's event loop never stalls.
+      maxReadSize: 1 << 20,
       onWriteEntry: (e) => {
         if (onBytes) e.on("end", () => onBytes(e.stat?.isFile() ? e.stat.size : 0));
       },
@@ -50,7 +51,9 @@ export async function writeArchive(dir: string, out: string, onBytes?: (n: numbe
   );
   const file = createWriteStream(partial, { mode: 0o600, flush: true });
   try {
-    await pipeline(pack as unknown as Readable, file);
+    // node:zlib compresses on the thread pool; tar's own gzip would run on the event loop.
+    // Level 1: vectors and Lance's columnar pages hardly compress; speed matters more.
+    await pipeline(pack as unknown as Readable, createGzip({ level: 1 }), file);
     await rename(partial, out);
   } catch (e) {
     await rm(partial, { force: true });
@@ -99,11 +102,14 @@ function unpack(input: Readable, dir: string, sums: Sums): Promise<void> {
   const open = new Set<import("node:fs").WriteStream>();
   let failed: Error | undefined;
   return new Promise<void>((resolve, reject) => {
+    const gunzip = createGunzip();
     const fail = (e: Error) => {
       if (failed) return;
       failed = e;
       input.unpipe();
       input.destroy();
+      gunzip.unpipe();
+      gunzip.destroy();
       for (const ws of open) ws.destroy();
       void Promise.allSettled(writes).then(() => reject(e));
     };
@@ -157,7 +163,8 @@ function unpack(input: Readable, dir: string, sums: Sums): Promise<void> {
       void Promise.all(writes).then(() => (failed ? undefined : resolve()));
     });
     input.on("error", (e) => fail(e));
-    input.pipe(parser as unknown as NodeJS.WritableStream);
+    gunzip.on("error", (e) => fail(e));
+    input.pipe(gunzip).pipe(parser as unknown as NodeJS.WritableStream);
   });
 }
 

@@ -7,7 +7,7 @@ import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store } from "../store/index.js";
-import { type KbSnapshot, snapshotKb } from "../store/snapshot.js";
+import { type KbSnapshot, snapshotKb, trimSnapshot } from "../store/snapshot.js";
 import { checksums, writeArchive } from "./archive.js";
 import { Restorer } from "./restore.js";
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupDoc, type BackupKind, type BackupManifest } from "./types.js";
@@ -102,6 +102,7 @@ export class BackupService {
   private async write(doc: BackupDoc, kb: KbDoc, snap: KbSnapshot, stage: string, progress: BackupProgress): Promise<BackupDoc> {
     let next: BackupDoc;
     try {
+      await trimSnapshot(stage);
       await writeFile(join(stage, "kb.json"), JSON.stringify(kb, null, 2), { mode: 0o600 });
       const files = await checksums(stage);
       const bytes = Object.values(files).reduce((n, f) => n + f.size, 0);

@@ -4,6 +4,7 @@ import { type AuthOptions, type HttpEnv, authenticate } from "./auth.js";
 import { errorResponse, unrouted } from "./mount.js";
 import * as accounts from "./routes/accounts.js";
 import * as ask from "./routes/ask.js";
+import * as predict from "./routes/predict.js";
 import * as backups from "./routes/backups.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
@@ -16,9 +17,11 @@ import * as labelsets from "./routes/labelsets.js";
 import * as models from "./routes/models.js";
 import * as searchConfigs from "./routes/search-configs.js";
 import * as sync from "./routes/sync.js";
+import * as processing from "./routes/processing.js";
+import * as uploads from "./routes/uploads.js";
 
 /** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, labelsets.register, search.register, catalog.register, models.register, ask.register, sync.register];
+const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, labelsets.register, search.register, catalog.register, models.register, ask.register, predict.register, sync.register, processing.register, uploads.register];
 
 export interface AppOptions {
   trustRolesHeader: boolean;

@@ -36,6 +36,14 @@ export function authenticate(c: Context<HttpEnv>, opts: AuthOptions): Principal 
     if (!p) throw new KboxError(401, "Invalid or expired API key");
     return p;
   }
+  // Understanding-API clients: the NUA key headers, and plain OpenAI clients' `Authorization: Bearer`.
+  for (const h of ["x-nuclia-nuakey", "x-stf-nuakey", "authorization"]) {
+    const v = c.req.header(h);
+    if (v === undefined || !/^Bearer\s+/i.test(v)) continue;
+    const p = opts.auth.authenticate(v.replace(/^Bearer\s+/i, "").trim());
+    if (!p) throw new KboxError(401, "Invalid or expired API key");
+    return p;
+  }
   const roles = c.req.header(ROLES_HEADER);
   if (opts.trustRolesHeader && roles !== undefined && LOOPBACK.test(conn.remoteAddress ?? "")) {
     const set = new Set(roles.split(";").map((r) => r.trim().toUpperCase()).filter((r) => Role.safeParse(r).success)) as Set<Role>;

@@ -23,8 +23,8 @@ export function loadLanguageDetector(): Promise<void> {
 }
 
 // Enough text to be reliable, little enough to stay cheap on big documents.
-const SAMPLE_CHARS = 2000;
-const SAMPLES = 6;
+const SAMPLE_CHARS = 1000;
+const SAMPLES = 4;
 const MIN_CHARS = 12;
 
 /**

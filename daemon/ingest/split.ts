@@ -50,8 +50,10 @@ function boundaries(ex: Extracted, pages: PageSpan[], tables: { start: number; e
     set.add(c >= 0xd800 && c <= 0xdbff ? o + 1 : o);
   };
   for (const b of ex.breaks ?? []) add(b);
-  for (const p of pages) (add(p.start), add(p.end));
-  for (const tb of tables) (add(tb.start), add(tb.end));
+  for (const span of [...pages, ...tables]) {
+    add(span.start);
+    add(span.end);
+  }
   return [...set].sort((a, b) => a - b);
 }
 

@@ -99,7 +99,9 @@ export async function downloadFile(url: string, dest: string, file: HubFile, opt
     return { offset, ...verified };
   } catch (e) {
     if (stall.signal.aborted && !opts.signal?.aborted) throw new KboxError(504, `download of ${file.path} stalled; run the pull again to resume`);
-    throw e instanceof KboxError ? e : hubError(base, e);
+    if (e instanceof KboxError) throw e;
+    const why = (e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    throw new KboxError(502, `download of ${file.path} was interrupted (${why}); what arrived is kept for the next pull`);
   } finally {
     clearTimeout(timer);
   }

@@ -102,6 +102,12 @@ export class ModelService {
     return entries.map((e, i) => ({ id: e.vectorset, model: e.name, dim: e.dim, default: def ? matches(e, def) : i === 0 }));
   }
 
+  /** An embedder by model name, or the default one (Predict Sentences without a knowledge box). */
+  async embedder(ref?: string): Promise<Embedder | undefined> {
+    const entry = ref ? this.find(ref) : this.defaultEntry();
+    return entry ? ((await this.load(entry)) as Embedder) : undefined;
+  }
+
   /** The cross-encoder reranker (`kbox models use <reranker>`, else the first installed), if any. */
   async reranker(): Promise<Reranker | undefined> {
     const s = this.settings.get();
@@ -129,7 +135,12 @@ export class ModelService {
     if (reg) return reg;
     if (entry.remote) {
       const e = await RemoteEmbedder.connect(entry.remote);
-      if (!entry.remote.dim) this.settings.update((s) => void (s.remotes[entry.name] && (s.remotes[entry.name].dim = e.dim)));
+      if (!entry.remote.dim) {
+        this.settings.update((s) => {
+          const r = s.remotes[entry.name];
+          if (r) r.dim = e.dim;
+        });
+      }
       return e;
     }
     const m = entry.manifest as Manifest;
@@ -151,7 +162,8 @@ export class ModelService {
     try {
       const id = canonicalId(ref);
       this.log(`no model installed for ${ref}: pulling ${id} from ${hubEndpoint(undefined, this.env)}`);
-      await this.pullOnce({ id }, () => undefined);
+      // Concurrent first uses wait for the same download.
+      await (this.pulls.get(id) ?? this.pullOnce({ id }, () => undefined, AbortSignal.timeout(30 * 60_000)));
       return this.find(id);
     } catch (e) {
       this.autopullFailed = Date.now();
@@ -201,7 +213,9 @@ export class ModelService {
     if (clash) throw conflict(`the vectorset name ${short} is already used by ${clash.name}`);
     const entry: RemoteEntry = { name: body.name, provider, url: body.url, model: body.model, api_key: body.api_key, dim: body.dim, query_prefix: body.query_prefix, passage_prefix: body.passage_prefix };
     if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry)).dim;
-    this.settings.update((s) => void (s.remotes[body.name] = entry));
+    this.settings.update((s) => {
+      s.remotes[body.name] = entry;
+    });
     this.loaded.delete(body.name);
     return this.recordOf(this.find(body.name) as Entry);
   }

@@ -12,9 +12,10 @@ export const ftsIndex = () =>
   lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false });
 
 /**
- * Keeps one paragraph table's indexes fresh in the background. Index builds and `optimize` read a
- * snapshot and commit at the end, so reads and writes go on meanwhile (LanceDB searches rows not yet
- * indexed by scanning them); at most one task runs per table, and it starts after writes settle.
+ * Keeps one paragraph table's indexes fresh in the background, after writes settle. `optimize` folds
+ * new rows into the indexes between two commits of the table's write queue; vector index builds read
+ * a snapshot and commit at the end, so reads and writes go on meanwhile. LanceDB searches rows not
+ * yet indexed by scanning them, so nothing waits for an index.
  */
 export class IndexMaintainer {
   private running: Promise<void> | null = null;
@@ -89,7 +90,8 @@ export class IndexMaintainer {
     const stats = await t.indexStats(FTS_INDEX);
     const unindexed = stats?.numUnindexedRows ?? 0;
     if (unindexed > 0 && (force || unindexed >= Math.max(2000, (stats?.numIndexedRows ?? 0) * 0.05))) {
-      await this.timed("optimize", () => t.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) }));
+      // Between commits of the table's write queue, so it never races the store's own compaction.
+      await this.timed("optimize", () => this.paragraphs.compact(true));
     }
     for (const [vs, dim] of this.paragraphs.vectorColumns()) {
       const col = vectorColumn(vs);

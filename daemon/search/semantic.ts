@@ -1,7 +1,7 @@
 import type { Table } from "../store/db.js";
 import { vectorColumn } from "../store/paragraphs.js";
 import { type Hit, RESULT_COLUMNS } from "./keyword.js";
-import { FALSE, TRUE, and } from "./sql.js";
+import { FALSE, TRUE } from "./sql.js";
 
 /** ANN search settings once a vector index exists; refinement re-ranks candidates with exact distances. */
 export interface AnnSettings {
@@ -16,7 +16,9 @@ export interface AnnSettings {
  */
 export async function semanticSearch(table: Table, vectorset: string, vector: number[], filter: string, limit: number, ann?: AnnSettings): Promise<Hit[]> {
   const col = vectorColumn(vectorset);
-  const where = and([filter, `${col} IS NOT NULL`]);
+  // Rows without a vector (not embedded yet) are skipped by the search itself; an IS NOT NULL
+  // filter would only turn the search into a filtered scan.
+  const where = filter;
   if (where === FALSE) return [];
   let q = table.query().nearestTo(vector).column(col).distanceType("cosine").select([...RESULT_COLUMNS, "_distance"]).limit(limit);
   if (where !== TRUE) q = q.where(where);

@@ -32,6 +32,7 @@ const issue = (loc: string[], msg: string, input?: unknown) => invalid([{ type: 
 /** Find: keyword, semantic and hybrid retrieval over a knowledge box's paragraphs. */
 export class SearchService {
   private readonly maintainers = new Map<KbStore, IndexMaintainer>();
+  private readonly langCache = new WeakMap<KbStore, { at: number; size: number; langs: string[] }>();
 
   constructor(
     private readonly kbs: KbService,
@@ -54,13 +55,22 @@ export class SearchService {
     return m;
   }
 
-  /** Languages keyword queries are analysed in: the KB's detected ones, English, and none (unstemmed). */
+  /**
+   * Languages keyword queries are analysed in: English and the KB's detected ones, plus none
+   * (unstemmed) when some resource has no supported language. Cached briefly: it is per query.
+   */
   languages(store: KbStore): string[] {
-    const langs = new Set(["en", ""]);
+    const hit = this.langCache.get(store);
+    if (hit && hit.size === store.resources.size && Date.now() - hit.at < 5000) return hit.langs;
+    const langs = new Set(["en"]);
     for (const r of store.resources.values()) {
-      for (const l of [r.metadata.language, ...(r.metadata.languages ?? [])]) if (l) langs.add(analysisLanguage(l));
+      const all = [r.metadata.language, ...(r.metadata.languages ?? [])].filter((l): l is string => Boolean(l));
+      if (!all.length) langs.add("");
+      for (const l of all) langs.add(analysisLanguage(l));
     }
-    return [...langs];
+    const out = [...langs];
+    this.langCache.set(store, { at: Date.now(), size: store.resources.size, langs: out });
+    return out;
   }
 
   /** Run a find request (as sent: a named search configuration is merged in first). */

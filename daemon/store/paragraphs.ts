@@ -1,5 +1,5 @@
 import { makeArrowTable } from "@lancedb/lancedb";
-import { analysisLanguage, analyze } from "../search/analyzer.js";
+import { analysisLanguage, keywordTerms } from "../search/analyzer.js";
 import { arrow } from "./arrow.js";
 import { type Connection, type Table, openOrCreate, sqlString } from "./db.js";
 import { WriteQueue } from "./write-queue.js";
@@ -41,8 +41,13 @@ export interface ParagraphRow {
   groups: string[];
   /** Content hash of the text, used to skip re-embedding unchanged paragraphs. */
   hash: string;
-  /** Analysed keyword terms (computed from text and lang when absent; see daemon/search/analyzer.ts). */
+  /** Analysed keyword terms (computed from text, context and lang when absent; see daemon/search/analyzer.ts). */
   terms?: string;
+  /**
+   * Text indexed with the paragraph for keyword search but not shown: the resource title, so that a
+   * paragraph is found in the context of its document (set it on every paragraph but the title's).
+   */
+  context?: string;
   /** Vectors by vectorset, stored as `vec_{name}` columns. */
   vectors?: Record<string, Float32Array | number[]>;
 }
@@ -170,8 +175,8 @@ export class ParagraphStore {
   }
 
   toArrowRow(row: ParagraphRow): Record<string, unknown> {
-    const { vectors, ...rest } = row;
-    const terms = row.terms ?? analyze(row.text, analysisLanguage(row.lang));
+    const { vectors, context, ...rest } = row;
+    const terms = row.terms ?? keywordTerms(row.text, context, analysisLanguage(row.lang));
     const out: Record<string, unknown> = { ...rest, terms, created: BigInt(row.created), modified: BigInt(row.modified) };
     for (const [vs] of this.vectorsets) {
       const v = vectors?.[vs];
@@ -195,7 +200,7 @@ export class ParagraphStore {
     for (const fn of this.commitListeners) fn();
     // Every commit adds a small fragment; scans slow down with thousands of them, so they are merged
     // in the background, as a task of the write queue so that it never races a commit.
-    if (++this.commits % this.compaction.checkEvery === 0) void this.compact(false);
+    if (++this.commits % this.compaction.checkEvery === 0) void this.compact(false).catch(() => undefined);
   }
 
   /**

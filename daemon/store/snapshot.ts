@@ -1,5 +1,6 @@
 import { link, mkdir, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { openDb } from "./db.js";
 import type { KbStore, Store } from "./index.js";
 
 /** A point-in-time copy of a knowledge box's files: every table pinned at one version. */
@@ -128,6 +129,27 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
 
 function pinOrder(name: string): number {
   return name === "paragraphs" ? 0 : name === "fields" ? 1 : name === "resources" ? 2 : 3;
+}
+
+/**
+ * Shrink a snapshot made by snapshotKb: merge small fragments and drop every file its tables'
+ * pinned versions do not reference (older versions, newer uncommitted or unreferenced data). Safe
+ * because nothing else writes to the copy, and a hard link removed here leaves the live file alone.
+ */
+export async function trimSnapshot(dest: string): Promise<void> {
+  const db = await openDb(join(dest, "lance"));
+  try {
+    for (const name of await db.tableNames()) {
+      const t = await db.openTable(name);
+      try {
+        await t.optimize({ cleanupOlderThan: new Date(Date.now() + 1000), deleteUnverified: true });
+      } finally {
+        t.close();
+      }
+    }
+  } finally {
+    db.close();
+  }
 }
 
 /** Every file under a folder, as `/`-separated relative paths. */

@@ -2,7 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { request } from "undici";
 
 /** Limits that keep a slow or hostile site from stalling the daemon. */
-export const FETCH_LIMITS = { timeoutMs: 15_000, maxBytes: 50 * 1024 * 1024, retries: 3, backoffMs: 500 };
+export const FETCH_LIMITS = { timeoutMs: 15_000, maxBytes: 50 * 1024 * 1024, retries: 3, backoffMs: 250 };
 
 export interface Fetched {
   status: number;
@@ -72,7 +72,8 @@ export class Robots {
     readonly crawlDelayMs: number,
   ) {}
 
-  static parse(text: string, agent = "kbox"): Robots {
+  /** `agents`: our product tokens (RFC 9309 matches them case-insensitively; groups naming one are merged). */
+  static parse(text: string, agents: readonly string[] = ["kbox-sync", "kbox"]): Robots {
     const groups: { agents: string[]; rules: { allow: boolean; path: string }[]; delay?: number }[] = [];
     let cur: (typeof groups)[number] | undefined;
     let lastWasAgent = false;
@@ -93,8 +94,14 @@ export class Robots {
       if ((key === "disallow" || key === "allow") && val) cur.rules.push({ allow: key === "allow", path: val });
       if (key === "crawl-delay" && Number.isFinite(Number(val))) cur.delay = Number(val);
     }
-    const mine = groups.find((g) => g.agents.some((a) => a !== "*" && agent.toLowerCase().includes(a))) ?? groups.find((g) => g.agents.includes("*"));
-    return new Robots(mine?.rules ?? [], Math.min(10_000, (mine?.delay ?? 0) * 1000));
+    const ours = new Set(agents.map((a) => a.toLowerCase()));
+    let mine = groups.filter((g) => g.agents.some((a) => ours.has(a)));
+    if (!mine.length) mine = groups.filter((g) => g.agents.includes("*"));
+    const delay = Math.max(0, ...mine.map((g) => g.delay ?? 0));
+    return new Robots(
+      mine.flatMap((g) => g.rules),
+      Math.min(10_000, delay * 1000),
+    );
   }
 
   allowed(url: string): boolean {

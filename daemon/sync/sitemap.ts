@@ -14,28 +14,51 @@ interface Entry {
   lastmod?: string;
 }
 
-const decode = (s: string) =>
-  s
-    .replace(/^<!\[CDATA\[|\]\]>$/g, "")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** Text of an element: CDATA sections kept verbatim, entities (named and numeric) decoded once. */
+export function decodeXmlText(s: string): string {
+  return s
+    .trim()
+    .split(/(<!\[CDATA\[[\s\S]*?\]\]>)/)
+    .map((part) =>
+      part.startsWith("<![CDATA[")
+        ? part.slice(9, -3)
+        : part.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e: string) => {
+            if (e[0] !== "#") return ENTITIES[e.toLowerCase()] ?? m;
+            const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+            return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+          }),
+    )
+    .join("")
     .trim();
+}
 
 /** `<url>`/`<sitemap>` entries of a sitemap or sitemap index. */
 export function parseSitemap(xml: string): { urls: Entry[]; sitemaps: string[] } {
   const urls: Entry[] = [];
   const sitemaps: string[] = [];
-  for (const m of xml.matchAll(/<(url|sitemap)\b[^>]*>([\s\S]*?)<\/\1>/gi)) {
-    const loc = /<loc>([\s\S]*?)<\/loc>/i.exec(m[2])?.[1];
+  // Comments may hold commented-out entries.
+  const body = xml.replace(/<!--[\s\S]*?-->/g, "");
+  for (const m of body.matchAll(/<(url|sitemap)\b[^>]*>([\s\S]*?)<\/\1>/gi)) {
+    const raw = /<loc>([\s\S]*?)<\/loc>/i.exec(m[2])?.[1];
+    const loc = raw === undefined ? "" : decodeXmlText(raw);
     if (!loc) continue;
     const lastmod = /<lastmod>([\s\S]*?)<\/lastmod>/i.exec(m[2])?.[1];
-    if (m[1].toLowerCase() === "sitemap") sitemaps.push(decode(loc));
-    else urls.push({ url: decode(loc), ...(lastmod ? { lastmod: decode(lastmod) } : {}) });
+    if (m[1].toLowerCase() === "sitemap") sitemaps.push(loc);
+    else urls.push({ url: loc, ...(lastmod ? { lastmod: decodeXmlText(lastmod) } : {}) });
   }
   return { urls, sitemaps };
+}
+
+/** An http(s) URL resolved against the sitemap that lists it; undefined for anything else. */
+function absolute(loc: string, base: string): string | undefined {
+  try {
+    const u = new URL(loc, base);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.toString() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function collect(ctx: RunContext, root: string): Promise<Entry[]> {
@@ -50,8 +73,14 @@ async function collect(ctx: RunContext, root: string): Promise<Entry[]> {
       const res = await fetchWithRetry(sm, {}, ctx.signal);
       if (res.status >= 400) throw new Error(`sitemap ${sm} answered HTTP ${res.status}`);
       const parsed = parseSitemap(sitemapText(res.body));
-      for (const u of parsed.urls) if (out.size < MAX_URLS) out.set(u.url, u);
-      next.push(...parsed.sitemaps);
+      for (const u of parsed.urls) {
+        const url = absolute(u.url, sm);
+        if (url && out.size < MAX_URLS) out.set(url, { ...u, url });
+      }
+      for (const s of parsed.sitemaps) {
+        const url = absolute(s, sm);
+        if (url) next.push(url);
+      }
     }
     level = next;
   }

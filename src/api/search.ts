@@ -70,7 +70,7 @@ export const catalogFacets = route({
 
 export const SuggestQuery = z.object({
   query: z.string().default(""),
-  features: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.enum(["paragraph", "entities"])).optional()),
+  features: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.enum(["paragraph", "entities", "intent"])).optional()),
   fields: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).optional()),
   filters: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).optional()),
   show_hidden: z.preprocess((v) => v === "true" || v === true, z.boolean()).optional(),

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { type CommandSpec, type OptionSpec, type ValueKind, globalOptions, walkTree } from "./cli-tree.js";
+import { type CommandSpec, type OptionSpec, type ValueKind, globalOptions, walkTree } from "./completion-tree.js";
 
 /** Shells `kbox completion` writes scripts for. */
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -201,7 +201,7 @@ export function fishScript(root: Command): string {
   for (const c of specs) {
     const cond = ` -n ${q(`__kbox_at ${q(c.path.join(" "))}`)}`;
     for (const s of c.subcommands) out.push(`complete -c kbox${cond} -a ${q(s.name)} -d ${q(s.description)}`);
-    for (const o of c.options) if (c.path.length && !o.flags.some((f) => globals.has(f) && f !== "-h" && f !== "--help")) out.push(optLine(cond, o));
+    for (const o of c.options) if (!o.flags.some((f) => globals.has(f))) out.push(optLine(cond, o));
     const arg = c.args[0];
     if (arg && !c.subcommands.length && arg.value.kind !== "any") {
       const v = valueArgs(arg.value).replace(" -r", "");

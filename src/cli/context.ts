@@ -52,8 +52,9 @@ export class Context {
   profileName(opts: GlobalOptions = this.globals): string {
     const env = this.io.env;
     // KBOX_URL is an ad-hoc remote profile for scripts; an explicit profile still wins.
+    // Empty variables count as unset (`KBOX_PROFILE= kbox …`).
     if (!opts.profile && !env.KBOX_PROFILE && env.KBOX_URL) return ENV_PROFILE;
-    return opts.profile ?? env.KBOX_PROFILE ?? this.config.current_profile ?? "local";
+    return opts.profile || env.KBOX_PROFILE || this.config.current_profile || "local";
   }
 
   profile(opts: GlobalOptions = this.globals): Profile {
@@ -102,7 +103,7 @@ export class Context {
    * current KB set by `kbox kb use`. Returns its uuid.
    */
   async kbid(opts: GlobalOptions = this.globals): Promise<string> {
-    const ref = opts.kb ?? this.io.env.KBOX_KB ?? this.profile(opts).kb;
+    const ref = opts.kb || this.io.env.KBOX_KB || this.profile(opts).kb;
     if (!ref) throw new CliError("no knowledge box selected", EXIT.usage, "pass --kb <slug>, set KBOX_KB, or run `kbox kb use <slug>`");
     const client = await this.client(opts);
     try {

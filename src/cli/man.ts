@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { type CommandSpec, type OptionSpec, globalOptions, walkTree } from "./cli-tree.js";
+import { type CommandSpec, type OptionSpec, globalOptions, walkTree } from "./completion-tree.js";
 
 /** Escape text for roff: backslashes, and a leading dot or quote that would read as a request. */
 export function roff(s: string): string {
@@ -71,7 +71,7 @@ export function mainPage(root: Command, version: string): string {
       "Data goes to stdout, status lines, progress and errors to stderr. On a terminal output is an aligned table with colour; piped it is tab-separated text without colour, and --json prints the wire response. Destructive commands ask on a terminal and need --yes otherwise.",
     )}`,
     ".SH GLOBAL OPTIONS",
-    ...globalOptions(root).map(optionItem),
+    ...top.options.map(optionItem),
     ".SH COMMANDS",
     ...specs.slice(1).map((c) => commandSection(c, "SS")),
     table("EXIT CODES", EXIT_CODES),

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { VERSION } from "../api/version.js";
 import { registerCommands } from "../commands/index.js";
+import { addGroupExamples } from "./completion-tree.js";
 import type { Context } from "./context.js";
 
 /** The whole command tree; output and errors go through the context's IO. */
@@ -31,5 +32,6 @@ export function buildProgram(ctx: Context): Command {
     }
   };
   configure(program);
+  addGroupExamples(program);
   return program;
 }

@@ -9,7 +9,14 @@ import { labelsetCommand } from "./labelset/index.js";
 import { modelsCommand } from "./models/index.js";
 import { resourceCommand } from "./resource/index.js";
 import { saCommand } from "./sa/index.js";
+import { authCommand } from "./auth/index.js";
+import { completeCommand, completionCommand } from "./completion.js";
+import { configCommand } from "./config/commands.js";
+import { doctorCommand } from "./doctor.js";
+import { profileCommand } from "./profile/index.js";
 import { searchConfigCommand } from "./search-config/index.js";
+import { syncCommand } from "./sync/index.js";
+import { watchCommand } from "./watch.js";
 
 /** Every top-level noun or verb; one line each, in help order. */
 export function registerCommands(program: Command, ctx: Context): void {
@@ -19,8 +26,16 @@ export function registerCommands(program: Command, ctx: Context): void {
   program.addCommand(modelsCommand(ctx));
   program.addCommand(resourceCommand(ctx));
   program.addCommand(saCommand(ctx));
+  program.addCommand(profileCommand(ctx));
+  program.addCommand(authCommand(ctx));
+  program.addCommand(configCommand(ctx));
+  program.addCommand(completionCommand(ctx));
+  program.addCommand(doctorCommand(ctx));
+  program.addCommand(completeCommand(ctx), { hidden: true });
   program.addCommand(findCommand(ctx));
   program.addCommand(catalogCommand(ctx));
   program.addCommand(searchConfigCommand(ctx));
   program.addCommand(labelsetCommand(ctx));
+  program.addCommand(syncCommand(ctx));
+  program.addCommand(watchCommand(ctx));
 }

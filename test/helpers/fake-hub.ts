@@ -86,7 +86,8 @@ export async function startFakeHub(): Promise<FakeHub> {
     if (drop && drop.times > 0) {
       drop.times--;
       body = body.subarray(0, Math.max(0, drop.bytes - start));
-      return void res.write(body, () => setTimeout(() => res.socket?.destroy(), 20));
+      // FIN rather than RST, so that the client gets every byte sent before the cut
+      return void res.write(body, () => res.socket?.end());
     }
     void send(res, body);
   }

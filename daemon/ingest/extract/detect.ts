@@ -30,10 +30,14 @@ const CODE_EXT = new Set([
 
 /** Detects the MIME type of a file from its bytes (magic numbers, then a text sniff), then its name. */
 export async function detectFile(path: string, filename?: string, contentType?: string): Promise<Detected | null> {
-  const ft = await fileTypeFromFile(path).catch(() => undefined);
   const head = await readHead(path);
+  // A UTF-16 byte order mark looks like an MP3 frame header to magic-number sniffing: check it first.
+  // Clean text skips magic sniffing too (it is the slow part for text), except for all-ASCII PDFs.
+  const textual = utf16Bom(head) ?? textEncoding(head);
+  const sniff = !textual || textual === "latin1" || head.subarray(0, 1024).includes("%PDF-");
+  const ft = sniff ? await fileTypeFromFile(path).catch(() => undefined) : undefined;
   if (ft && ft.mime !== "application/xml") return { mime: ft.mime };
-  const encoding = textEncoding(head);
+  const encoding = textual;
   if (!encoding) return null;
   return { mime: textMime(head, encoding, filename ?? path, contentType), encoding };
 }
@@ -49,10 +53,18 @@ async function readHead(path: string): Promise<Buffer> {
   }
 }
 
+/** UTF-16 text by its byte order mark, when the rest really decodes as text. */
+function utf16Bom(head: Buffer): "utf-16le" | "utf-16be" | null {
+  if (head.length < 4) return null;
+  const enc = head[0] === 0xff && head[1] === 0xfe ? "utf-16le" : head[0] === 0xfe && head[1] === 0xff ? "utf-16be" : null;
+  if (!enc) return null;
+  const text = new TextDecoder(enc).decode(head.subarray(2, head.length & ~1));
+  const control = text.match(/[\u0000-\u0008\u000e-\u001f\ufffd]/g)?.length ?? 0;
+  return control / Math.max(1, text.length) < 0.01 ? enc : null;
+}
+
 /** The encoding of a text file, or null for binary content. */
 function textEncoding(head: Buffer): Detected["encoding"] | null {
-  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
-  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return "utf-16be";
   if (head.includes(0)) return null;
   // The sample may end inside a multi-byte character: drop up to 3 trailing bytes before validating.
   for (let cut = 0; cut <= 3 && cut < head.length; cut++) {

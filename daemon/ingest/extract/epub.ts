@@ -2,7 +2,7 @@ import { parseHTML } from "linkedom";
 import type { Extracted } from "../types.js";
 import { TextBuilder } from "./builder.js";
 import { ExtractionError } from "./errors.js";
-import { walkHtml, type DomNode } from "./html-walk.js";
+import { type DomNode, walkHtml } from "./html-walk.js";
 import { byTag, openZip, resolvePart, zipXml } from "./zip.js";
 
 /** EPUB: the spine's documents in reading order, one page per spine document that has text. */

@@ -1,4 +1,4 @@
-import { TextBuilder, collapseSpaces } from "./builder.js";
+import { collapseSpaces, type TextBuilder } from "./builder.js";
 
 /** Elements whose content is never text a reader sees. */
 const SKIP = new Set([

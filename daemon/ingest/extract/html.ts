@@ -2,7 +2,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import xpath from "xpath";
 import type { Extracted } from "../types.js";
-import { TextBuilder, collapseSpaces } from "./builder.js";
+import { collapseSpaces, TextBuilder } from "./builder.js";
 import { ExtractionError } from "./errors.js";
 import { type DomNode, walkHtml } from "./html-walk.js";
 
@@ -26,7 +26,9 @@ type Doc = ReturnType<typeof parseHTML>["document"];
 
 /** Extracts the text of an HTML document, with title, description, author and language in metadata. */
 export function extractHtml(html: string, opts: HtmlOptions = {}): Extracted {
-  const { document } = parseHTML(html);
+  // linkedom only builds a body for complete documents; fragments (Markdown output, HTML text fields) get one.
+  const whole = /<html[\s>]|<body[\s>]/i.test(html);
+  const { document } = parseHTML(whole ? html : `<!doctype html><html><head></head><body>${html}</body></html>`);
   const metadata = htmlMetadata(document);
   metadata.mime_type = opts.mimeType ?? "text/html";
   const b = new TextBuilder();

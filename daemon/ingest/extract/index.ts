@@ -74,7 +74,13 @@ export async function extractConversationField(value: { messages: Message[] }): 
     b.hardBreak();
     b.block(ex.text);
   }
-  const whole = withLanguage(b.build({ mime_type: "text/x-conversation", messages: value.messages.length }));
+  const whole = b.build({ mime_type: "text/x-conversation", messages: value.messages.length });
+  // Messages are short and may each be in another language: the conversation's are theirs, by count.
+  const counts = new Map<string, number>();
+  for (const s of Object.values(splits)) for (const l of s.metadata.languages ?? []) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const languages = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
+  whole.metadata.languages = languages;
+  if (languages.length) whole.metadata.language = languages[0];
   whole.splits = splits;
   return whole;
 }

@@ -35,11 +35,10 @@ export async function extractLink(value: LinkField, opts: LinkOptions = {}): Pro
   const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(o.timeoutMs)]) : AbortSignal.timeout(o.timeoutMs);
   const dir = await mkdtemp(join(tmpdir(), "kbox-link-"));
   try {
-    const res = await fetchFollowing(value, o, signal);
+    const { res, url: finalUrl } = await fetchFollowing(value, o, signal);
     const file = join(dir, "body");
     await saveBody(res, file, o.maxBytes, signal, value.uri);
     const type = res.headers.get("content-type") ?? "";
-    const finalUrl = res.url || value.uri;
     let ex: Extracted;
     if (/^\s*(text\/html|application\/xhtml\+xml)/i.test(type)) {
       const html = decode(await readFile(file), type);
@@ -59,7 +58,7 @@ export async function extractLink(value: LinkField, opts: LinkOptions = {}): Pro
 
 type Res = Awaited<ReturnType<FetchImpl>>;
 
-async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions, signal: AbortSignal): Promise<Res> {
+async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions, signal: AbortSignal): Promise<{ res: Res; url: string }> {
   const doFetch = o.fetchImpl ?? (undiciFetch as unknown as FetchImpl);
   let url = value.uri;
   for (let hop = 0; ; hop++) {
@@ -84,7 +83,7 @@ async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions
       await discard(res);
       throw new ExtractionError("FETCH_FAILED", `Fetching ${url} failed: HTTP ${res.status}`);
     }
-    return Object.assign(res, { url: res.url || url });
+    return { res, url };
   }
 }
 

@@ -1,29 +1,9 @@
-import mammoth from "mammoth";
-import { parseHTML } from "linkedom";
 import type { Extracted } from "../types.js";
-import { TextBuilder, collapseSpaces } from "./builder.js";
-import { asExtractionError } from "./errors.js";
-import { walkHtml, type DomNode } from "./html-walk.js";
+import { collapseSpaces, TextBuilder } from "./builder.js";
 import { byTag, childrenByTag, openZip, resolvePart, type XmlEl, zipXml } from "./zip.js";
 
-const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 const ODT = "application/vnd.oasis.opendocument.text";
-
-/** DOCX through mammoth's semantic HTML: headings, lists and tables keep their structure. */
-export async function extractDocx(path: string): Promise<Extracted> {
-  let html: string;
-  try {
-    html = (await mammoth.convertToHtml({ path })).value;
-  } catch (err) {
-    throw asExtractionError(err, "DOCX");
-  }
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  const b = new TextBuilder();
-  walkHtml(document.body as unknown as DomNode, b);
-  const zip = await openZip(path, "DOCX");
-  return b.build({ mime_type: DOCX, ...(await coreProperties(zip)) });
-}
 
 /** PPTX: one page per slide (in presentation order), text frames as paragraphs, tables as tables. */
 export async function extractPptx(path: string): Promise<Extracted> {
@@ -69,7 +49,7 @@ function paragraphsText(el: XmlEl): string[] {
 }
 
 /** Title, author and description from docProps/core.xml (OOXML), when present. */
-async function coreProperties(zip: Awaited<ReturnType<typeof openZip>>): Promise<Extracted["metadata"]> {
+export async function coreProperties(zip: Awaited<ReturnType<typeof openZip>>): Promise<Extracted["metadata"]> {
   if (!zip.file("docProps/core.xml")) return {};
   const core = await zipXml(zip, "docProps/core.xml", "document properties");
   const get = (tag: string) => collapseSpaces(byTag(core, tag)[0]?.textContent ?? "").trim() || undefined;

@@ -9,14 +9,16 @@ import { asExtractionError, ExtractionError } from "./errors.js";
 
 const pdfjsDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 
-// Small files are read whole; bigger ones are read on demand in chunks, so memory follows the pages
-// being read rather than the file size.
+// Small files are read whole; bigger ones are read on demand in chunks. pdf.js keeps every chunk it
+// has loaded (page resources pull in image data too) until the document is destroyed, so a big file
+// is reopened after RELOAD_BYTES have been read: memory stays bounded whatever the file size.
 const WHOLE_FILE_LIMIT = 4 * 1024 * 1024;
 const RANGE_CHUNK = 256 * 1024;
+const RELOAD_BYTES = 48 * 1024 * 1024;
 
-/** Serves pdf.js byte ranges from an open file. */
+/** Serves pdf.js byte ranges from an open file, counting what it served. */
 class FileRangeTransport extends PDFDataRangeTransport {
-  failed: unknown = null;
+  served = 0;
   constructor(
     private readonly fh: FileHandle,
     length: number,
@@ -26,6 +28,7 @@ class FileRangeTransport extends PDFDataRangeTransport {
   }
   override requestDataRange(begin: number, end: number): void {
     const buf = new Uint8Array(end - begin);
+    this.served += end - begin;
     this.fh.read(buf, 0, end - begin, begin).then(
       () => this.onDataRange(begin, buf),
       (err) => this.onError(err),
@@ -33,45 +36,77 @@ class FileRangeTransport extends PDFDataRangeTransport {
   }
 }
 
-/** Text of a PDF, page by page (`pages` holds 1-based page numbers), with its document info. */
-export async function extractPdf(path: string, password?: string): Promise<Extracted> {
+interface OpenDoc {
+  doc: PDFDocumentProxy;
+  /** Bytes read from the file since this document was opened (0 when read whole). */
+  served(): number;
+}
+
+/** Limits of the PDF reader (tests lower them to exercise the large-file path on small files). */
+export interface PdfOptions {
+  wholeFileLimit?: number;
+  reloadBytes?: number;
+}
+
+/**
+ * Text of a PDF, page by page (`pages` holds 1-based page numbers), with its document info.
+ * Files above `wholeFileLimit` bytes are read in ranges on demand.
+ */
+export async function extractPdf(path: string, password?: string, opts: PdfOptions = {}): Promise<Extracted> {
   const fh = await open(path, "r");
   try {
     const size = (await fh.stat()).size;
-    const common = {
-      password,
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      verbosity: 0,
-      standardFontDataUrl: `${join(pdfjsDir, "standard_fonts")}/`,
-      cMapUrl: `${join(pdfjsDir, "cmaps")}/`,
-      cMapPacked: true,
-    };
-    let task: ReturnType<typeof getDocument>;
-    if (size <= WHOLE_FILE_LIMIT) {
-      const data = new Uint8Array(size);
-      await fh.read(data, 0, size, 0);
-      task = getDocument({ ...common, data });
-    } else {
-      const range = new FileRangeTransport(fh, size, () => void task.destroy());
-      task = getDocument({ ...common, range, disableAutoFetch: true, disableStream: true, rangeChunkSize: RANGE_CHUNK });
-    }
-    let doc: PDFDocumentProxy;
+    const whole = size <= (opts.wholeFileLimit ?? WHOLE_FILE_LIMIT);
+    const reopen = () => openPdf(fh, size, password, whole);
+    let current = await reopen();
     try {
-      doc = await task.promise;
-    } catch (err) {
-      throw pdfOpenError(err);
-    }
-    try {
-      return await readPages(doc);
+      const b = new TextBuilder();
+      const numPages = current.doc.numPages;
+      const md = await docMetadata(current.doc);
+      for (let n = 1; n <= numPages; n++) {
+        if (current.served() > (opts.reloadBytes ?? RELOAD_BYTES)) {
+          await current.doc.destroy();
+          current = await reopen();
+        }
+        await readPage(current.doc, n, b);
+      }
+      return b.build(md);
     } catch (err) {
       throw asExtractionError(err, "PDF");
     } finally {
-      await doc.destroy();
+      await current.doc.destroy();
     }
   } finally {
     await fh.close();
+  }
+}
+
+async function openPdf(fh: FileHandle, size: number, password: string | undefined, whole: boolean): Promise<OpenDoc> {
+  const common = {
+    password,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+    standardFontDataUrl: `${join(pdfjsDir, "standard_fonts")}/`,
+    cMapUrl: `${join(pdfjsDir, "cmaps")}/`,
+    cMapPacked: true,
+  };
+  let task: ReturnType<typeof getDocument>;
+  let range: FileRangeTransport | null = null;
+  if (whole) {
+    const data = new Uint8Array(size);
+    await fh.read(data, 0, size, 0);
+    task = getDocument({ ...common, data });
+  } else {
+    range = new FileRangeTransport(fh, size, () => void task.destroy());
+    task = getDocument({ ...common, range, disableAutoFetch: true, disableStream: true, rangeChunkSize: RANGE_CHUNK });
+  }
+  try {
+    const doc = await task.promise;
+    return { doc, served: () => range?.served ?? 0 };
+  } catch (err) {
+    throw pdfOpenError(err);
   }
 }
 
@@ -85,16 +120,19 @@ function pdfOpenError(err: unknown): ExtractionError {
   return asExtractionError(err, "PDF (corrupt or not a PDF)");
 }
 
-async function readPages(doc: PDFDocumentProxy): Promise<Extracted> {
-  const b = new TextBuilder();
-  for (let n = 1; n <= doc.numPages; n++) {
-    const page = await doc.getPage(n);
-    b.startPage(n);
-    const content = await page.getTextContent();
-    writePageText(b, content.items.filter((it): it is TextItem => "str" in it));
-    // Drop the page's parsed objects now: a long document must not accumulate them.
-    page.cleanup();
-  }
+async function readPage(doc: PDFDocumentProxy, n: number, b: TextBuilder): Promise<void> {
+  const page = await doc.getPage(n);
+  b.startPage(n);
+  const content = await page.getTextContent();
+  writePageText(
+    b,
+    content.items.filter((it): it is TextItem => "str" in it),
+  );
+  // Drop the page's parsed objects now: a long document must not accumulate them.
+  page.cleanup();
+}
+
+async function docMetadata(doc: PDFDocumentProxy): Promise<Extracted["metadata"]> {
   const md: Extracted["metadata"] = { mime_type: "application/pdf", page_count: doc.numPages };
   const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
   const str = (k: string) => (typeof info?.[k] === "string" && (info[k] as string).trim()) || undefined;
@@ -102,7 +140,7 @@ async function readPages(doc: PDFDocumentProxy): Promise<Extracted> {
   if (str("Author")) md.author = str("Author");
   if (str("Subject")) md.description = str("Subject");
   if (str("Language")) md.language = (str("Language") as string).split(/[-_]/)[0].toLowerCase();
-  return b.build(md);
+  return md;
 }
 
 /** Rebuilds lines and paragraphs from positioned text runs: a large vertical gap starts a paragraph. */

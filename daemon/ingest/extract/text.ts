@@ -1,7 +1,7 @@
 import type { TextFormat } from "../../../src/api/fields.js";
 import type { Extracted } from "../types.js";
 import { extractHtml } from "./html.js";
-import { jsonToText, jsonlToText, keepMarkdown, markdownToText, rstToText } from "./markup.js";
+import { jsonlToText, jsonToText, keepMarkdown, markdownToText, rstToText } from "./markup.js";
 
 /** Plain text kept verbatim (line endings normalised); `blankLineSplit` makes every block a hard break. */
 export function plainText(body: string, blankLineSplit = false): Extracted {

@@ -37,14 +37,18 @@ const CUES: [RegExp, Cue][] = [
 ];
 
 /** BM25 over sentences (each sentence a document), plus cue, coverage and rank priors. */
-function scoreCandidates(question: string, cands: Candidate[]): void {
-  const q = [...new Set(terms(question))];
+function scoreCandidates(question: string, cands: Candidate[], context = ""): void {
+  const own = new Set(terms(question));
+  // Words the follow-up borrowed from the conversation count, but less than the question's own.
+  const weight = new Map<string, number>([...terms(context)].map((t) => [t, own.has(t) ? 1 : 0.3]));
+  for (const t of own) weight.set(t, 1);
+  const q = [...weight.keys()];
   const df = new Map<string, number>();
   for (const c of cands) for (const t of new Set(c.terms)) df.set(t, (df.get(t) ?? 0) + 1);
   const n = cands.length;
   const avgdl = cands.reduce((a, c) => a + c.terms.length, 0) / Math.max(1, n);
   const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
-  const qMass = q.reduce((a, t) => a + idf(t), 0) || 1;
+  const qMass = q.reduce((a, t) => a + idf(t) * (weight.get(t) ?? 1), 0) || 1;
   const cue = CUES.find(([re]) => re.test(question))?.[1];
   for (const c of cands) {
     const tf = new Map<string, number>();
@@ -54,8 +58,9 @@ function scoreCandidates(question: string, cands: Candidate[]): void {
     for (const t of q) {
       const f = tf.get(t) ?? 0;
       if (!f) continue;
-      covered += idf(t);
-      bm25 += (idf(t) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * c.terms.length) / Math.max(1, avgdl)));
+      const w = weight.get(t) ?? 1;
+      covered += idf(t) * w;
+      bm25 += (w * idf(t) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * c.terms.length) / Math.max(1, avgdl)));
     }
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
@@ -95,12 +100,12 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
 }
 
 /** Compose an answer from the context's best-supported sentences (no model involved). */
-export function extractAnswer(question: string, context: ContextPiece[], maxSentences = 3): ExtractedSentence[] {
+export function extractAnswer(question: string, context: ContextPiece[], maxSentences = 3, retrievalQuery?: string): ExtractedSentence[] {
   const cands: Candidate[] = [];
   context.forEach((p, piece) => {
     for (const sent of splitSentences(p.text)) cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
   });
-  scoreCandidates(question, cands);
+  scoreCandidates(question, cands, retrievalQuery);
   return select(cands, maxSentences).map((c) => ({ id: c.id, block: c.block, text: c.sent.text, start: c.sent.start, end: c.sent.end }));
 }
 
@@ -129,7 +134,7 @@ export class ExtractiveGenerator implements Generator {
 
   async *generate(req: GenerateRequest): AsyncIterable<GenChunk> {
     const maxSentences = req.maxTokens && req.maxTokens < 60 ? 1 : 3;
-    const picked = extractAnswer(req.question, req.context, maxSentences);
+    const picked = extractAnswer(req.question, req.context, maxSentences, req.retrievalQuery);
     const input = req.messages.reduce((a, m) => a + approxTokens(m.content), 0);
     const parts = picked.map((s) => (req.footnotes && s.block ? `${s.text} [${s.block}]` : s.text));
     let answer = parts.join(" ") || NO_ANSWER;

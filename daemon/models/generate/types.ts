@@ -27,8 +27,10 @@ export interface JsonSchemaSpec {
 export interface GenerateRequest {
   /** The rendered prompt, system first; LLM generators send it as is. */
   messages: ChatMessage[];
-  /** The question (rephrased when asked); the extractive answerer scores against it. */
+  /** The question as asked; the extractive answerer scores against it. */
   question: string;
+  /** The standalone query retrieval used (the question rephrased with the chat history), when it differs. */
+  retrievalQuery?: string;
   /** The context paragraphs in prompt order. */
   context: ContextPiece[];
   maxTokens?: number;

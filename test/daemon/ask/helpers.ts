@@ -30,3 +30,12 @@ export const answerOf = (items: AskItem[]) =>
     .join("");
 
 export const itemOf = <T extends AskItem["type"]>(items: AskItem[], type: T) => items.find((i) => i.type === type) as Extract<AskItem, { type: T }> | undefined;
+
+/** The id of the retrieved paragraph whose text contains `needle`. */
+export function paragraphWith(items: AskItem[], needle: string): string | undefined {
+  const r = itemOf(items, "retrieval")?.results;
+  for (const res of Object.values(r?.resources ?? {})) {
+    for (const f of Object.values(res.fields)) for (const p of Object.values(f.paragraphs)) if (p.text.includes(needle)) return p.id;
+  }
+  return undefined;
+}

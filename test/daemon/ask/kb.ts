@@ -1,7 +1,9 @@
 import * as kbs from "../../../src/api/kbs.js";
 import * as resources from "../../../src/api/resources.js";
-import type { ParagraphRow } from "../../../daemon/store/paragraphs.js";
 import type { TestDaemon } from "../../helpers/daemon.js";
+
+// Tests run offline: no automatic model download (keyword retrieval unless a test registers an embedder).
+process.env.KBOX_MODELS_AUTOPULL = "0";
 
 /** A document for the ask tests: a title and a body of blank-line separated paragraphs. */
 export interface Doc {
@@ -46,14 +48,7 @@ export const CORPUS: Doc[] = [
   },
 ];
 
-function paragraphs(text: string): { start: number; end: number; text: string }[] {
-  const out: { start: number; end: number; text: string }[] = [];
-  const re = /[^\n]+(?:\n(?!\n)[^\n]+)*/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
-  return out;
-}
-
-/** Create a KB and its resources through the API; paragraphs come from ingestion when the daemon has it. */
+/** Create a KB and its resources through the API and wait until the daemon has ingested them. */
 export async function seedKb(d: TestDaemon, slug: string, docs: Doc[] = CORPUS, learning?: Record<string, unknown>): Promise<{ kbid: string; rids: Record<string, string> }> {
   const { uuid: kbid } = await d.client.call(kbs.createKb, { body: { slug, learning_configuration: learning as never } });
   const rids: Record<string, string> = {};
@@ -74,42 +69,10 @@ export async function seedKb(d: TestDaemon, slug: string, docs: Doc[] = CORPUS, 
     }
     const { uuid } = await d.client.call(resources.createResource, { params: { kbid }, body: body as never });
     rids[doc.slug] = uuid;
-    await indexDoc(d, kbid, uuid, doc);
   }
-  return { kbid, rids };
-}
-
-/** Index a document's paragraphs the way the ingestion queue writes them (until ingestion is wired in). */
-async function indexDoc(d: TestDaemon, kbid: string, rid: string, doc: Doc): Promise<void> {
+  // Real ingestion: extraction, splitting and indexing by the daemon's processing queue.
+  await d.daemon.services.processing.idle();
   const store = await d.daemon.services.store.kb(kbid);
-  const row = (field: string, split: string, p: { start: number; end: number; text: string }, idx: number, kind = "TEXT"): ParagraphRow => ({
-    id: `${rid}/${field}${split ? `/${split}` : ""}/${p.start}-${p.end}`,
-    rid,
-    field,
-    field_type: { t: "text", a: "generic", c: "conversation" }[field[0]] ?? "text",
-    split,
-    start: p.start,
-    end: p.end,
-    page: 0,
-    idx,
-    kind,
-    is_table: false,
-    labels: [],
-    facets: (doc.labels ?? []).map(([ls, l]) => `/l/${ls}/${l}`),
-    text: p.text,
-    lang: "en",
-    path: "",
-    created: Date.now(),
-    modified: Date.now(),
-    hidden: false,
-    groups: [],
-    hash: p.text,
-  });
-  await store.paragraphs.replaceField(rid, "a/title", [row("a/title", "", { start: 0, end: doc.title.length, text: doc.title }, 0, "TITLE")]);
-  await store.paragraphs.replaceField(rid, "t/body", paragraphs(doc.body).map((p, i) => row("t/body", "", p, i)));
-  if (doc.conversation) {
-    const rows = doc.conversation.map((m, i) => row("c/chat", m.ident, { start: 0, end: m.text.length, text: m.text }, i));
-    await store.paragraphs.replaceField(rid, "c/chat", rows);
-  }
-  await store.paragraphs.idle();
+  await store.idle();
+  return { kbid, rids };
 }

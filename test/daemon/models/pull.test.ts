@@ -69,13 +69,16 @@ describe("pulling a model from a hub", () => {
     await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, first.emit)).rejects.toThrow();
     expect(readInstalled(dir)).toEqual([]);
     const part = join(dir, ".staging", "kbox-test--tiny-bge--main", "onnx", "model_quantized.onnx.part");
-    expect(statSync(part).size).toBe(cut);
+    // what arrived before the cut is kept (the client may not have taken in every last byte)
+    const kept = statSync(part).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(cut);
     hub.requests.length = 0;
     const second = collect();
     const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, second.emit);
     const onnxRequests = hub.requests.filter((r) => r.path.endsWith(".onnx"));
-    expect(onnxRequests).toEqual([{ method: "GET", path: "/kbox-test/tiny-bge/resolve/main/onnx/model_quantized.onnx", range: `bytes=${cut}-` }]);
-    expect(second.events).toContainEqual({ type: "file", path: "onnx/model_quantized.onnx", status: "resuming", offset: cut, size: onnx.length });
+    expect(onnxRequests).toEqual([{ method: "GET", path: "/kbox-test/tiny-bge/resolve/main/onnx/model_quantized.onnx", range: `bytes=${kept}-` }]);
+    expect(second.events).toContainEqual({ type: "file", path: "onnx/model_quantized.onnx", status: "resuming", offset: kept, size: onnx.length });
     // files finished before the cut are not fetched again
     expect(second.events.filter((e) => e.type === "file" && e.status === "cached").length).toBeGreaterThan(0);
     expect(sha256(readFileSync(join(dir, "kbox-test", "tiny-bge", "onnx/model_quantized.onnx")))).toBe(sha256(onnx));

@@ -47,7 +47,10 @@ function optionSpec(o: Option): OptionSpec {
   const flags = [o.short, o.long].filter((f): f is string => Boolean(f));
   const takes = o.required || o.optional;
   const placeholder = takes ? /[<[][^>\]]+[>\]]/.exec(o.flags)?.[0] : undefined;
-  return { flags, description: o.description, placeholder, value: takes ? valueKindOf(placeholder ?? o.attributeName(), o.argChoices) : undefined };
+  let value = takes ? valueKindOf(placeholder ?? o.attributeName(), o.argChoices) : undefined;
+  // `--profile <name>`: the option's own name says more than a generic placeholder.
+  if (value?.kind === "any") value = valueKindOf(o.attributeName());
+  return { flags, description: o.description, placeholder, value };
 }
 
 function argSpec(a: Argument): ArgSpec {
@@ -59,12 +62,14 @@ export function extraHelpOf(cmd: Command, width = 80): string {
   let out = "";
   const saved = cmd.configureOutput();
   cmd.configureOutput({ ...saved, writeOut: (s) => void (out += s), writeErr: (s) => void (out += s), getOutHelpWidth: () => width });
+  let base: string;
   try {
     cmd.outputHelp();
+    // The same width as the rendering above, so the base text matches and can be cut off.
+    base = cmd.helpInformation();
   } finally {
     cmd.configureOutput(saved);
   }
-  const base = cmd.helpInformation();
   const i = out.indexOf(base);
   return (i >= 0 ? out.slice(i + base.length) : "").replace(/^\n+/, "").trimEnd();
 }
@@ -94,7 +99,30 @@ export function walkTree(root: Command): CommandSpec[] {
   return out;
 }
 
-/** The root's options, which commander accepts after any subcommand too. */
+/** The root's options that commander accepts after any subcommand too (not --version or --help). */
 export function globalOptions(root: Command): OptionSpec[] {
-  return new Help().visibleOptions(root).map(optionSpec);
+  return new Help()
+    .visibleOptions(root)
+    .map(optionSpec)
+    .filter((o) => !o.flags.includes("--version") && !o.flags.includes("--help"));
+}
+
+/** The example lines (indented `kbox …` lines) of a command's extra help. */
+function exampleLines(cmd: Command): string[] {
+  return extraHelpOf(cmd)
+    .split("\n")
+    .filter((l) => /^\s+kbox\s/.test(l));
+}
+
+/**
+ * Give every command group without its own examples a lazy "Examples:" block made of the first
+ * example of each subcommand, so `kbox kb --help` shows real invocations and stays in sync.
+ */
+export function addGroupExamples(cmd: Command): void {
+  for (const sub of cmd.commands) addGroupExamples(sub);
+  if (!cmd.parent || !cmd.commands.length || (cmd as unknown as NodeJS.EventEmitter).listenerCount("afterHelp") > 0) return;
+  cmd.addHelpText("after", () => {
+    const lines = visible(cmd).flatMap((s) => exampleLines(s).slice(0, 1));
+    return lines.length ? `\nExamples:\n${lines.join("\n")}` : "";
+  });
 }

@@ -1,0 +1,17 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startDaemon } from "../daemon/server.js";
+process.env.KBOX_MODELS_AUTOPULL = "0";
+const home = mkdtempSync(join(tmpdir(), "kbp-"));
+const d = await startDaemon({ env: { KBOX_HOME: home } as NodeJS.ProcessEnv });
+const s = d.services;
+const kb = await s.kbs.create({ slug: "p" } as never);
+const N = Number(process.argv[2] ?? 200);
+let t0 = performance.now();
+await Promise.all(Array.from({ length: N }, (_, i) => s.resources.create(kb.uuid, { slug: `d${i}`, texts: { t: { body: `Doc ${i} first paragraph.\n\nSecond paragraph ${i}.`, format: "PLAIN" } } } as never)));
+console.log("create", (performance.now() - t0).toFixed(0), "ms");
+t0 = performance.now();
+await s.processing.idle();
+console.log("process", (performance.now() - t0).toFixed(0), "ms", s.processing.totals);
+await d.stop();

@@ -1,0 +1,153 @@
+/**
+ * Find latency at scale: p50/p95 of keyword, semantic, hybrid and hybrid + filter through the
+ * search service, next to the same LanceDB queries issued directly in the same process (the
+ * overhead ratio), plus what building/refreshing the indexes (optimize) costs and the ANN recall@20.
+ *   npx tsx bench/find.ts [paragraphs=10000] [queries=50]      e.g. npx tsx bench/find.ts 100000
+ * Synthetic text (Zipf-distributed vocabulary) and clustered 384-d unit vectors; query embedding excluded.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeArrowTable } from "@lancedb/lancedb";
+import { buildKeyword, parseQuery } from "../daemon/search/keyword.js";
+import { startDaemon } from "../daemon/server.js";
+import type { ParagraphRow } from "../daemon/store/paragraphs.js";
+import type { ResourceDoc } from "../daemon/store/records.js";
+
+const N = Number(process.argv[2] ?? 10_000);
+const Q = Number(process.argv[3] ?? 50);
+const DIM = 384;
+const PER_RESOURCE = 10;
+
+let seed = 42;
+const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
+const SYL = ["ka", "lo", "mi", "ne", "ru", "ta", "vi", "so", "pe", "da", "gu", "fe", "xo", "bri", "sta", "mon", "tel", "par", "qui", "zen"];
+const VOCAB = Array.from({ length: 20_000 }, (_, i) => {
+  let w = "";
+  for (let n = i + 7; n > 0 || w.length < 4; n = Math.floor(n / SYL.length)) w += SYL[n % SYL.length];
+  return w;
+});
+const zipf = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.exp(rand() * Math.log(VOCAB.length))) - 1)];
+const sentence = (n: number) => Array.from({ length: n }, zipf).join(" ");
+const CENTROIDS = Array.from({ length: 64 }, () => Array.from({ length: DIM }, gauss));
+function unit(v: number[]): number[] {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+const vectorNear = (c: number[], noise: number) => unit(c.map((x) => x + noise * gauss()));
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+async function timeIt(fn: () => Promise<unknown>): Promise<number[]> {
+  await fn();
+  const out: number[] = [];
+  for (let i = 0; i < Q; i++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+const home = mkdtempSync(join(tmpdir(), "kbox-bench-find-"));
+const daemon = await startDaemon({ env: { ...process.env, KBOX_HOME: home } });
+try {
+  const s = daemon.services;
+  const kb = await s.kbs.create({ slug: "bench" });
+  const store = await s.store.kb(kb.uuid);
+  await store.paragraphs.ensureVectorset("bench", DIM);
+  const now = new Date().toISOString();
+  const t0 = performance.now();
+  const R = Math.ceil(N / PER_RESOURCE);
+  for (let r = 0; r < R; r++) {
+    const rid = r.toString(16).padStart(32, "0");
+    const doc: ResourceDoc = { id: rid, title: sentence(5), metadata: { status: "PROCESSED", language: "en" }, created: now, modified: now, last_seqid: r, queue: "private", fields: {} };
+    if (r % 10 === 0) doc.usermetadata = { classifications: [{ labelset: "topic", label: "ten" }] };
+    void store.resources.put(rid, doc);
+  }
+  await store.resources.idle();
+  const schema = await store.paragraphs.table.schema();
+  const BATCH = 10_000;
+  for (let start = 0; start < N; start += BATCH) {
+    const rows: Record<string, unknown>[] = [];
+    for (let i = start; i < Math.min(N, start + BATCH); i++) {
+      const rid = Math.floor(i / PER_RESOURCE).toString(16).padStart(32, "0");
+      const text = sentence(30 + Math.floor(rand() * 50));
+      const p: ParagraphRow = {
+        id: `${rid}/t/body/${i}-${i + text.length}`, rid, field: "t/body", field_type: "text", split: "", start: i, end: i + text.length, page: 0, idx: i % PER_RESOURCE,
+        kind: "TEXT", is_table: false, labels: [], facets: [], text, lang: "en", path: "", created: 0, modified: 0, hidden: false, groups: [], hash: "",
+        vectors: { bench: vectorNear(CENTROIDS[i % CENTROIDS.length], 0.6) },
+      };
+      rows.push(store.paragraphs.toArrowRow(p));
+    }
+    await store.paragraphs.exclusive((t) => t.add(makeArrowTable(rows, { schema })));
+  }
+  const loadMs = performance.now() - t0;
+  const m = await s.search.maintainer(store);
+  const t1 = performance.now();
+  await m.refresh();
+  const indexMs = performance.now() - t1;
+
+  const words = () => `${zipf()} ${zipf()} ${VOCAB[Math.floor(rand() * 2000)]}`;
+  const qv = () => vectorNear(CENTROIDS[Math.floor(rand() * CENTROIDS.length)], 0.8);
+  const filterExpr = { field: { prop: "label" as const, labelset: "topic", label: "ten" } };
+  const langs = s.search.languages(store);
+  const table = store.paragraphs.table;
+  const cols = ["id", "rid", "field", "text", "start", "end", "kind", "labels", "page", "idx", "is_table", "lang"];
+  const raw = {
+    keyword: async (q: string, where?: string) => {
+      const b = buildKeyword(parseQuery(q), langs);
+      let x = table.query().fullTextSearch(b.query as never).select([...cols, "_score"]).limit(21);
+      if (where) x = x.where(where);
+      return x.toArray();
+    },
+    semantic: async (v: number[], where?: string) => {
+      let x = table.query().nearestTo(v).column("vec_bench").distanceType("cosine").select([...cols, "_distance"]).limit(21);
+      const ann = m.annFor("bench");
+      x = ann.indexed ? x.nprobes(ann.nprobes).refineFactor(ann.refineFactor) : x.bypassVectorIndex();
+      if (where) x = x.where(where);
+      return x.toArray();
+    },
+  };
+  const labelled = [...store.resources.values()].filter((r) => r.usermetadata).map((r) => `'${r.id}'`);
+  const rawFilter = `rid IN (${labelled.join(", ")})`;
+  const find = (body: Record<string, unknown>) => s.search.find(kb.uuid, { top_k: 20, reranker: "noop", ...body });
+  const results: [string, number[], number[]][] = [];
+  results.push(["keyword", await timeIt(() => find({ query: words(), features: ["keyword"] })), await timeIt(() => raw.keyword(words()))]);
+  results.push(["semantic", await timeIt(() => find({ vector: qv(), features: ["semantic"] })), await timeIt(() => raw.semantic(qv()))]);
+  results.push(["hybrid", await timeIt(() => find({ query: words(), vector: qv() })), await timeIt(() => Promise.all([raw.keyword(words()), raw.semantic(qv())]))]);
+  results.push([
+    "hybrid+filter",
+    await timeIt(() => find({ query: words(), vector: qv(), filter_expression: filterExpr })),
+    await timeIt(() => Promise.all([raw.keyword(words(), rawFilter), raw.semantic(qv(), rawFilter)])),
+  ]);
+  // ANN recall@20 against exact search.
+  let recall = Number.NaN;
+  if (m.annFor("bench").indexed) {
+    let hit = 0;
+    for (let i = 0; i < 20; i++) {
+      const v = qv();
+      const exact = new Set((await table.query().nearestTo(v).column("vec_bench").distanceType("cosine").bypassVectorIndex().select(["id"]).limit(20).toArray()).map((r) => r.id));
+      const ann = await raw.semantic(v);
+      hit += ann.slice(0, 20).filter((r) => exact.has(r.id)).length;
+    }
+    recall = hit / 400;
+  }
+  console.log(`bench/find: ${N} paragraphs (${R} resources), ${DIM}-d vectors, ${Q} queries each`);
+  console.log(`load ${(loadMs / 1000).toFixed(1)} s; index build/optimize ${(indexMs / 1000).toFixed(1)} s (${m.log.map((l) => `${l.what} ${(l.ms / 1000).toFixed(1)} s`).join(", ") || "nothing to do"})`);
+  console.log(`vector search: ${m.annFor("bench").indexed ? `IVF_PQ + refine, recall@20 vs exact ${recall.toFixed(3)}` : "exact (below the ANN threshold)"}`);
+  console.log(["query", "kbox p50", "kbox p95", "lancedb p50", "lancedb p95", "overhead"].join("\t"));
+  for (const [name, k, r] of results) {
+    console.log([name, pct(k, 0.5).toFixed(1), pct(k, 0.95).toFixed(1), pct(r, 0.5).toFixed(1), pct(r, 0.95).toFixed(1), `${(pct(k, 0.5) / pct(r, 0.5)).toFixed(2)}x`].join("\t"));
+  }
+  // What a refresh costs after a burst of new writes.
+  const t2 = performance.now();
+  await store.paragraphs.compact(true);
+  console.log(`optimize after load (nothing new): ${((performance.now() - t2) / 1000).toFixed(2)} s`);
+} finally {
+  await daemon.stop();
+  rmSync(home, { recursive: true, force: true });
+}

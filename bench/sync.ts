@@ -1,0 +1,163 @@
+/**
+ * Folder sync figures: initial sync of N small files (files/s; embedding time reported separately
+ * when a model is installed), save-to-findable latency over 20 saves, CPU and RSS of an idle watch
+ * over the N files, and the counters of a re-sync with no changes (which must do no ingestion work).
+ *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10]
+ * Uses the model cache of KBOX_HOME (or the XDG data dir) when it holds an embedder; otherwise the
+ * knowledge box is keyword-only and no automatic model download is attempted.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { readInstalled } from "../daemon/models/manifest.js";
+import type { Embedder } from "../daemon/models/types.js";
+import { startDaemon } from "../daemon/server.js";
+import * as findApi from "../src/api/find.js";
+import * as kbs from "../src/api/kbs.js";
+import { kboxPaths } from "../src/api/paths.js";
+import * as sync from "../src/api/sync.js";
+import { KboxClient } from "../src/client/client.js";
+
+const { values: args } = parseArgs({ options: { files: { type: "string", default: "10000" }, saves: { type: "string", default: "20" }, idle: { type: "string", default: "10" } } });
+const N = Number(args.files);
+const SAVES = Number(args.saves);
+const IDLE_S = Number(args.idle);
+const PER_DIR = 100;
+const WORDS = "river stone cloud lantern harbor meadow copper violet thunder orchard glacier ember".split(" ");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const rel = (i: number) => `d${String(Math.floor(i / PER_DIR)).padStart(3, "0")}/note-${i}.md`;
+const text = (i: number, extra = "") => `# Note ${i}\n\n${Array.from({ length: 30 }, (_, k) => WORDS[(i + k * 7) % WORDS.length]).join(" ")} tok${i}x.\n${extra}\n`;
+
+function makeTree(root: string): void {
+  for (let i = 0; i < N; i++) {
+    if (i % PER_DIR === 0) mkdirSync(join(root, rel(i), ".."), { recursive: true });
+    writeFileSync(join(root, rel(i)), text(i));
+  }
+}
+
+/** Reuse the user's installed models (read-only) so ingestion embeds as it would for real. */
+function linkModels(home: string): string | undefined {
+  const cache = join(kboxPaths(process.env).data, "models");
+  const embedder = readInstalled(cache).find((m) => m.kind !== "reranker");
+  if (!embedder) {
+    process.env.KBOX_MODELS_AUTOPULL = "0";
+    return undefined;
+  }
+  mkdirSync(join(home, "data"), { recursive: true });
+  symlinkSync(cache, join(home, "data", "models"));
+  return embedder.id;
+}
+
+async function main(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), "kbox-bench-sync-"));
+  const root = mkdtempSync(join(tmpdir(), "kbox-bench-tree-"));
+  const model = linkModels(home);
+  let t = performance.now();
+  makeTree(root);
+  console.error(`wrote ${N} files in ${((performance.now() - t) / 1000).toFixed(1)}s; model: ${model ?? "none (keyword only)"}`);
+  const daemon = await startDaemon({ env: { KBOX_HOME: home } });
+  const s = daemon.services;
+  const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
+  const rows: [string, string][] = [];
+  try {
+    const kbid = (await client.call(kbs.createKb, { body: { slug: "bench" } })).uuid;
+    const embedMs = await timeEmbedding(s.models.embedder.bind(s.models));
+    const conn = await client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
+    t = performance.now();
+    const config = await client.call(sync.addConfig, { params: { kbid }, body: { name: "bench", external_connection_id: conn.id, sync_root_path: root } });
+    const first = await settle(client, kbid, config.id);
+    const syncS = (performance.now() - t) / 1000;
+    await s.processing.idle();
+    const totalS = (performance.now() - t) / 1000;
+    rows.push(["initial sync: resources created", `${N} files in ${syncS.toFixed(1)}s = ${(N / syncS).toFixed(0)} files/s (${first.status}, ${first.stats.failed} failed)`]);
+    rows.push(["initial sync: indexed (findable)", `${totalS.toFixed(1)}s = ${(N / totalS).toFixed(0)} files/s, ${s.processing.totals.paragraphs} paragraphs`]);
+    rows.push(["  of which embedding", model ? `${(embedMs() / 1000).toFixed(1)}s for ${s.processing.totals.embedded} texts (${model})` : "n/a: no model installed"]);
+
+    await sleep(2000); // let the watcher's initial work and the ingest reconcile pass finish
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
+    const rss = [process.memoryUsage().rss];
+    for (let i = 0; i < IDLE_S; i++) {
+      await sleep(1000);
+      rss.push(process.memoryUsage().rss);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    const wall = performance.now() - wall0;
+    rows.push([`idle watch over ${N} files (${IDLE_S}s)`, `CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(2)}% of one core, RSS ${(Math.max(...rss) / 2 ** 20).toFixed(0)} MiB (daemon + bench, one process)`]);
+
+    const before = { ...s.processing.totals };
+    const again = await client.call(sync.triggerSync, { params: { kbid, config_id: config.id }, body: {} });
+    t = performance.now();
+    const done = await settle(client, kbid, config.id, again.id);
+    await s.processing.idle();
+    const work = Object.entries(s.processing.totals).map(([k, v]) => `${k} +${v - before[k as keyof typeof before]}`).join(", ");
+    rows.push(["re-sync, no changes", `${((performance.now() - t) / 1000).toFixed(1)}s; job ${JSON.stringify(done.stats)}; ingestion ${work}`]);
+
+    const lat = await saveLatencies(client, kbid, root);
+    rows.push([`save -> findable (${SAVES} saves)`, `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms`]);
+  } finally {
+    await daemon.stop();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+  }
+  const w = Math.max(...rows.map((r) => r[0].length));
+  console.log(`kbox sync benchmark, ${N} files`);
+  for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+}
+
+/** Wrap the default embedder's embed() to add up the time spent in it; returns a reader. */
+async function timeEmbedding(get: () => Promise<Embedder | undefined>): Promise<() => number> {
+  let ms = 0;
+  const e = await get().catch(() => undefined);
+  if (e) {
+    const embed = e.embed.bind(e);
+    e.embed = async (...a) => {
+      const t0 = performance.now();
+      try {
+        return await embed(...a);
+      } finally {
+        ms += performance.now() - t0;
+      }
+    };
+  }
+  return () => ms;
+}
+
+/** Wait for a job (the config's latest when none is named) to finish. */
+async function settle(client: KboxClient, kbid: string, configId: string, jobId?: string): Promise<sync.SyncJob> {
+  for (;;) {
+    const j = jobId
+      ? await client.call(sync.getJob, { params: { kbid, job_id: jobId } })
+      : (await client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 1 } })).items[0];
+    if (j && (j.status === "completed" || j.status === "failed" || j.status === "cancelled")) return j;
+    await sleep(100);
+  }
+}
+
+/** Save a file with a new unique word, then poll find until it answers with it; ms per save. */
+async function saveLatencies(client: KboxClient, kbid: string, root: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let k = 0; k < SAVES; k++) {
+    const i = (k * 7919) % N;
+    const word = `saved${k}q${Date.now().toString(36)}`;
+    const t0 = performance.now();
+    writeFileSync(join(root, rel(i)), text(i, word));
+    for (;;) {
+      const r = await client.call(findApi.find, { params: { kbid }, body: { query: word, features: ["keyword"], top_k: 1 } });
+      if (r.best_matches.length) break;
+      if (performance.now() - t0 > 60_000) throw new Error(`save ${k} not findable after 60 s`);
+      await sleep(20);
+    }
+    out.push(performance.now() - t0);
+    await sleep(300);
+  }
+  return out;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

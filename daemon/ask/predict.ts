@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import type { ChatCompletionBody, PredictChatBody } from "../../src/api/predict.js";
+import { invalid, notFound } from "../errors.js";
+import type { KbService } from "../kbs/service.js";
+import { ModelNameError, defaultModelName, listedModels, resolveGenerator } from "../models/generate/registry.js";
+import { terms } from "../models/generate/text.js";
+import { type ChatMessage, type ContextPiece, type GenerateRequest, type Generator, approxTokens } from "../models/generate/types.js";
+import type { Embedder } from "../models/types.js";
+import { renderContext } from "./prompt.js";
+
+/** What Predict Sentences needs of the model service. */
+export interface SentenceModels {
+  embedderFor(kb: string): Promise<Embedder | undefined>;
+  embedder(ref?: string): Promise<Embedder | undefined>;
+}
+
+const flatten = (c: ChatCompletionBody["messages"][number]["content"]): string =>
+  typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => p.text ?? "").join("") : "";
+
+/** Split a rendered prompt's context back into pieces (so the extractive answerer can serve chat completions). */
+export function piecesOf(text: string): ContextPiece[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((t, i) => {
+      const m = /^\[(block-[A-Z]{2})\]\s+/.exec(t);
+      return { id: `context/${i}`, text: m ? t.slice(m[0].length).trim() : t.trim(), block: m?.[1] };
+    })
+    .filter((p) => p.text);
+}
+
+/** The question and context of an OpenAI-style conversation: kbox's own prompt layout, else the last user turn. */
+export function questionAndContext(messages: ChatMessage[]): { question: string; context: ContextPiece[] } {
+  const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const m = /Context:\n([\s\S]*)\n\nQuestion:\s*([\s\S]*?)(?:\nAnswer:\s*)?$/.exec(last);
+  if (m) return { question: m[2].trim(), context: piecesOf(m[1]) };
+  const others = messages.filter((x) => x.role === "system" || (x.role === "user" && x.content !== last)).map((x) => x.content);
+  return { question: last, context: piecesOf(others.join("\n\n")) };
+}
+
+/** The local understanding API: chat (Predict Chat, Chat Completions), sentences, query analysis, models. */
+export class PredictService {
+  constructor(
+    private readonly kbs: KbService,
+    private readonly models: () => SentenceModels | undefined,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** The generator for a model name (the KB's model when a kbid is given and no name is). */
+  generator(model: string | null | undefined, kbid?: string, loc: string[] = ["body", "model"]): Generator {
+    const lc = kbid ? this.kbs.require(kbid, "Knowledge Box not found").learning_configuration : undefined;
+    const name = !model || model === "default" || model === "kbox" ? (lc?.generative_model ?? undefined) : model;
+    try {
+      return resolveGenerator(name, { userKeys: lc?.user_keys as Record<string, unknown>, env: this.env });
+    } catch (e) {
+      if (e instanceof ModelNameError) throw invalid([{ type: "value_error", loc, msg: e.message, input: model }]);
+      throw e;
+    }
+  }
+
+  /** A generation request from an OpenAI chat-completions body. */
+  completionRequest(body: ChatCompletionBody, maxHeader: number | undefined, signal: AbortSignal): GenerateRequest {
+    const messages: ChatMessage[] = body.messages.map((m) => ({ role: m.role === "system" || m.role === "developer" ? "system" : m.role === "assistant" ? "assistant" : "user", content: flatten(m.content) }));
+    const { question, context } = questionAndContext(messages);
+    const rf = body.response_format;
+    const schema = rf?.type === "json_schema" && rf.json_schema ? { name: rf.json_schema.name, description: rf.json_schema.description, parameters: rf.json_schema.schema ?? {} } : undefined;
+    return {
+      messages,
+      question,
+      context,
+      maxTokens: maxHeader ?? body.max_completion_tokens ?? body.max_tokens ?? undefined,
+      seed: body.seed ?? undefined,
+      jsonSchema: schema,
+      reasoning: body.reasoning_effort ? true : undefined,
+      footnotes: context.some((c) => c.block),
+      signal,
+    };
+  }
+
+  /** A generation request from a Predict Chat body. */
+  chatRequest(body: PredictChatBody, signal: AbortSignal): GenerateRequest {
+    const qc = body.query_context ?? [];
+    const entries = Array.isArray(qc) ? qc.map((t, i) => [`context/${i}`, t] as const) : Object.entries(qc);
+    const order = body.query_context_order ?? {};
+    entries.sort((a, b) => (order[a[0]] ?? 0) - (order[b[0]] ?? 0));
+    const footnotes = body.citations === "llm_footnotes";
+    const context: ContextPiece[] = entries.map(([id, text], i) => ({ id, text, block: footnotes ? `block-${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[Math.floor(i / 26) % 26]}${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 26]}` : undefined }));
+    const history = (body.chat_history ?? body.context ?? []).map((m): ChatMessage => ({ role: m.author === "USER" ? "user" : "assistant", content: m.text }));
+    const system = body.system ?? "Answer the question using only the given context.";
+    const user =
+      body.user_prompt && body.format_prompt === false
+        ? body.user_prompt.prompt
+        : (body.user_prompt?.prompt ?? "Context:\n{context}\n\nQuestion: {question}\nAnswer:").replace("{context}", renderContext(context)).replace("{question}", body.question);
+    return {
+      messages: [{ role: "system", content: system }, ...history, { role: "user", content: user }],
+      question: body.question,
+      context,
+      maxTokens: body.max_tokens ?? undefined,
+      seed: body.seed ?? undefined,
+      jsonSchema: body.json_schema ? { ...body.json_schema, description: body.json_schema.description ?? undefined } : undefined,
+      reasoning: body.reasoning ? true : undefined,
+      footnotes,
+      signal,
+    };
+  }
+
+  /** Embeddings with the KB's embedder (kbid) or the daemon's named/default one. */
+  async sentences(input: string | string[], model?: string | null, kbid?: string): Promise<{ model: string; vectors: Float32Array[]; tokens: number }> {
+    const texts = Array.isArray(input) ? input : [input];
+    const models = this.models();
+    if (kbid) this.kbs.require(kbid, "Knowledge Box not found");
+    const embedder = kbid ? await models?.embedderFor(kbid) : await models?.embedder(model ?? undefined);
+    if (!embedder) throw notFound(model ? `Embedding model ${model} is not installed` : "No embedding model is installed: run `kbox models pull`");
+    const vectors = await embedder.embed(texts, "passage");
+    return { model: embedder.id, vectors, tokens: texts.reduce((a, t) => a + approxTokens(t), 0) };
+  }
+
+  /** Query analysis: language, stop words removed, the sentence vector when an embedder is available. */
+  async query(text: string, kbid?: string): Promise<Record<string, unknown>> {
+    const models = this.models();
+    const embedder = await Promise.resolve(kbid ? models?.embedderFor(kbid) : models?.embedder()).catch(() => undefined);
+    const t0 = performance.now();
+    const vector = embedder && text ? Array.from((await embedder.embed([text], "query"))[0]) : [];
+    return {
+      language: /[^\u0000-\u024f]/.test(text) ? null : "en",
+      stop_words: text.split(/\s+/).filter((w) => w && !terms(w).length),
+      semantic_threshold: 0,
+      semantic_thresholds: {},
+      visual_llm: false,
+      max_context: 12_000,
+      entities: { tokens: [], time: 0 },
+      sentence: embedder ? { data: vector, time: (performance.now() - t0) / 1000, model: embedder.id } : null,
+      sentences: {},
+      graph_nodes: null,
+      graph_edges: null,
+      query: text,
+      rephrased_query: "",
+    };
+  }
+
+  /** Models this daemon can run: generators and installed embedders. */
+  listModels(): { id: string; name: string; title: string; description: string; model_type: "GENERATIVE" | "EMBEDDING" }[] {
+    return listedModels(this.env).map((m) => ({ ...m, name: m.id, model_type: "GENERATIVE" as const }));
+  }
+
+  /** The id of a chat completion. */
+  static completionId(): string {
+    return `chatcmpl-${randomUUID().replace(/-/g, "")}`;
+  }
+
+  defaultModel(): string {
+    return defaultModelName(this.env);
+  }
+}

@@ -1,0 +1,120 @@
+import type { FieldError } from "../../src/api/common.js";
+import type { ConversationField, FileField, KeyValueField, LinkField, TextField } from "../../src/api/fields.js";
+import type { BlobStore } from "../store/blobs.js";
+import type { FieldDoc } from "../store/index.js";
+import {
+  ExtractionError,
+  extractConversationField,
+  extractFileField,
+  extractGenericField,
+  extractKeyValueField,
+  extractLinkField,
+  extractTextField,
+} from "./extract/index.js";
+import type { IndexUnit } from "./rows.js";
+import { splitParagraphs } from "./split.js";
+import type { Extracted } from "./types.js";
+
+/** What processing one field produced: its status, the units to index and what `show=extracted` serves. */
+export interface FieldOutcome {
+  status: "PROCESSED" | "EMPTY" | "ERROR";
+  error?: FieldError;
+  units: IndexUnit[];
+  extracted?: Record<string, unknown>;
+  mime?: string;
+  language?: string;
+  languages: string[];
+}
+
+/** Extract a stored field by its kind; file fields read their bytes from the blob store. */
+export async function extractField(doc: FieldDoc, blobs: BlobStore, signal?: AbortSignal): Promise<Extracted> {
+  switch (doc.type) {
+    case "text":
+      return extractTextField(doc.value as TextField);
+    case "file": {
+      const v = doc.value as FileField;
+      if (!doc.blob) throw new ExtractionError("INVALID_INPUT", "The file field has no content: send a payload or upload the file");
+      return extractFileField({
+        path: blobs.path(doc.blob),
+        filename: v.file.filename ?? undefined,
+        contentType: v.file.content_type ?? undefined,
+        password: v.password ?? undefined,
+        language: v.language ?? undefined,
+      });
+    }
+    case "link":
+      return extractLinkField(doc.value as LinkField, { signal });
+    case "conversation":
+      return extractConversationField(doc.value as ConversationField);
+    case "key_value":
+      return extractKeyValueField(doc.value as KeyValueField);
+    case "generic":
+      return extractGenericField(doc.id, typeof doc.value === "string" ? doc.value : String(doc.value ?? ""));
+  }
+}
+
+/** The wire's error object for a failed field. */
+export function fieldError(err: unknown): FieldError {
+  const created = new Date().toISOString();
+  if (err instanceof ExtractionError) return { body: err.message, code: err.code, code_str: err.code_str, created, severity: "ERROR" };
+  const msg = err instanceof Error ? err.message : String(err);
+  return { body: `Processing failed: ${msg}`, code: 0, code_str: "PROCESSING_FAILED", created, severity: "ERROR" };
+}
+
+/** Positions of paragraphs as extracted metadata serves them. */
+function paragraphMeta(u: IndexUnit) {
+  return u.paragraphs.map((p) => ({
+    start: p.start,
+    end: p.end,
+    kind: p.kind,
+    page: { page: p.page_number, page_with_visual: false },
+    representation: { is_a_table: p.is_a_table },
+    index: p.index,
+  }));
+}
+
+const strip = (m: Extracted["metadata"]) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== null));
+
+/** Split an extraction into index units and the `extracted` document of the field. */
+export function outcomeOf(doc: FieldDoc, ex: Extracted): FieldOutcome {
+  const lang = ex.metadata.language ?? "";
+  const units: IndexUnit[] = ex.splits
+    ? Object.entries(ex.splits).map(([ident, sub]) => ({ split: ident, paragraphs: splitParagraphs(sub), lang: sub.metadata.language ?? lang }))
+    : [{ split: "", paragraphs: splitParagraphs(ex), lang }];
+  const whole = units.find((u) => u.split === "");
+  const metadata = { ...strip(ex.metadata), paragraphs: whole ? paragraphMeta(whole) : [], last_extract: new Date().toISOString() };
+  const extracted: Record<string, unknown> = {
+    text: {
+      text: ex.text,
+      split_text: Object.fromEntries(Object.entries(ex.splits ?? {}).map(([k, v]) => [k, v.text])),
+      deleted_splits: [],
+    },
+    metadata: {
+      metadata,
+      split_metadata: Object.fromEntries(
+        units.filter((u) => u.split).map((u) => [u.split, { language: ex.splits?.[u.split]?.metadata.language, paragraphs: paragraphMeta(u) }]),
+      ),
+      deleted_splits: [],
+    },
+  };
+  if (doc.type === "file") {
+    const f = (doc.value as FileField).file as { md5?: string | null };
+    extracted.file = { language: ex.metadata.language, md5: f.md5 ?? undefined, metadata: strip(ex.metadata), icon: ex.metadata.mime_type };
+  }
+  if (doc.type === "link") {
+    const m = ex.metadata;
+    extracted.link = { title: m.title, description: m.description, language: m.language, metadata: strip(m), type: m.mime_type, date: m.date };
+  }
+  const empty = units.every((u) => u.paragraphs.length === 0);
+  return { status: empty ? "EMPTY" : "PROCESSED", units, extracted, mime: ex.metadata.mime_type, language: ex.metadata.language, languages: ex.metadata.languages ?? [] };
+}
+
+/** Extract and split one field; extraction failures become an ERROR outcome, never a throw. */
+export async function processField(doc: FieldDoc, blobs: BlobStore, signal?: AbortSignal): Promise<FieldOutcome> {
+  try {
+    return outcomeOf(doc, await extractField(doc, blobs, signal));
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return { status: "ERROR", error: fieldError(err), units: [], languages: [] };
+  }
+}

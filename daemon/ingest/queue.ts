@@ -1,0 +1,311 @@
+import type { KbService } from "../kbs/service.js";
+import type { ProcessingSink } from "../resources/service.js";
+import type { DocTable } from "../store/doc-table.js";
+import type { FieldDoc, KbDoc, KbStore } from "../store/index.js";
+import type { VectorsetEmbedder } from "./embed.js";
+import { fieldError } from "./process-field.js";
+import { type RunStats, aggregateStatus, processResource } from "./process-resource.js";
+
+/** Where the queue gets a knowledge box's embedders (the model service). */
+export interface EmbedderSource {
+  embeddersFor(kb: KbDoc | string): Promise<VectorsetEmbedder[]>;
+}
+
+export interface QueueOptions {
+  /** Resources processed at once (default KBOX_INGEST_CONCURRENCY or 4). */
+  concurrency?: number;
+  /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
+  highWater?: number;
+  log?: (msg: string) => void;
+}
+
+interface Item {
+  kbid: string;
+  rid: string;
+  fields: Set<string>;
+  refresh: boolean;
+}
+
+/** A pending metadata refresh, journaled so that it survives a crash (fields carry their own PENDING status). */
+interface RefreshMark {
+  rid: string;
+}
+
+const MAX_ATTEMPTS = 3;
+const keyOf = (kbid: string, rid: string) => `${kbid}/${rid}`;
+
+/**
+ * The durable processing queue. Its state is derived from stored records: a field whose status is
+ * PENDING is work, so an acknowledged change survives kill -9 and is resumed by the start-up scan.
+ * In memory it only orders work: one run per resource at a time, `concurrency` resources at once.
+ */
+export class ProcessingQueue implements ProcessingSink {
+  private readonly waiting = new Map<string, Item>();
+  private readonly running = new Map<string, Item>();
+  private readonly attempts = new Map<string, number>();
+  private readonly journals = new Map<string, Promise<DocTable<RefreshMark>>>();
+  private readonly abort = new AbortController();
+  private readonly touched = new Set<string>();
+  private idleWaiters: (() => void)[] = [];
+  private spaceWaiters: (() => void)[] = [];
+  private reconcileTimer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  readonly concurrency: number;
+  readonly highWater: number;
+  private readonly log: (msg: string) => void;
+  /** Totals since start, for status and benchmarks. */
+  readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
+
+  constructor(
+    private readonly kbs: KbService,
+    private readonly models: EmbedderSource | undefined,
+    opts: QueueOptions = {},
+  ) {
+    this.concurrency = Math.max(1, opts.concurrency ?? (Number(process.env.KBOX_INGEST_CONCURRENCY) || 4));
+    this.highWater = opts.highWater ?? 10_000;
+    this.log = opts.log ?? (() => undefined);
+    kbs.onDrop((kbid) => this.dropKb(kbid));
+  }
+
+  /** Scan every knowledge box for PENDING work and journaled refreshes; call once at start. */
+  async start(): Promise<void> {
+    for (const kb of this.kbs.list()) {
+      try {
+        const n = await this.scanKb(kb.uuid, true);
+        if (n) this.log(`ingest: resuming ${n} resource(s) of ${kb.slug}`);
+      } catch (e) {
+        this.log(`ingest: cannot scan ${kb.slug}: ${(e as Error).message}`);
+      }
+    }
+    void this.sweepOrphans().catch((e) => this.log(`ingest: orphan sweep failed: ${(e as Error).message}`));
+  }
+
+  /**
+   * Delete paragraphs whose resource is gone: a resource record is deleted before its paragraphs, so
+   * a crash in between can leave some behind. Runs in the background after start.
+   */
+  async sweepOrphans(): Promise<number> {
+    let n = 0;
+    for (const kb of this.kbs.list()) {
+      if (this.stopping) break;
+      const { store } = await this.kbs.open(kb.uuid);
+      const rids = new Set<string>();
+      for await (const batch of store.paragraphs.table.query().select(["rid"])) {
+        for (const r of batch.getChild("rid")?.toArray() ?? []) rids.add(r as string);
+      }
+      for (const rid of rids) {
+        if (store.resources.has(rid) || this.stopping) continue;
+        await store.paragraphs.deleteResource(rid);
+        n++;
+      }
+    }
+    if (n) this.log(`ingest: removed the paragraphs of ${n} deleted resource(s)`);
+    return n;
+  }
+
+  async enqueue(kbid: string, rid: string, fieldKeys: string[]): Promise<void> {
+    if (this.stopping) return; // the records say PENDING: the next start picks it up
+    const { store } = await this.kbs.open(kbid);
+    const res = store.resources.get(rid);
+    // Already indexed fields outside this change carry copies of resource attributes: refresh them.
+    const refresh = Boolean(res && Object.entries(res.fields).some(([k, f]) => !fieldKeys.includes(k) && f.status !== "PENDING"));
+    if (refresh) await (await this.journal(kbid)).put(rid, { rid });
+    this.add(kbid, rid, fieldKeys, refresh);
+    while (this.waiting.size > this.highWater && !this.stopping) await new Promise<void>((r) => this.spaceWaiters.push(r));
+  }
+
+  async forget(kbid: string, rid: string, fieldKeys?: string[]): Promise<void> {
+    const item = this.waiting.get(keyOf(kbid, rid));
+    if (item && fieldKeys) for (const k of fieldKeys) item.fields.delete(k);
+    else if (item) this.waiting.delete(keyOf(kbid, rid));
+    if (!fieldKeys) {
+      const j = await this.journal(kbid).catch(() => undefined);
+      if (j?.has(rid)) await j.delete(rid);
+    }
+  }
+
+  /** "queued", "running" or undefined for a resource. */
+  state(kbid: string, rid: string): "queued" | "running" | undefined {
+    const k = keyOf(kbid, rid);
+    return this.running.has(k) ? "running" : this.waiting.has(k) ? "queued" : undefined;
+  }
+
+  /** Resources and fields waiting and running, for one knowledge box or all. */
+  counts(kbid?: string): { queued: number; running: number; queued_fields: number; running_fields: number } {
+    const pick = (m: Map<string, Item>) => [...m.values()].filter((i) => !kbid || i.kbid === kbid);
+    const w = pick(this.waiting);
+    const r = pick(this.running);
+    const fields = (items: Item[]) => items.reduce((n, i) => n + i.fields.size, 0);
+    return { queued: w.length, running: r.length, queued_fields: fields(w), running_fields: fields(r) };
+  }
+
+  /** Resolves when nothing is waiting or running. */
+  idle(): Promise<void> {
+    if (!this.waiting.size && !this.running.size) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /** Stop taking work, abort what runs (it stays PENDING in the records) and wait for it to let go. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.reconcileTimer);
+    this.abort.abort();
+    for (const r of this.spaceWaiters.splice(0)) r();
+    const deadline = Date.now() + 30_000;
+    while (this.running.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private add(kbid: string, rid: string, fieldKeys: Iterable<string>, refresh: boolean): void {
+    const k = keyOf(kbid, rid);
+    let item = this.waiting.get(k);
+    if (!item) {
+      item = { kbid, rid, fields: new Set(), refresh: false };
+      this.waiting.set(k, item);
+    }
+    for (const f of fieldKeys) item.fields.add(f);
+    item.refresh ||= refresh;
+    this.touched.add(kbid);
+    this.pump();
+  }
+
+  private journal(kbid: string): Promise<DocTable<RefreshMark>> {
+    let j = this.journals.get(kbid);
+    if (!j) {
+      j = this.kbs.open(kbid).then(({ store }) => store.docTable<RefreshMark>("ingest_refresh"));
+      this.journals.set(kbid, j);
+      j.catch(() => this.journals.delete(kbid));
+    }
+    return j;
+  }
+
+  /** Queue every resource of a KB with PENDING fields (or a PENDING aggregate) not already queued. */
+  private async scanKb(kbid: string, withJournal: boolean): Promise<number> {
+    const { store } = await this.kbs.open(kbid);
+    let n = 0;
+    const marks = withJournal ? [...(await this.journal(kbid)).values()] : [];
+    for (const m of marks) {
+      if (store.resources.has(m.rid)) this.add(kbid, m.rid, [], true);
+      n++;
+    }
+    for (const res of store.resources.values()) {
+      const k = keyOf(kbid, res.id);
+      const busy = this.running.get(k);
+      const pending = Object.entries(res.fields)
+        .filter(([key, f]) => f.status === "PENDING" && !busy?.fields.has(key) && !this.waiting.get(k)?.fields.has(key))
+        .map(([key]) => key);
+      const settle = !pending.length && res.metadata.status === "PENDING" && !busy && !this.waiting.has(k);
+      if (pending.length || settle) {
+        this.add(kbid, res.id, pending, false);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private pump(): void {
+    if (this.stopping) return;
+    for (const [k, item] of this.waiting) {
+      if (this.running.size >= this.concurrency) break;
+      if (this.running.has(k)) continue; // one run per resource: the next one waits for it
+      this.waiting.delete(k);
+      this.running.set(k, item);
+      void this.run(k, item);
+    }
+    if (this.waiting.size <= this.highWater) for (const r of this.spaceWaiters.splice(0)) r();
+  }
+
+  private async run(k: string, item: Item): Promise<void> {
+    try {
+      const stats = await this.process(item);
+      if (stats) for (const [n, v] of Object.entries(stats)) this.totals[n as keyof RunStats] += v;
+      this.attempts.delete(k);
+    } catch (e) {
+      if (!this.stopping) await this.failed(k, item, e);
+    } finally {
+      this.running.delete(k);
+      this.pump();
+      if (!this.waiting.size && !this.running.size) this.onIdle();
+    }
+  }
+
+  private async process(item: Item): Promise<RunStats | undefined> {
+    let kb: KbDoc;
+    let store: KbStore;
+    try {
+      ({ kb, store } = await this.kbs.open(item.kbid));
+    } catch {
+      return undefined; // the knowledge box is gone
+    }
+    if (!store.resources.has(item.rid)) return undefined;
+    let embedders: Promise<VectorsetEmbedder[]> | undefined;
+    const ctx = {
+      store,
+      embedders: () => {
+        embedders ??= this.models ? this.models.embeddersFor(kb) : Promise.resolve([]);
+        return embedders;
+      },
+      superseded: (key: string) => Boolean(this.waiting.get(keyOf(item.kbid, item.rid))?.fields.has(key)),
+      signal: this.abort.signal,
+    };
+    const stats = await processResource(ctx, item.rid, [...item.fields], item.refresh);
+    if (item.refresh) {
+      const j = await this.journal(item.kbid);
+      // A newer refresh of the same resource may be waiting: its mark must stay.
+      if (j.has(item.rid) && !this.waiting.get(keyOf(item.kbid, item.rid))?.refresh) await j.delete(item.rid);
+    }
+    return stats;
+  }
+
+  /** An unexpected failure (storage, a bug): retry a few times, then record ERROR so nothing stays PENDING forever. */
+  private async failed(k: string, item: Item, err: unknown): Promise<void> {
+    const n = (this.attempts.get(k) ?? 0) + 1;
+    this.attempts.set(k, n);
+    this.log(`ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`);
+    if (n < MAX_ATTEMPTS) {
+      setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields, item.refresh), 200 * n).unref();
+      return;
+    }
+    this.attempts.delete(k);
+    const store = await this.kbs.open(item.kbid).then((o) => o.store, () => undefined);
+    const cur = store?.resources.get(item.rid);
+    if (!store || !cur) return;
+    const next = structuredClone(cur);
+    const error = fieldError(err);
+    for (const key of item.fields) {
+      const f = next.fields[key];
+      if (!f || f.status !== "PENDING") continue;
+      f.status = "ERROR";
+      f.error = error;
+    }
+    next.metadata.status = aggregateStatus(next);
+    await store.resources.put(item.rid, next).catch(() => undefined);
+    await Promise.all(
+      [...item.fields].map(async (key) => {
+        const doc = await store.fields.get(`${item.rid}/${key}`).catch(() => undefined);
+        if (doc) await store.fields.put(`${item.rid}/${key}`, item.rid, { ...doc, errors: [error] } satisfies FieldDoc).catch(() => undefined);
+      }),
+    );
+  }
+
+  /**
+   * When the queue drains, re-scan the knowledge boxes it touched: a field can be left PENDING
+   * without being queued when a concurrent request wrote back an older copy of its resource record.
+   */
+  private onIdle(): void {
+    for (const r of this.idleWaiters.splice(0)) r();
+    if (this.stopping || !this.touched.size) return;
+    clearTimeout(this.reconcileTimer);
+    this.reconcileTimer = setTimeout(() => {
+      const kbids = [...this.touched];
+      this.touched.clear();
+      for (const kbid of kbids) void this.scanKb(kbid, false).catch(() => undefined);
+    }, 500);
+    this.reconcileTimer.unref();
+  }
+
+  private dropKb(kbid: string): void {
+    for (const [k, item] of this.waiting) if (item.kbid === kbid) this.waiting.delete(k);
+    this.journals.delete(kbid);
+    this.touched.delete(kbid);
+  }
+}

@@ -1,0 +1,51 @@
+import type { Readable } from "node:stream";
+import type { FileField } from "../../src/api/fields.js";
+import type { CreateResource } from "../../src/api/resources.js";
+import type { UploadResponse } from "../../src/api/uploads.js";
+import type { KbService } from "../kbs/service.js";
+import type { ResourceRef, ResourceService } from "../resources/service.js";
+import { type UploadMeta, refuseDuplicate } from "./meta.js";
+
+/** Where an upload goes: a new resource (field `file`), or a file field of an existing resource. */
+export type UploadTarget = { kind: "new"; slug?: string } | { kind: "field"; ref: ResourceRef; field: string };
+
+/** Direct uploads: the request body streams into the blob store and becomes a file field. */
+export class UploadService {
+  constructor(
+    private readonly kbs: KbService,
+    private readonly resources: ResourceService,
+  ) {}
+
+  /** Fail early (before reading any byte) on a duplicate md5 or a missing resource. */
+  async check(kbid: string, target: UploadTarget, meta: UploadMeta): Promise<void> {
+    const { store } = await this.kbs.open(kbid);
+    if (target.kind === "field") await this.resources.resolve(kbid, target.ref);
+    refuseDuplicate(store, meta.md5);
+  }
+
+  /** Store `source`'s bytes as a file field; `create` is the payload of a new resource (TUS may send one). */
+  async store(kbid: string, target: UploadTarget, meta: UploadMeta, source: () => Readable, create: CreateResource = {}): Promise<UploadResponse> {
+    const value: FileField = {
+      file: { filename: meta.filename ?? null, content_type: meta.contentType },
+      ...(meta.language ? { language: meta.language } : {}),
+      ...(meta.password ? { password: meta.password } : {}),
+      ...(meta.extractStrategy ? { extract_strategy: meta.extractStrategy } : {}),
+      ...(meta.splitStrategy ? { split_strategy: meta.splitStrategy } : {}),
+    };
+    if (target.kind === "field") {
+      const { seqid } = await this.resources.update(kbid, target.ref, { files: { [target.field]: value } }, { fileSources: { [target.field]: source } });
+      const { res } = await this.resources.resolve(kbid, target.ref);
+      return { seqid, uuid: res.id, field_id: target.field };
+    }
+    const input: CreateResource = {
+      ...create,
+      slug: create.slug ?? target.slug,
+      title: create.title ?? meta.filename,
+      icon: create.icon ?? (meta.contentType === "application/octet-stream" ? undefined : meta.contentType.split(";")[0]),
+      origin: { ...create.origin, filename: create.origin?.filename ?? meta.filename },
+      files: { ...create.files, file: value },
+    };
+    const { uuid, seqid } = await this.resources.create(kbid, input, { fileSources: { file: source } });
+    return { seqid, uuid, field_id: "file" };
+  }
+}

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { AnswerJsonSchema, ChatMessage } from "./ask.js";
+import { route } from "./route.js";
+
+/** Predict Chat body (the understanding API's chat over a given context). */
+export const PredictChatBody = z.object({
+  question: z.string().max(20_000),
+  retrieval: z.boolean().optional(),
+  user_id: z.string().optional(),
+  system: z.string().nullable().optional(),
+  chat_history: z.array(ChatMessage).optional(),
+  context: z.array(ChatMessage).optional(),
+  query_context: z.union([z.array(z.string()), z.record(z.string(), z.string())]).optional(),
+  query_context_order: z.record(z.string(), z.number()).optional(),
+  truncate: z.boolean().optional(),
+  user_prompt: z.object({ prompt: z.string() }).nullable().optional(),
+  citations: z.union([z.boolean(), z.enum(["default", "llm_footnotes", "none"])]).nullable().optional(),
+  citation_threshold: z.number().min(0).max(1).nullable().optional(),
+  generative_model: z.string().nullable().optional(),
+  max_tokens: z.number().int().min(1).nullable().optional(),
+  prefer_markdown: z.boolean().nullable().optional(),
+  json_schema: AnswerJsonSchema.nullable().optional(),
+  format_prompt: z.boolean().optional(),
+  rerank_context: z.boolean().optional(),
+  seed: z.number().int().nullable().optional(),
+  reasoning: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
+});
+export type PredictChatBody = z.infer<typeof PredictChatBody>;
+
+const ModelQuery = z.object({ model: z.string().optional() });
+const KbParams = z.object({ kbid: z.string() });
+
+export const predictChat = route({
+  method: "POST",
+  path: "/api/v1/predict/chat",
+  query: ModelQuery,
+  body: PredictChatBody,
+  stream: true,
+  role: "READER",
+  summary: "Predict Chat: answer a question over the given context (NDJSON chunks; x-synchronous for JSON)",
+});
+export const predictChatKb = route({ ...predictChat, path: "/api/v1/predict/chat/:kbid", params: KbParams, summary: "Predict Chat with a knowledge box's model" });
+
+/** OpenAI-compatible chat completions; extra members are accepted and ignored. */
+export const ChatCompletionBody = z.looseObject({
+  messages: z.array(z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]) })).min(1),
+  model: z.string().optional(),
+  stream: z.boolean().optional(),
+  max_tokens: z.number().int().min(1).nullable().optional(),
+  max_completion_tokens: z.number().int().min(1).nullable().optional(),
+  seed: z.number().int().nullable().optional(),
+  response_format: z.looseObject({ type: z.string(), json_schema: z.looseObject({ name: z.string(), description: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional() }).optional() }).nullable().optional(),
+  json_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  reasoning_effort: z.string().nullable().optional(),
+});
+export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
+
+export const chatCompletions = route({
+  method: "POST",
+  path: "/api/v1/predict/chat/completions",
+  body: ChatCompletionBody,
+  role: "READER",
+  summary: "Chat Completions (OpenAI-compatible, streaming with stream: true)",
+});
+export const openaiChatCompletions = route({ ...chatCompletions, path: "/v1/chat/completions" });
+
+export const SentencesBody = z.object({ input: z.union([z.string(), z.array(z.string()).min(1)]), model: z.string().nullable().optional() }).loose();
+export const SentencesResponse = z.object({
+  object: z.literal("list"),
+  data: z.array(z.object({ object: z.literal("embedding"), embedding: z.array(z.number()), index: z.number().int() })),
+  model: z.string(),
+  usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
+});
+
+export const predictSentences = route({
+  method: "POST",
+  path: "/api/v1/predict/sentences",
+  body: SentencesBody,
+  response: SentencesResponse,
+  role: "READER",
+  summary: "Predict Sentences: embeddings with the daemon's default (or named) embedder",
+});
+export const predictSentencesKb = route({ ...predictSentences, path: "/api/v1/predict/sentences/:kbid", params: KbParams, summary: "Predict Sentences with a knowledge box's embedder" });
+export const openaiEmbeddings = route({ ...predictSentences, path: "/v1/embeddings", summary: "Embeddings (OpenAI-compatible)" });
+
+export const PredictQueryBody = z.object({
+  text: z.string().nullable().optional(),
+  rephrase: z.boolean().optional(),
+  rephrase_prompt: z.string().nullable().optional(),
+  generative_model: z.string().nullable().optional(),
+  semantic_models: z.array(z.string()).nullable().optional(),
+  semantic_model: z.string().nullable().optional(),
+  token_model: z.string().nullable().optional(),
+}).loose();
+
+export const predictQuery = route({ method: "POST", path: "/api/v1/predict/query", body: PredictQueryBody, role: "READER", summary: "Predict Query: query analysis" });
+export const predictQueryKb = route({ ...predictQuery, path: "/api/v1/predict/query/:kbid", params: KbParams, summary: "Predict Query for a knowledge box" });
+export const predictQueryGet = route({
+  method: "GET",
+  path: "/api/v1/predict/query",
+  query: z.object({ text: z.string().optional(), rephrase: z.string().optional(), semantic_model: z.string().optional() }).loose(),
+  role: "READER",
+  summary: "Predict Query (deprecated GET form)",
+});
+
+export const ModelInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  created: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  model_type: z.enum(["GENERATIVE", "EMBEDDING"]),
+  max_input_tokens: z.number().int(),
+  max_output_tokens: z.number().int(),
+});
+export const listModels = route({
+  method: "GET",
+  path: "/api/v1/predict/models",
+  response: z.object({ object: z.literal("list"), data: z.array(ModelInfo.extend({ object: z.literal("model"), owned_by: z.string() })), has_more: z.boolean() }),
+  role: "READER",
+  summary: "List the models this daemon can run",
+});
+export const openaiModels = route({ ...listModels, path: "/v1/models" });
+export const getModel = route({ method: "GET", path: "/api/v1/predict/models/:model_id", params: z.object({ model_id: z.string() }), response: ModelInfo, role: "READER", summary: "Get one model" });

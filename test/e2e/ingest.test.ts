@@ -1,0 +1,219 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as kbs from "../../src/api/kbs.js";
+import * as processing from "../../src/api/processing.js";
+import * as api from "../../src/api/resources.js";
+import { buildDocx, buildPdf } from "../fixtures/documents.js";
+import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { CountingEmbedder, waitIdle } from "./ingest-helpers.js";
+
+let d: TestDaemon;
+let kbid: string;
+let dir: string;
+const embedder = new CountingEmbedder();
+
+type Entry = { status: string; error?: { body: string; code_str: string; severity: string }; errors?: unknown[]; extracted?: Record<string, any> };
+type Res = { id: string; metadata: { status: string; language?: string }; data: Record<string, Record<string, Entry>> };
+
+async function show(rid: string): Promise<Res> {
+  return (await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["basic", "extracted", "errors"] } })) as unknown as Res;
+}
+
+async function rowsOf(rid: string) {
+  const store = await d.daemon.services.store.kb(kbid);
+  const rows = await store.paragraphs.table.query().where(`rid = '${rid}'`).toArray();
+  return rows.map((r) => {
+    const o = r.toJSON() as Record<string, any>;
+    for (const k of ["facets", "labels", "groups"]) o[k] = Array.from(o[k] ?? []);
+    return o;
+  });
+}
+
+beforeAll(async () => {
+  process.env.KBOX_MODELS_AUTOPULL = "0";
+  dir = mkdtempSync(join(tmpdir(), "kbox-ingest-"));
+  d = await startTestDaemon();
+  d.daemon.services.models.registerEmbedder("test:trigram", embedder);
+  kbid = (await d.client.call(kbs.createKb, { body: { slug: "ingest" } })).uuid;
+});
+afterAll(async () => {
+  await d.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("text fields", () => {
+  it("extracts, splits and indexes every format, with positions and languages", async () => {
+    const { uuid } = await d.client.call(api.createResource, {
+      params: { kbid },
+      body: {
+        title: "Formats",
+        texts: {
+          plain: { body: "The first paragraph talks about rivers.\n\nThe second one is about mountains and valleys.", format: "PLAIN" },
+          md: { body: "# Heading\n\nSome *markdown* text about the weather today.\n\n- a list item\n- another item", format: "MARKDOWN" },
+          html: { body: "<html><body><h1>Title</h1><p>An HTML paragraph with <b>bold</b> words.</p><script>var x=1</script></body></html>", format: "HTML" },
+          blank: { body: "Block one line one\nline two\n\nBlock two", format: "PLAIN_BLANKLINE_SPLIT" },
+          json: { body: JSON.stringify({ name: "kbox", about: "a local search service for documents" }), format: "JSON" },
+        },
+      },
+    });
+    await waitIdle(d.client, kbid);
+    const r = await show(uuid);
+    expect(r.metadata.status).toBe("PROCESSED");
+    expect(r.metadata.language).toBe("en");
+    for (const [id, e] of Object.entries(r.data.texts)) {
+      expect(e.status, id).toBe("PROCESSED");
+      const text: string = e.extracted?.text.text;
+      const paras = e.extracted?.metadata.metadata.paragraphs as { start: number; end: number }[];
+      expect(paras.length, id).toBeGreaterThan(0);
+      for (const p of paras) expect(text.slice(p.start, p.end).trim().length).toBeGreaterThan(0);
+    }
+    expect(r.data.texts.html.extracted?.text.text).not.toMatch(/<b>|var x/);
+    expect(r.data.texts.html.extracted?.text.text).toContain("HTML paragraph with bold words");
+    const rows = await rowsOf(uuid);
+    const ids = rows.map((x) => x.id as string);
+    expect(ids).toContain(`${uuid}/a/title/0-7`);
+    expect(ids.some((i) => i.startsWith(`${uuid}/t/plain/0-`))).toBe(true);
+    const plain = rows.filter((x) => x.field === "t/plain");
+    expect(plain.map((x) => x.text)).toEqual(["The first paragraph talks about rivers.", "The second one is about mountains and valleys."]);
+    expect(plain[0].facets).toContain("/s/p/en");
+    expect(rows.every((x) => x.vec_trigram !== null)).toBe(true);
+  });
+
+  it("a field with no text ends EMPTY", async () => {
+    const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { texts: { e: { body: "   \n  " } } } });
+    await waitIdle(d.client, kbid);
+    const r = await show(uuid);
+    expect(r.data.texts.e.status).toBe("EMPTY");
+    expect(r.metadata.status).toBe("EMPTY");
+    expect(await rowsOf(uuid)).toEqual([]);
+  });
+});
+
+describe("file fields", () => {
+  it("indexes a PDF per page and a DOCX", async () => {
+    await buildPdf(join(dir, "a.pdf"), ["Page one speaks about apples and pears.", "Page two speaks about oranges."]);
+    await buildDocx(join(dir, "b.docx"), { title: "Doc", sections: [{ heading: "Intro", paragraphs: ["Docx paragraph about the sea."] }] });
+    const b64 = (f: string) => readFileSync(join(dir, f)).toString("base64");
+    const { uuid } = await d.client.call(api.createResource, {
+      params: { kbid },
+      body: {
+        files: {
+          pdf: { file: { filename: "a.pdf", content_type: "application/pdf", payload: b64("a.pdf") } },
+          docx: { file: { filename: "b.docx", content_type: "application/octet-stream", payload: b64("b.docx") } },
+        },
+      },
+    });
+    await waitIdle(d.client, kbid);
+    const r = await show(uuid);
+    expect(r.data.files.pdf.status).toBe("PROCESSED");
+    expect(r.data.files.docx.status).toBe("PROCESSED");
+    const pages = (r.data.files.pdf.extracted?.metadata.metadata.paragraphs as { page: { page: number } }[]).map((p) => p.page.page);
+    expect(pages).toEqual([1, 2]);
+    expect(r.data.files.pdf.extracted?.file.icon).toBe("application/pdf");
+    const rows = await rowsOf(uuid);
+    expect(rows.find((x) => x.field === "f/pdf" && x.page === 2)?.text).toContain("oranges");
+    expect(rows.find((x) => x.field === "f/docx" && String(x.text).includes("sea"))?.facets).toContain(
+      "/n/i/application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    );
+  });
+
+  it("a corrupt PDF and an unknown binary end as ERROR with a message", async () => {
+    const { uuid } = await d.client.call(api.createResource, {
+      params: { kbid },
+      body: {
+        title: "Broken",
+        files: {
+          bad: { file: { filename: "bad.pdf", content_type: "application/pdf", payload: Buffer.from("%PDF-1.7\n1 0 obj garbage").toString("base64") } },
+          bin: { file: { filename: "blob.bin", payload: randomBytes(4096).toString("base64") } },
+        },
+      },
+    });
+    await waitIdle(d.client, kbid);
+    const r = await show(uuid);
+    expect(r.metadata.status).toBe("ERROR");
+    for (const id of ["bad", "bin"]) {
+      const e = r.data.files[id];
+      expect(e.status).toBe("ERROR");
+      expect(e.error?.severity).toBe("ERROR");
+      expect(e.error?.body.length).toBeGreaterThan(5);
+      expect(e.errors).toHaveLength(1);
+    }
+    expect(r.data.files.bin.error?.code_str).toBe("UNSUPPORTED_FORMAT");
+    expect((await rowsOf(uuid)).map((x) => x.field)).toEqual(["a/title"]);
+  });
+});
+
+describe("incremental processing", () => {
+  it("re-embeds only changed paragraphs; metadata changes and reprocess embed nothing", async () => {
+    const body = (mid: string) => ({ body: `Alpha paragraph stays the same.\n\n${mid}\n\nOmega paragraph stays too.` });
+    const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { texts: { t: body("Middle version one.") } } });
+    await waitIdle(d.client, kbid);
+    const first = (await rowsOf(uuid)).find((x) => x.text.startsWith("Alpha"))?.vec_trigram;
+    embedder.texts = [];
+    await d.client.call(api.putField.byId, { params: { kbid, rid: uuid, field_type: "text", field_id: "t" }, body: body("Middle version two.") });
+    await waitIdle(d.client, kbid);
+    expect(embedder.texts).toEqual(["Middle version two."]);
+    const rows = await rowsOf(uuid);
+    expect(rows.map((x) => x.text)).toContain("Middle version two.");
+    expect(rows.map((x) => x.text)).not.toContain("Middle version one.");
+    expect(Array.from(rows.find((x) => x.text.startsWith("Alpha"))?.vec_trigram)).toEqual(Array.from(first));
+
+    embedder.texts = [];
+    await d.client.call(api.updateResource.byId, {
+      params: { kbid, rid: uuid },
+      body: { usermetadata: { classifications: [{ labelset: "topic", label: "greek" }] }, origin: { tags: ["letters"], path: "/a/b.txt" }, hidden: true },
+    });
+    await waitIdle(d.client, kbid);
+    const refreshed = await rowsOf(uuid);
+    expect(refreshed).toHaveLength(3);
+    for (const x of refreshed) {
+      expect(x.facets).toEqual(expect.arrayContaining(["/l/topic/greek", "/t/letters"]));
+      expect(x.path).toBe("/a/b.txt");
+      expect(x.hidden).toBe(true);
+      expect(x.vec_trigram).not.toBeNull();
+    }
+
+    await d.client.call(api.reprocessResource.byId, { params: { kbid, rid: uuid } });
+    await waitIdle(d.client, kbid);
+    expect(embedder.texts).toEqual([]);
+    expect((await show(uuid)).metadata.status).toBe("PROCESSED");
+  });
+
+  it("deleting a resource while it is queued leaves no paragraphs", async () => {
+    const created = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => d.client.call(api.createResource, { params: { kbid }, body: { texts: { t: { body: `Doomed text number ${i}.` } } } })),
+    );
+    await Promise.all(created.map((c) => d.client.call(api.deleteResource.byId, { params: { kbid, rid: c.uuid } })));
+    await waitIdle(d.client, kbid);
+    for (const c of created) expect(await rowsOf(c.uuid)).toEqual([]);
+  });
+});
+
+describe("processing status", () => {
+  it("lists resources with field statuses, filtered and paginated by cursor", async () => {
+    const all = await d.client.call(processing.processingStatus, { params: { kbid }, query: { limit: 1000 } });
+    expect(all.queue).toEqual({ pending: 0, running: 0, pending_fields: 0, running_fields: 0 });
+    const total = Object.values(all.totals).reduce((a, b) => a + b, 0);
+    expect(all.results).toHaveLength(total);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await d.client.call(processing.processingStatus, { params: { kbid }, query: { limit: 2, cursor } });
+      seen.push(...page.results.map((r) => r.resource_id));
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(all.results.map((r) => r.resource_id));
+    const errors = await d.client.call(processing.processingStatus, { params: { kbid }, query: { status: ["ERROR"] } });
+    expect(errors.results.length).toBe(all.totals.ERROR);
+    const broken = errors.results[0];
+    expect(broken.failed).toBe(true);
+    expect(broken.fields.find((f) => f.field === "f/bin")?.error?.code_str).toBe("UNSUPPORTED_FORMAT");
+  });
+
+  it("rejects a bad cursor with 422", async () => {
+    await expect(d.client.call(processing.processingStatus, { params: { kbid }, query: { cursor: "nope" } })).rejects.toMatchObject({ status: 422 });
+  });
+});

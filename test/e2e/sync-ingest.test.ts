@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Embedder } from "../../daemon/models/types.js";
+import * as find from "../../src/api/find.js";
+import * as kbs from "../../src/api/kbs.js";
+import * as sync from "../../src/api/sync.js";
+import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+
+/** A deterministic embedder that records every text it embeds (to prove what was, and was not, re-embedded). */
+class CountingEmbedder implements Embedder {
+  readonly id = "test:counting";
+  readonly dim = 16;
+  readonly seen: string[] = [];
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    this.seen.push(...texts);
+    return texts.map((t) => {
+      const h = createHash("sha256").update(t).digest();
+      const v = Float32Array.from({ length: this.dim }, (_, i) => h[i] / 255 - 0.5);
+      const n = Math.hypot(...v) || 1;
+      return v.map((x) => x / n);
+    });
+  }
+}
+
+let d: TestDaemon;
+let kbid: string;
+let root: string;
+let configId: string;
+const embedder = new CountingEmbedder();
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Texts of the keyword matches of a query. */
+async function found(query: string): Promise<string[]> {
+  const res = await d.client.call(find.find, { params: { kbid }, body: { query, features: ["keyword"], top_k: 20 } });
+  return Object.values(res.resources).flatMap((r) => Object.values(r.fields).flatMap((f) => Object.values(f.paragraphs).map((p) => p.text)));
+}
+
+/** The resource a synced path belongs to. */
+function resourceAt(rel: string) {
+  const store = d.daemon.services.store.kb(kbid);
+  return store.then((s) => [...s.resources.values()].find((r) => r.origin?.sync_metadata?.file_id === rel && r.origin?.source_id === configId));
+}
+
+/** Paragraph rows of a resource's file field: id, hash, text, path. */
+async function fileParagraphs(rid: string) {
+  const store = await d.daemon.services.store.kb(kbid);
+  const rows = await store.paragraphs.table.query().where(`rid = '${rid}' AND field = 'f/file'`).select(["id", "hash", "text", "path"]).toArray();
+  return rows.map((r) => ({ id: r.id as string, hash: r.hash as string, text: r.text as string, path: r.path as string })).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Wait until ingestion has nothing queued or running and no sync job is active. */
+async function quiet(): Promise<void> {
+  await waitFor("quiet", async () => {
+    const jobs = await d.client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 5 } });
+    if (jobs.items.some((j) => j.status === "pending" || j.status === "running")) return false;
+    const c = d.daemon.services.processing.counts(kbid);
+    return c.queued + c.running === 0;
+  });
+  await d.daemon.services.processing.idle();
+}
+
+beforeAll(async () => {
+  d = await startTestDaemon();
+  d.daemon.services.models.registerEmbedder("test:counting", embedder);
+  kbid = (await d.client.call(kbs.createKb, { body: { slug: "ingest" } })).uuid;
+  root = mkdtempSync(join(tmpdir(), "kbox-sync-ing-"));
+  writeFileSync(join(root, "walrus.md"), "# Walruses\n\nThe walrus basks on arctic ice floes all summer.\n");
+  writeFileSync(join(root, "heron.txt"), "A grey heron waits motionless in the shallow marsh water.\n");
+  const conn = await d.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
+  configId = (await d.client.call(sync.addConfig, { params: { kbid }, body: { name: "ing", external_connection_id: conn.id, sync_root_path: root } })).id;
+  await waitFor("initial ingestion", async () => (await found("walrus")).length > 0 && (await found("heron")).length > 0);
+  await quiet();
+});
+
+afterAll(async () => {
+  await d?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("folder sync with ingestion", () => {
+  it("an edited file is findable by its new text, and no longer by the old", async () => {
+    expect((await found("walrus")).join(" ")).toMatch(/arctic ice floes/);
+    // Ingestion embedded the files with the registered embedder.
+    expect(embedder.seen.some((t) => t.includes("heron waits"))).toBe(true);
+    writeFileSync(join(root, "walrus.md"), "# Walruses\n\nThe walrus dives for clams in the bering sea.\n");
+    await waitFor("the new text", async () => (await found("bering")).length > 0);
+    expect((await found("arctic")).length).toBe(0);
+    expect((await found("walrus")).join(" ")).not.toMatch(/ice floes/);
+  });
+
+  it("a rename keeps the resource and its paragraphs: nothing is re-embedded", async () => {
+    await quiet();
+    const before = await resourceAt("heron.txt");
+    expect(before).toBeDefined();
+    const paras = await fileParagraphs(before!.id);
+    expect(paras.length).toBeGreaterThan(0);
+    expect(paras.every((p) => p.path === "/heron.txt")).toBe(true);
+    const embedded = embedder.seen.length;
+    renameSync(join(root, "heron.txt"), join(root, "birds-heron.txt"));
+    await waitFor("the move", async () => (await resourceAt("birds-heron.txt"))?.id === before!.id);
+    await quiet();
+    await waitFor("the path column", async () => (await fileParagraphs(before!.id)).every((p) => p.path === "/birds-heron.txt"));
+    const after = await fileParagraphs(before!.id);
+    expect(after.map(({ id, hash, text }) => ({ id, hash, text }))).toEqual(paras.map(({ id, hash, text }) => ({ id, hash, text })));
+    // Only the title (the new file name) may have been embedded; the file's text was not.
+    const fresh = embedder.seen.slice(embedded);
+    expect(fresh.filter((t) => t.includes("heron waits"))).toEqual([]);
+    const jobs = await d.client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 3 } });
+    expect(jobs.items.find((j) => j.stats.moved === 1)?.stats).toMatchObject({ added: 0, deleted: 0, updated: 0 });
+    expect((await found("heron")).length).toBeGreaterThan(0);
+  });
+
+  it("a file written in two chunks with a pause is indexed whole, never half-written", async () => {
+    await quiet();
+    const first = "The pangolin curls into a scaly ball when threatened";
+    const embeddedBefore = embedder.seen.length;
+    writeFileSync(join(root, "pangolin.txt"), first);
+    await new Promise((r) => setTimeout(r, 150));
+    appendFileSync(join(root, "pangolin.txt"), " by hungry leopards at dusk.\n");
+    await waitFor("the whole file", async () => (await found("leopards")).length > 0);
+    await quiet();
+    expect((await found("pangolin")).join(" ")).toContain("scaly ball when threatened by hungry leopards at dusk.");
+    // The half-written text never reached the index (nor the embedder).
+    expect(embedder.seen.slice(embeddedBefore).some((t) => t.includes("threatened") && !t.includes("leopards"))).toBe(false);
+    const rid = (await resourceAt("pangolin.txt"))!.id;
+    expect((await fileParagraphs(rid)).map((p) => p.text).join(" ")).toContain("hungry leopards");
+    // One resource, created once, never updated with a partial version.
+    const jobs = await d.client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 10 } });
+    const logs = await Promise.all(jobs.items.map((j) => d.client.call(sync.jobLogs, { params: { kbid, job_id: j.id }, query: { limit: 500 } })));
+    const mentions = logs.flatMap((l) => l.items).filter((e) => e.extra.path === "pangolin.txt").map((e) => e.message);
+    expect(mentions).toEqual(["added pangolin.txt"]);
+  });
+
+  it("a deleted file's paragraphs leave the index", async () => {
+    await quiet();
+    const rid = (await resourceAt("pangolin.txt"))!.id;
+    rmSync(join(root, "pangolin.txt"));
+    await waitFor("the deletion", async () => (await found("pangolin")).length === 0);
+    await waitFor("the rows", async () => (await fileParagraphs(rid)).length === 0);
+  });
+});
