@@ -41,10 +41,17 @@ async function main(): Promise<void> {
     const store = await s.store.kb(kbid);
     await store.paragraphs.ensureVectorset("bench", DIM);
     let t = Date.now();
-    for (let r = 0; r * PER_RESOURCE < N; r++) {
-      const { uuid } = await client.call(res.createResource, { params: { kbid }, body: { title: `doc ${r}` } });
-      const rows = Array.from({ length: Math.min(PER_RESOURCE, N - r * PER_RESOURCE) }, (_, i) => paragraph(uuid, i, r * PER_RESOURCE + i));
-      await store.paragraphs.replaceField(uuid, "t/body", rows);
+    // Many fields in flight at once: the paragraph write queue merges them into few commits.
+    const resources = Math.ceil(N / PER_RESOURCE);
+    for (let r0 = 0; r0 < resources; r0 += 50) {
+      const batch = Array.from({ length: Math.min(50, resources - r0) }, (_, k) => r0 + k);
+      const rids = await Promise.all(batch.map(async (r) => (await client.call(res.createResource, { params: { kbid }, body: { title: `doc ${r}` } })).uuid));
+      await Promise.all(
+        batch.map((r, k) => {
+          const rows = Array.from({ length: Math.min(PER_RESOURCE, N - r * PER_RESOURCE) }, (_, i) => paragraph(rids[k], i, r * PER_RESOURCE + i));
+          return store.paragraphs.replaceField(rids[k], "t/body", rows);
+        }),
+      );
     }
     await store.idle();
     console.log(`wrote ${N} paragraphs (${DIM}-dim) in ${((Date.now() - t) / 1000).toFixed(1)}s`);

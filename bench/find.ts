@@ -41,15 +41,23 @@ function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
-async function timeIt(fn: () => Promise<unknown>): Promise<number[]> {
-  await fn();
-  const out: number[] = [];
+/** Time kbox and the raw LanceDB calls on the same inputs, interleaved, so caches warm both alike. */
+async function timePair<T>(input: () => T, kbox: (x: T) => Promise<unknown>, raw: (x: T) => Promise<unknown>): Promise<[number[], number[]]> {
+  const x0 = input();
+  await kbox(x0);
+  await raw(x0);
+  const k: number[] = [];
+  const r: number[] = [];
   for (let i = 0; i < Q; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
+    const x = input();
+    let t = performance.now();
+    await kbox(x);
+    k.push(performance.now() - t);
+    t = performance.now();
+    await raw(x);
+    r.push(performance.now() - t);
   }
-  return out;
+  return [k, r];
 }
 
 const home = mkdtempSync(join(tmpdir(), "kbox-bench-find-"));
@@ -116,13 +124,13 @@ try {
   const rawFilter = `rid IN (${labelled.join(", ")})`;
   const find = (body: Record<string, unknown>) => s.search.find(kb.uuid, { top_k: 20, reranker: "noop", ...body });
   const results: [string, number[], number[]][] = [];
-  results.push(["keyword", await timeIt(() => find({ query: words(), features: ["keyword"] })), await timeIt(() => raw.keyword(words()))]);
-  results.push(["semantic", await timeIt(() => find({ vector: qv(), features: ["semantic"] })), await timeIt(() => raw.semantic(qv()))]);
-  results.push(["hybrid", await timeIt(() => find({ query: words(), vector: qv() })), await timeIt(() => Promise.all([raw.keyword(words()), raw.semantic(qv())]))]);
+  const both = () => ({ q: words(), v: qv() });
+  results.push(["keyword", ...(await timePair(words, (q) => find({ query: q, features: ["keyword"] }), (q) => raw.keyword(q)))]);
+  results.push(["semantic", ...(await timePair(qv, (v) => find({ vector: v, features: ["semantic"] }), (v) => raw.semantic(v)))]);
+  results.push(["hybrid", ...(await timePair(both, (x) => find({ query: x.q, vector: x.v }), (x) => Promise.all([raw.keyword(x.q), raw.semantic(x.v)])))]);
   results.push([
     "hybrid+filter",
-    await timeIt(() => find({ query: words(), vector: qv(), filter_expression: filterExpr })),
-    await timeIt(() => Promise.all([raw.keyword(words(), rawFilter), raw.semantic(qv(), rawFilter)])),
+    ...(await timePair(both, (x) => find({ query: x.q, vector: x.v, filter_expression: filterExpr }), (x) => Promise.all([raw.keyword(x.q, rawFilter), raw.semantic(x.v, rawFilter)]))),
   ]);
   // ANN recall@20 against exact search.
   let recall = Number.NaN;

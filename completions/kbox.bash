@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb models resource sa profile auth config completion doctor find catalog search-config labelset sync watch'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
+    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat catalog search-config labelset sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
@@ -30,10 +30,11 @@ _kbox_spec() {
     'models use') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='any' ;;
     'models add') subs=''; opts='--url --model --api-key --dim --query-prefix --passage-prefix --no-check --use --json -h --help --profile -q --quiet'; valued='--url=any --model=any --api-key=any --dim=any --query-prefix=any --passage-prefix=any --profile=profiles'; args='any' ;;
     'models remove') subs=''; opts='-y --yes --force --json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='any' ;;
-    'resource') subs='create list show update delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
+    'resource') subs='create list show status update delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
     'resource list') subs=''; opts='--kb --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --page=any --size=any --profile=profiles'; args='' ;;
     'resource show') subs=''; opts='--kb --show --json -h --help --profile -q --quiet'; valued='--kb=kbs --show=any --profile=profiles'; args='any' ;;
+    'resource status') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
     'resource update') subs=''; opts='--kb --title --summary --slug --label --hidden --no-hidden --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --label=any --profile=profiles'; args='any' ;;
     'resource delete') subs=''; opts='--kb -y --yes -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
     'sa') subs='create list delete key ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
@@ -61,6 +62,8 @@ _kbox_spec() {
     'completion') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='choice:bash|zsh|fish' ;;
     'doctor') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'find') subs=''; opts='--kb --top-k --page --filter --label --path --type --features --config --vectorset --min-score --show-hidden --json -h --help --profile -q --quiet'; valued='--kb=kbs --top-k=any --page=any --filter=any --label=any --path=file --type=any --features=any --config=any --vectorset=any --min-score=any --profile=profiles'; args='any' ;;
+    'ask') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --citations --rag --prompt --max-tokens --sync --json -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='any' ;;
+    'chat') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --citations --rag --prompt --max-tokens -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='' ;;
     'catalog') subs=''; opts='--kb --match --status --label --sort --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --match=any --status=any --label=any --sort=any --page=any --size=any --profile=profiles'; args='any' ;;
     'search-config') subs='save list show delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'search-config save') subs=''; opts='--kb --kind --config --file -h --help --profile -q --quiet'; valued='--kb=kbs --kind=any --config=any --file=file --profile=profiles'; args='any' ;;
@@ -81,6 +84,8 @@ _kbox_spec() {
     'sync jobs') subs=''; opts='--kb --limit --cursor --json -h --help --profile -q --quiet'; valued='--kb=kbs --limit=any --cursor=any --profile=profiles'; args='any' ;;
     'sync logs') subs=''; opts='--kb --job --level --limit -f --follow --json -h --help --profile -q --quiet'; valued='--kb=kbs --job=any --level=any --limit=any --profile=profiles'; args='any' ;;
     'watch') subs=''; opts='--kb --label --include --exclude -f --follow --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --include=any --exclude=any --profile=profiles'; args='file' ;;
+    'add') subs=''; opts='--kb --wait --label --hidden --slug --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --slug=any --profile=profiles'; args='any+' ;;
+    'upload') subs=''; opts='--kb --resource --field --direct --json -h --help --profile -q --quiet'; valued='--kb=kbs --resource=any --field=any --profile=profiles'; args='file' ;;
   esac
 }
 _kbox_word_in() { local w="$1" s; shift; for s in $*; do [ "${s%%=*}" = "$w" ] && { echo "${s#*=}"; return 0; }; done; return 1; }

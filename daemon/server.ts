@@ -30,6 +30,16 @@ export interface RunningDaemon {
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
+/**
+ * Idle keep-alive connections stay open longer than clients keep them (Node's agent: 5 s), so a
+ * client never sends on a socket the server is closing at that moment.
+ */
+function keepAlive(server: Server): Server {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}
+
 export function parseListen(spec: string): { host: string; port: number } {
   const m = /^(?:\[?([^\]]*?)\]?:)?(\d+)$/.exec(spec.trim());
   if (!m) throw new Error(`--listen wants host:port or port, got ${JSON.stringify(spec)}`);
@@ -103,7 +113,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
 
   try {
     rmSync(paths.socket, { force: true }); // a stale socket from a killed daemon; we hold the lock
-    const unix = createServer(listener("unix"));
+    const unix = keepAlive(createServer(listener("unix")));
     const umask = process.umask(0o177);
     try {
       await listen(unix, paths.socket);
@@ -115,7 +125,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
     info.listen.push(`unix:${paths.socket}`);
     let tcp: RunningDaemon["tcp"];
     if (tcpTarget) {
-      const server = createServer(listener("tcp"));
+      const server = keepAlive(createServer(listener("tcp")));
       await listen(server, tcpTarget);
       const addr = server.address() as AddressInfo;
       tcp = { host: tcpTarget.host, port: addr.port };

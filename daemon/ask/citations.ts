@@ -29,7 +29,9 @@ export function alignCitations(answer: string, pieces: ContextPiece[], threshold
       .sort((a, b) => b.support - a.support);
     // The best paragraph, and others nearly as good (the same fact stated twice).
     for (const x of scored.filter((x) => x.support >= scored[0]?.support * 0.9).slice(0, 3)) {
-      (out[x.id] ??= []).push([s.start, s.end]);
+      const spans = out[x.id] ?? [];
+      spans.push([s.start, s.end]);
+      out[x.id] = spans;
     }
   }
   return out;

@@ -36,10 +36,11 @@ const pick = <N extends RagStrategy["name"]>(s: RagStrategy[], name: N) => s.fin
 export async function buildContext(input: ContextInput): Promise<BuiltContext> {
   const { ranked, strategies, reader } = input;
   const augmented: BuiltContext["augmented"] = { paragraphs: {}, fields: {} };
-  await reader.load(ranked.map((r) => r.rid));
   const full = pick(strategies, "full_resource");
   const neighbours = pick(strategies, "neighbouring_paragraphs");
   const conversation = pick(strategies, "conversation");
+  // Stored paragraphs are read only when a strategy needs more than the retrieved ones.
+  if (full || neighbours || conversation || pick(strategies, "field_extension")) await reader.load(ranked.map((r) => r.rid));
   const fullRids = new Set<string>();
   if (full) for (const r of ranked) if (full.count == null || fullRids.size < full.count) fullRids.add(r.rid);
 
@@ -158,7 +159,9 @@ function budget(pieces: ContextPiece[], maxTokens: number, footnotes: boolean, a
     kept.push(p);
     tokens += t;
   }
-  if (footnotes) kept.forEach((p, i) => (p.block = blockId(i)));
+  if (footnotes) {
+    for (const [i, p] of kept.entries()) p.block = blockId(i);
+  }
   return { pieces: kept, augmented, tokens, truncated };
 }
 

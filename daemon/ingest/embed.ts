@@ -34,7 +34,7 @@ export async function embedRows(
       signal?.throwIfAborted();
       const batch = hashes.slice(i, i + BATCH);
       const vectors = await embedder.embed(batch.map((h) => todo.get(h) as string), "passage", signal);
-      batch.forEach((h, j) => known.set(h, vectors[j]));
+      for (let j = 0; j < batch.length; j++) known.set(batch[j], vectors[j]);
       embedded += batch.length;
     }
     for (const r of rows) {

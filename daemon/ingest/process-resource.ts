@@ -14,6 +14,8 @@ export interface RunContext {
   embedders: () => Promise<VectorsetEmbedder[]>;
   /** True when the field was enqueued again since this run started: its result is stale. */
   superseded: (fieldKey: string) => boolean;
+  /** Bounds how many extractions run at once (they are CPU- and memory-heavy). */
+  limit: <T>(fn: () => Promise<T>) => Promise<T>;
   signal: AbortSignal;
 }
 
@@ -62,42 +64,64 @@ async function indexRows(ctx: RunContext, res: ResourceDoc, doc: FieldDoc, outco
   return rows;
 }
 
-/** Extract, split, embed and index one field; undefined when the work became moot (deleted or superseded). */
-async function runField(ctx: RunContext, rid: string, key: string, stats: RunStats): Promise<FieldResult | undefined> {
-  const summary = ctx.store.resources.get(rid)?.fields[key];
-  if (!summary) return undefined;
-  const hash = summary.hash;
-  const doc = await ctx.store.fields.get(`${rid}/${key}`);
-  const outcome: FieldOutcome = doc
-    ? await processField(doc, ctx.store.blobs, ctx.signal)
-    : { status: "ERROR", error: fieldError(new Error("the field's value is missing")), units: [], languages: [] };
-  const res = ctx.store.resources.get(rid);
-  if (!res || !current(ctx, rid, key, hash)) return undefined;
-  const rows = doc ? await indexRows(ctx, res, doc, outcome, stats) : [];
-  if (!current(ctx, rid, key, hash)) return undefined;
-  // The paragraphs are one atomic commit; the field status (the commit point of the work) comes after,
-  // so a crash in between leaves the field PENDING and it is simply processed again.
-  await ctx.store.paragraphs.replaceField(rid, key, rows);
+interface Work extends FieldResult {
+  doc: FieldDoc | undefined;
+  rows: ParagraphRow[];
+}
+
+/** Extract and split the fields (CPU-bound: through the queue's limiter), then embed their paragraphs. */
+async function prepare(ctx: RunContext, rid: string, fields: string[], stats: RunStats): Promise<Work[]> {
+  const docs = await ctx.store.fields.group(rid);
+  const work: Work[] = [];
+  for (const key of fields) {
+    const summary = ctx.store.resources.get(rid)?.fields[key];
+    if (!summary) continue;
+    const doc = docs.get(`${rid}/${key}`);
+    const outcome: FieldOutcome = doc
+      ? await ctx.limit(() => processField(doc, ctx.store.blobs, ctx.signal))
+      : { status: "ERROR", error: fieldError(new Error("the field's value is missing")), units: [], languages: [] };
+    work.push({ key, hash: summary.hash, doc, outcome, rows: [] });
+  }
+  for (const w of work) {
+    const res = ctx.store.resources.get(rid);
+    if (res && w.doc && current(ctx, rid, w.key, w.hash)) w.rows = await indexRows(ctx, res, w.doc, w.outcome, stats);
+  }
+  return work;
+}
+
+/**
+ * Write the results: paragraphs first (one atomic replace per field, committed together), then the
+ * extracted data, then (by the caller) the statuses, the commit point of the work. A crash in between
+ * leaves the fields PENDING and they are simply processed again.
+ */
+async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats): Promise<FieldResult[]> {
+  const live = work.filter((w) => current(ctx, rid, w.key, w.hash));
+  await Promise.all(live.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)));
   if (!ctx.store.resources.get(rid)) {
     await ctx.store.paragraphs.deleteResource(rid); // deleted while we wrote: leave no orphans
-    return undefined;
+    return [];
   }
-  if (!ctx.store.resources.get(rid)?.fields[key]) {
-    await ctx.store.paragraphs.replaceField(rid, key, []);
-    return undefined;
+  const gone = live.filter((w) => !ctx.store.resources.get(rid)?.fields[w.key]);
+  await Promise.all(gone.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, [])));
+  // A writer touches a field (synchronously) before writing its new value: checking right before our
+  // put means a newer value is never overwritten with the result of an older one.
+  const done = live.filter((w) => !gone.includes(w) && current(ctx, rid, w.key, w.hash));
+  await Promise.all(
+    done.map((w) => {
+      if (!w.doc) return undefined;
+      const next: FieldDoc = { ...w.doc, extracted: w.outcome.extracted };
+      if (w.outcome.error) next.errors = [w.outcome.error];
+      else delete next.errors;
+      if (!w.outcome.extracted) delete next.extracted;
+      return ctx.store.fields.put(`${rid}/${w.key}`, rid, next);
+    }),
+  );
+  for (const w of done) {
+    stats.fields += 1;
+    stats.paragraphs += w.rows.length;
+    if (w.outcome.status === "ERROR") stats.errors += 1;
   }
-  const fresh = (await ctx.store.fields.get(`${rid}/${key}`)) ?? doc;
-  if (fresh) {
-    const next: FieldDoc = { ...fresh, extracted: outcome.extracted };
-    if (outcome.error) next.errors = [outcome.error];
-    else delete next.errors;
-    if (!outcome.extracted) delete next.extracted;
-    await ctx.store.fields.put(`${rid}/${key}`, rid, next);
-  }
-  stats.fields += 1;
-  stats.paragraphs += rows.length;
-  if (outcome.status === "ERROR") stats.errors += 1;
-  return { key, hash, outcome };
+  return done;
 }
 
 /** The resource's language: set by the user, else the language of its largest processed field. */
@@ -133,12 +157,9 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
 /** Process the listed fields of a resource, refresh the denormalised columns of the others, and settle its status. */
 export async function processResource(ctx: RunContext, rid: string, fields: string[], refresh: boolean): Promise<RunStats> {
   const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
-  const results: FieldResult[] = [];
-  for (const key of fields) {
-    if (!ctx.store.resources.get(rid)) return stats;
-    const r = await runField(ctx, rid, key, stats);
-    if (r) results.push(r);
-  }
+  if (!ctx.store.resources.get(rid)) return stats;
+  const work = fields.length ? await prepare(ctx, rid, fields, stats) : [];
+  const results = work.length ? await write(ctx, rid, work, stats) : [];
   const res = ctx.store.resources.get(rid);
   if (!res) return stats;
   if (refresh) stats.refreshed = await refreshResource(ctx.store, res, new Set(fields));

@@ -12,8 +12,10 @@ export interface EmbedderSource {
 }
 
 export interface QueueOptions {
-  /** Resources processed at once (default KBOX_INGEST_CONCURRENCY or 4). */
+  /** Resources in flight at once (default KBOX_INGEST_CONCURRENCY or 16): storage latency is hidden by batching. */
   concurrency?: number;
+  /** Extractions at once (default 2): they are CPU- and memory-bound, so more would only hold more memory. */
+  extractors?: number;
   /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
   highWater?: number;
   log?: (msg: string) => void;
@@ -32,6 +34,22 @@ interface RefreshMark {
 }
 
 const MAX_ATTEMPTS = 3;
+
+/** At most `n` of the given tasks run at once; the others wait in order. */
+export function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (fn) => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
 const keyOf = (kbid: string, rid: string) => `${kbid}/${rid}`;
 
 /**
@@ -46,12 +64,15 @@ export class ProcessingQueue implements ProcessingSink {
   private readonly journals = new Map<string, Promise<DocTable<RefreshMark>>>();
   private readonly abort = new AbortController();
   private readonly touched = new Set<string>();
+  /** Fields being written right now (before their enqueue): results computed from older values are dropped. */
+  private readonly dirty = new Map<string, Set<string>>();
   private idleWaiters: (() => void)[] = [];
   private spaceWaiters: (() => void)[] = [];
   private reconcileTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   readonly concurrency: number;
   readonly highWater: number;
+  private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>;
   private readonly log: (msg: string) => void;
   /** Totals since start, for status and benchmarks. */
   readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
@@ -61,7 +82,8 @@ export class ProcessingQueue implements ProcessingSink {
     private readonly models: EmbedderSource | undefined,
     opts: QueueOptions = {},
   ) {
-    this.concurrency = Math.max(1, opts.concurrency ?? (Number(process.env.KBOX_INGEST_CONCURRENCY) || 4));
+    this.concurrency = Math.max(1, opts.concurrency ?? (Number(process.env.KBOX_INGEST_CONCURRENCY) || 16));
+    this.limit = limiter(Math.max(1, opts.extractors ?? 2));
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? (() => undefined);
     kbs.onDrop((kbid) => this.dropKb(kbid));
@@ -122,6 +144,14 @@ export class ProcessingQueue implements ProcessingSink {
       const j = await this.journal(kbid).catch(() => undefined);
       if (j?.has(rid)) await j.delete(rid);
     }
+  }
+
+  touch(kbid: string, rid: string, fieldKeys: string[]): void {
+    const k = keyOf(kbid, rid);
+    if (!this.running.has(k)) return; // only a run in flight can hold an older value
+    const set = this.dirty.get(k) ?? new Set();
+    for (const f of fieldKeys) set.add(f);
+    this.dirty.set(k, set);
   }
 
   /** "queued", "running" or undefined for a resource. */
@@ -223,6 +253,8 @@ export class ProcessingQueue implements ProcessingSink {
       if (!this.stopping) await this.failed(k, item, e);
     } finally {
       this.running.delete(k);
+      // Touched fields were enqueued again by their writer (or the sweep finds them PENDING).
+      this.dirty.delete(k);
       this.pump();
       if (!this.waiting.size && !this.running.size) this.onIdle();
     }
@@ -244,7 +276,11 @@ export class ProcessingQueue implements ProcessingSink {
         embedders ??= this.models ? this.models.embeddersFor(kb) : Promise.resolve([]);
         return embedders;
       },
-      superseded: (key: string) => Boolean(this.waiting.get(keyOf(item.kbid, item.rid))?.fields.has(key)),
+      superseded: (key: string) => {
+        const k = keyOf(item.kbid, item.rid);
+        return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
+      },
+      limit: this.limit,
       signal: this.abort.signal,
     };
     const stats = await processResource(ctx, item.rid, [...item.fields], item.refresh);

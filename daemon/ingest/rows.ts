@@ -112,6 +112,8 @@ export function buildRows(
         hidden: cols.hidden,
         groups: cols.groups,
         hash: textHash(p.text),
+        // Keyword search indexes the title with every other paragraph (see ParagraphRow.context).
+        ...(type === "generic" && fieldId === "title" ? {} : { context: res.title }),
       });
     }
   }

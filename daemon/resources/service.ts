@@ -19,6 +19,8 @@ export type ResourceRef = { rid: string } | { slug: string };
 export interface ProcessingSink {
   enqueue(kbid: string, rid: string, fieldKeys: string[]): Promise<void>;
   forget(kbid: string, rid: string, fieldKeys?: string[]): Promise<void>;
+  /** Synchronously told before field values are written, so that a run holding older values drops its result. */
+  touch?(kbid: string, rid: string, fieldKeys: string[]): void;
 }
 
 const noProcessing: ProcessingSink = { enqueue: async () => {}, forget: async () => {} };
@@ -231,6 +233,7 @@ export class ResourceService {
   private async commit(store: KbStore, res: ResourceDoc, prepared: PreparedField[]): Promise<void> {
     const now = new Date().toISOString();
     const changed = prepared.filter((p) => res.fields[fieldKey(p.type, p.id)]?.hash !== p.hash || p.type === "file");
+    this.processing.touch?.(store.kbid, res.id, changed.map((p) => fieldKey(p.type, p.id)));
     // A replaced file leaves its old bytes behind; they go once the new record is committed.
     const replaced = await Promise.all(
       changed.filter((p) => p.type === "file" && res.fields[fieldKey(p.type, p.id)]).map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),

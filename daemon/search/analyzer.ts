@@ -77,10 +77,14 @@ const LANGS: Record<string, Lang> = {
 };
 const NONE: Lang = { stem: (w) => w, stop: new Set() };
 
-/** The analysis language for a detected language code (`en`, `en-US`, `EN`); unknown ones get no stemming. */
+/**
+ * The analysis language for a detected language code (`en`, `en-US`, `EN`). Text of unknown or
+ * unsupported language (short titles often are) is analysed as English, the language every query
+ * is also analysed in, so both sides always meet.
+ */
 export function analysisLanguage(code: string | undefined | null): string {
   const c = (code ?? "").toLowerCase().split(/[-_]/)[0];
-  return c in LANGS ? c : "";
+  return c in LANGS ? c : "en";
 }
 
 /** Words with their offsets in the original text: letters and digits, split on everything else. */
@@ -97,8 +101,21 @@ export function fold(word: string): string {
   return word.toLowerCase().normalize("NFD").replace(/\p{M}+/gu, "").replace(/['’]/g, "");
 }
 
+// Stemming dominates indexing time and words repeat a lot: memoise terms (bounded).
+const TERMS = new Map<string, string>();
+
 /** One word to its index term in `lang`, or "" for a stop word. */
 export function term(word: string, lang: string): string {
+  const key = `${lang}\u0000${word}`;
+  const hit = TERMS.get(key);
+  if (hit !== undefined) return hit;
+  if (TERMS.size >= 200_000) TERMS.clear();
+  const t = computeTerm(word, lang);
+  TERMS.set(key, t);
+  return t;
+}
+
+function computeTerm(word: string, lang: string): string {
   const l = LANGS[lang] ?? NONE;
   const w = word.toLowerCase();
   if (l.stop.has(w)) return "";

@@ -56,17 +56,15 @@ export class SearchService {
   }
 
   /**
-   * Languages keyword queries are analysed in: English and the KB's detected ones, plus none
-   * (unstemmed) when some resource has no supported language. Cached briefly: it is per query.
+   * Languages keyword queries are analysed in: English (also used for text of unknown language)
+   * and the KB's detected ones. Cached briefly: it is needed on every query.
    */
   languages(store: KbStore): string[] {
     const hit = this.langCache.get(store);
     if (hit && hit.size === store.resources.size && Date.now() - hit.at < 5000) return hit.langs;
     const langs = new Set(["en"]);
     for (const r of store.resources.values()) {
-      const all = [r.metadata.language, ...(r.metadata.languages ?? [])].filter((l): l is string => Boolean(l));
-      if (!all.length) langs.add("");
-      for (const l of all) langs.add(analysisLanguage(l));
+      for (const l of [r.metadata.language, ...(r.metadata.languages ?? [])]) if (l) langs.add(analysisLanguage(l));
     }
     const out = [...langs];
     this.langCache.set(store, { at: Date.now(), size: store.resources.size, langs: out });

@@ -25,6 +25,10 @@ class DocWriter<T> {
     return this.queue.idle();
   }
 
+  close(reason?: string): void {
+    this.queue.close(reason);
+  }
+
   private async commit(ops: Op<T>[]): Promise<void> {
     // Applied in order, but consecutive puts are merged into one commit.
     let puts = new Map<string, Extract<Op<T>, { kind: "put" }>>();
@@ -101,6 +105,11 @@ export class DocTable<T> {
   idle(): Promise<void> {
     return this.writer.idle();
   }
+
+  /** Refuse later writes (see WriteQueue.close). */
+  close(reason?: string): void {
+    this.writer.close(reason);
+  }
 }
 
 /**
@@ -141,5 +150,10 @@ export class GroupedDocTable<T> {
   }
   idle(): Promise<void> {
     return this.writer.idle();
+  }
+
+  /** Refuse later writes (see WriteQueue.close). */
+  close(reason?: string): void {
+    this.writer.close(reason);
   }
 }

@@ -28,14 +28,20 @@ export class KbStore {
     return new KbStore(kbid, dir, db, resources, fields, paragraphs, new BlobStore(join(dir, "blobs")));
   }
 
+  private readonly extra: { close(reason?: string): void }[] = [];
+
   /** Open another table of this knowledge box's database (search configurations, labelsets, sync, ...). */
-  docTable<T>(name: string): Promise<DocTable<T>> {
-    return DocTable.open<T>(this.db, name);
+  async docTable<T>(name: string): Promise<DocTable<T>> {
+    const t = await DocTable.open<T>(this.db, name);
+    this.extra.push(t);
+    return t;
   }
 
   /** Open another grouped-document table of this knowledge box's database. */
-  groupedDocTable<T>(name: string): Promise<GroupedDocTable<T>> {
-    return GroupedDocTable.open<T>(this.db, name);
+  async groupedDocTable<T>(name: string): Promise<GroupedDocTable<T>> {
+    const t = await GroupedDocTable.open<T>(this.db, name);
+    this.extra.push(t);
+    return t;
   }
 
   /** Wait until every acknowledged write is committed. */
@@ -43,7 +49,9 @@ export class KbStore {
     await Promise.all([this.resources.idle(), this.fields.idle(), this.paragraphs.idle()]);
   }
 
-  close(): void {
+  /** Close the database; writes still arriving (e.g. from work on a deleted box) are refused. */
+  close(reason = "the knowledge box is closed"): void {
+    for (const t of [this.resources, this.fields, this.paragraphs, ...this.extra]) t.close(reason);
     this.db.close();
   }
 }
@@ -74,6 +82,8 @@ export class Store {
   /** The store of one knowledge box, opened once and shared. */
   kb(kbid: string): Promise<KbStore> {
     let s = this.open.get(kbid);
+    // A deleted box must not be re-created by late work (a queued task, a watcher) opening it.
+    if (!s && !this.kbs.has(kbid)) return Promise.reject(new Error(`knowledge box ${kbid} does not exist`));
     if (!s) {
       s = KbStore.open(kbid, this.kbDir(kbid));
       this.open.set(kbid, s);
@@ -89,7 +99,7 @@ export class Store {
     if (s) {
       const kb = await s.catch(() => undefined);
       await kb?.idle().catch(() => undefined);
-      kb?.close();
+      kb?.close("the knowledge box was deleted");
     }
     await rm(this.kbDir(kbid), { recursive: true, force: true });
   }

@@ -151,6 +151,11 @@ export class ParagraphStore {
     return this.queue.idle();
   }
 
+  /** Refuse later writes (see WriteQueue.close). */
+  close(reason?: string): void {
+    this.queue.close(reason);
+  }
+
   /** Called after every commit (search uses it to refresh indexes in the background). */
   onCommit(fn: () => void): void {
     this.commitListeners.push(fn);

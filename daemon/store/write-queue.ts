@@ -11,6 +11,7 @@ type Entry<Op> =
 export class WriteQueue<Op> {
   private pending: Entry<Op>[] = [];
   private running: Promise<void> | null = null;
+  private closed?: Error;
 
   constructor(
     private readonly commit: (ops: Op[]) => Promise<void>,
@@ -32,7 +33,17 @@ export class WriteQueue<Op> {
     while (this.running) await this.running;
   }
 
+  /** Refuse every later write (the table's knowledge box is gone); queued ones fail too. */
+  close(reason = "the store is closed"): void {
+    this.closed = new Error(reason);
+  }
+
   private enqueue(e: Entry<Op>): void {
+    if (this.closed) {
+      if (e.kind === "op") e.reject(this.closed);
+      else void e.run();
+      return;
+    }
     this.pending.push(e);
     if (!this.running) this.running = this.drain();
   }
@@ -50,6 +61,10 @@ export class WriteQueue<Op> {
       let n = 0;
       while (n < this.pending.length && n < this.maxBatch && this.pending[n].kind === "op") n++;
       const batch = this.pending.splice(0, n) as Extract<Entry<Op>, { kind: "op" }>[];
+      if (this.closed) {
+        for (const b of batch) b.reject(this.closed);
+        continue;
+      }
       try {
         await this.commit(batch.map((b) => b.op));
         for (const b of batch) b.resolve();

@@ -2,7 +2,8 @@ import { opendir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SyncStats } from "../../src/api/sync.js";
 import type { SyncFilter } from "./filter.js";
-import { type LocalFile, createFromFile, hashFile, moveTo, ownedResources, updateFromFile } from "./resources.js";
+import { eachLimit } from "./pool.js";
+import { createFromFile, hashFile, type LocalFile, moveTo, ownedResources, updateFromFile } from "./resources.js";
 import type { RunContext } from "./run-context.js";
 
 /** A file changed within this window may still be being written: it must hold still before it is read. */
@@ -45,65 +46,86 @@ function unchanged(f: LocalFile, origin: { modified?: string | null; metadata?: 
   return Date.parse(origin.modified) === Math.trunc(f.mtimeMs) && origin.metadata?.size === String(f.size);
 }
 
+/** Files handled at once: enough for the store to batch their writes into few commits. */
+const CONCURRENCY = 16;
+
 /** Compare the folder with the resources the config owns and apply the difference. */
 export async function syncFolder(ctx: RunContext, files: LocalFile[], opts: { full: boolean; partial?: Set<string> }): Promise<SyncStats> {
   const stats = ctx.stats;
   const owned = ownedResources(ctx.store, ctx.config.id);
-  const seen = new Set<string>();
+  const seen = new Set(files.map((f) => f.rel));
   const fresh: LocalFile[] = [];
-  for (const f of files) {
-    if (ctx.signal?.aborted) throw new Error("cancelled");
-    stats.scanned++;
-    seen.add(f.rel);
-    if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
-      stats.skipped++;
-      ctx.retryLater(f.rel);
-      continue;
-    }
-    const res = owned.get(f.rel);
-    if (res && !opts.full && unchanged(f, res.origin ?? undefined)) {
-      stats.unchanged++;
-      continue;
-    }
-    await ctx.attempt(f.rel, async () => {
-      f.hash = await hashFile(f.abs);
-      if (!res) return fresh.push(f);
-      if (res.origin?.sync_metadata?.content_hash === f.hash && !opts.full) {
+  await eachLimit(
+    files,
+    CONCURRENCY,
+    async (f) => {
+      stats.scanned++;
+      if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
+        stats.skipped++;
+        ctx.retryLater(f.rel);
+        return;
+      }
+      const res = owned.get(f.rel);
+      if (res && !opts.full && unchanged(f, res.origin ?? undefined)) {
         stats.unchanged++;
         return;
       }
-      await updateFromFile(ctx.resources, ctx.kbid, ctx.config, res.id, f);
-      stats.updated++;
-      await ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
-    });
-  }
+      await ctx.attempt(f.rel, async () => {
+        f.hash = await hashFile(f.abs);
+        if (!res) return fresh.push(f);
+        if (res.origin?.sync_metadata?.content_hash === f.hash && !opts.full) {
+          stats.unchanged++;
+          return;
+        }
+        await updateFromFile(ctx.resources, ctx.kbid, ctx.config, res.id, f);
+        stats.updated++;
+        await ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
+      });
+    },
+    ctx.signal,
+  );
   // Files gone from the folder (within the scanned part): candidates for moves, else deletions.
   const gone = [...owned.entries()].filter(([rel]) => !seen.has(rel) && (!opts.partial || opts.partial.has(rel)));
   const goneByHash = new Map<string, string>();
   for (const [rel, r] of gone) if (r.origin?.sync_metadata?.content_hash) goneByHash.set(r.origin.sync_metadata.content_hash, rel);
+  // Pair moves before any work starts, so that two new copies cannot claim the same old file.
+  fresh.sort((a, b) => a.rel.localeCompare(b.rel));
+  const moves = new Map<LocalFile, string>();
   for (const f of fresh) {
-    await ctx.attempt(f.rel, async () => {
-      const from = f.hash ? goneByHash.get(f.hash) : undefined;
-      if (from) {
-        const r = owned.get(from)!;
-        goneByHash.delete(f.hash!);
-        owned.delete(from);
-        await moveTo(ctx.resources, ctx.kbid, ctx.config, r.id, f);
-        stats.moved++;
-        return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
-      }
-      const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
-      stats.added++;
-      await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
-    });
+    const from = f.hash ? goneByHash.get(f.hash) : undefined;
+    if (!from) continue;
+    goneByHash.delete(f.hash!);
+    moves.set(f, from);
   }
-  for (const [rel, r] of gone) {
-    if (!owned.has(rel)) continue; // moved
-    await ctx.attempt(rel, async () => {
-      await ctx.resources.delete(ctx.kbid, { rid: r.id });
-      stats.deleted++;
-      await ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel });
-    });
-  }
+  await eachLimit(
+    fresh,
+    CONCURRENCY,
+    (f) =>
+      ctx.attempt(f.rel, async () => {
+        const from = moves.get(f);
+        if (from) {
+          const r = owned.get(from)!;
+          await moveTo(ctx.resources, ctx.kbid, ctx.config, r.id, f);
+          stats.moved++;
+          return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
+        }
+        const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
+        stats.added++;
+        await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
+      }),
+    ctx.signal,
+  );
+  const movedFrom = new Set(moves.values());
+  await eachLimit(
+    gone.filter(([rel]) => !movedFrom.has(rel)),
+    CONCURRENCY,
+    ([rel, r]) =>
+      ctx.attempt(rel, async () => {
+        await ctx.resources.delete(ctx.kbid, { rid: r.id });
+        stats.deleted++;
+        await ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel });
+      }),
+    ctx.signal,
+  );
   return stats;
 }

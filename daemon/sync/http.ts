@@ -84,7 +84,10 @@ export class Robots {
       const key = m[1].toLowerCase();
       const val = m[2].trim();
       if (key === "user-agent") {
-        if (!lastWasAgent || !cur) groups.push((cur = { agents: [], rules: [] }));
+        if (!lastWasAgent || !cur) {
+          cur = { agents: [], rules: [] };
+          groups.push(cur);
+        }
         cur.agents.push(val.toLowerCase());
         lastWasAgent = true;
         continue;

@@ -8,7 +8,7 @@ import type { ResourceService } from "../resources/service.js";
 import { SyncFilter } from "./filter.js";
 import { scanFolder, syncFolder } from "./folder.js";
 import { type LocalFile, ownedResources } from "./resources.js";
-import { type RunContext, emptyStats } from "./run-context.js";
+import { emptyStats, type RunContext } from "./run-context.js";
 import type { SyncService } from "./service.js";
 import { syncSitemap } from "./sitemap.js";
 import { FolderWatcher } from "./watcher.js";
@@ -128,7 +128,7 @@ export class SyncRunner {
       await ctx.log("INFO", `sync finished: ${summary(cur.stats)}`, { stats: cur.stats });
       if (job.trigger !== "watch") await this.sync.markRun(kbid, job.config_id, cur.finished_at!);
     } catch (e) {
-      const cancelled = abort.signal.aborted;
+      const cancelled = abort.signal.aborted || !config;
       cur = { ...cur, status: cancelled ? "cancelled" : "failed", finished_at: new Date().toISOString(), error: (e as Error).message };
       await ctx.log(cancelled ? "WARNING" : "ERROR", `sync ${cur.status}: ${(e as Error).message}`).catch(() => undefined);
     } finally {
@@ -218,7 +218,13 @@ export class SyncRunner {
   async configRemoved(kbid: string, configId: string, deleteResources: boolean): Promise<void> {
     await this.stopWatcher(configId);
     const { t } = await this.sync.tablesOf(kbid);
-    for (const j of t.jobs.values()) if (j.config_id === configId) this.aborts.get(j.id)?.abort();
+    const now = new Date().toISOString();
+    for (const j of t.jobs.values()) {
+      if (j.config_id !== configId) continue;
+      this.aborts.get(j.id)?.abort();
+      // Pending jobs must not run once the config is going: the loop would pick them up next.
+      if (j.status === "pending") await t.jobs.put(j.id, { ...j, status: "cancelled", finished_at: now, error: "the configuration was removed" });
+    }
     await this.loops.get(configId);
     if (!deleteResources) return;
     const { store } = await this.kbs.open(kbid);

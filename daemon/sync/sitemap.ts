@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SyncConfig } from "../../src/api/sync.js";
-import { Robots, fetchWithRetry, sitemapText } from "./http.js";
+import { fetchWithRetry, Robots, sitemapText } from "./http.js";
 import { ownedResources } from "./resources.js";
 import type { RunContext } from "./run-context.js";
 

@@ -26,7 +26,11 @@ export class SyncTables {
   /** Append a log entry to a job; ids increase per job (the cursor of the logs route). */
   async log(jobId: string, level: LogLevel, message: string, extra: Record<string, unknown> = {}): Promise<void> {
     let seq = this.logSeq.get(jobId);
-    if (seq === undefined) seq = (await this.logs.group(jobId)).size;
+    if (seq === undefined) {
+      const stored = (await this.logs.group(jobId)).size;
+      // Another entry may have been numbered while this one read the table.
+      seq = this.logSeq.get(jobId) ?? stored;
+    }
     seq += 1;
     this.logSeq.set(jobId, seq);
     const entry: LogEntry = { id: seq, timestamp: new Date().toISOString(), level, message, extra };

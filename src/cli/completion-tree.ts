@@ -61,7 +61,10 @@ function argSpec(a: Argument): ArgSpec {
 export function extraHelpOf(cmd: Command, width = 80): string {
   let out = "";
   const saved = cmd.configureOutput();
-  cmd.configureOutput({ ...saved, writeOut: (s) => void (out += s), writeErr: (s) => void (out += s), getOutHelpWidth: () => width });
+  const write = (s: string) => {
+    out += s;
+  };
+  cmd.configureOutput({ ...saved, writeOut: write, writeErr: write, getOutHelpWidth: () => width });
   let base: string;
   try {
     cmd.outputHelp();

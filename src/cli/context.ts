@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { getKbBySlug, getKb } from "../api/kbs.js";
 import { type KboxPaths, kboxPaths } from "../api/paths.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
@@ -106,6 +105,8 @@ export class Context {
     const ref = opts.kb || this.io.env.KBOX_KB || this.profile(opts).kb;
     if (!ref) throw new CliError("no knowledge box selected", EXIT.usage, "pass --kb <slug>, set KBOX_KB, or run `kbox kb use <slug>`");
     const client = await this.client(opts);
+    // Loaded here, not at start-up: the wire schemas are only needed once a request is made.
+    const { getKb, getKbBySlug } = await import("../api/kbs.js");
     try {
       if (UUID.test(ref)) return (await client.call(getKb, { params: { kbid: ref } })).uuid;
       return (await client.call(getKbBySlug, { params: { slug: ref } })).uuid;

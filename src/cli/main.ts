@@ -4,7 +4,7 @@ import { Context } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import { type IO, processIO } from "./io.js";
 import { styles } from "./output.js";
-import { buildProgram } from "./program.js";
+import { VERSION } from "../api/version.js";
 
 /** Map an API error to a message, a hint and an exit code. */
 function apiFailure(e: ApiError): CliError {
@@ -29,9 +29,15 @@ export function reportError(ctx: Context, e: unknown): number {
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+  // `kbox --version` answers before the command tree (and every wire schema) is loaded.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   const ctx = new Context(io);
   let program: Command;
   try {
+    const { buildProgram } = await import("./program.js");
     program = buildProgram(ctx);
   } catch (e) {
     return reportError(ctx, e);

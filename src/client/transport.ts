@@ -24,8 +24,29 @@ export interface RawResponse {
 // EPIPE: a daemon that is shutting down can accept a connection and close it before reading.
 const UNREACHABLE = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN"]);
 
-/** One HTTP exchange over node:http (no client library: it keeps CLI start-up fast). */
-export function send(target: Target, req: RawRequest): Promise<RawResponse> {
+/**
+ * One HTTP exchange over node:http (no client library: it keeps CLI start-up fast). A request on a
+ * reused keep-alive socket that the server closed meanwhile fails with ECONNRESET before any answer;
+ * it is sent once more on a fresh connection when its body can be replayed.
+ */
+export async function send(target: Target, req: RawRequest): Promise<RawResponse> {
+  try {
+    return await sendOnce(target, req);
+  } catch (e) {
+    const replayable = req.body === undefined || typeof req.body === "string" || Buffer.isBuffer(req.body);
+    if (e instanceof StaleSocketError && replayable) return sendOnce(target, req, false);
+    throw e instanceof StaleSocketError ? e.cause : e;
+  }
+}
+
+/** ECONNRESET on a reused keep-alive socket before any response. */
+class StaleSocketError extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
+function sendOnce(target: Target, req: RawRequest, reuse = true): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "user-agent": "kbox", ...req.headers };
     // node:http sends GET/DELETE/HEAD bodies without a length, which the server reads as a new request.
@@ -42,9 +63,14 @@ export function send(target: Target, req: RawRequest): Promise<RawResponse> {
       if (url.protocol === "https:") requester = httpsRequest;
       opts = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers };
     }
-    const r = requester({ ...opts, signal: req.signal }, (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
+    const r = requester({ ...opts, signal: req.signal, ...(reuse ? {} : { agent: false }) }, (res) =>
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
+    );
     r.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.code && UNREACHABLE.has(e.code)) {
+      if (r.reusedSocket && e.code === "ECONNRESET") {
+        const where = target.kind === "unix" ? target.socket : target.baseUrl;
+        reject(new StaleSocketError(new UnreachableError(`cannot reach ${where} (${e.code})`)));
+      } else if (e.code && UNREACHABLE.has(e.code)) {
         const where = target.kind === "unix" ? target.socket : target.baseUrl;
         reject(new UnreachableError(`cannot reach ${where} (${e.code})`));
       } else reject(e);

@@ -54,7 +54,7 @@ export async function streamAsk(client: KboxClient, kbid: string, body: api.AskB
     items.push(item);
     let text = "";
     if (item.type === "answer") text = numberer.push(item.text);
-    else if (answer === "" || item.type === "retrieval") text = numberer.flush();
+    else text = numberer.flush();
     answer += text;
     onItem(item, text);
   }

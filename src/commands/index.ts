@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 import type { Context } from "../cli/context.js";
+import { addCommand } from "./add.js";
+import { askCommand } from "./ask.js";
 import { backupCommand } from "./backup/index.js";
+import { chatCommand } from "./chat.js";
 import { catalogCommand } from "./catalog.js";
 import { daemonCommand } from "./daemon/index.js";
 import { findCommand } from "./find.js";
@@ -16,6 +19,7 @@ import { doctorCommand } from "./doctor.js";
 import { profileCommand } from "./profile/index.js";
 import { searchConfigCommand } from "./search-config/index.js";
 import { syncCommand } from "./sync/index.js";
+import { uploadCommand } from "./upload.js";
 import { watchCommand } from "./watch.js";
 
 /** Every top-level noun or verb; one line each, in help order. */
@@ -33,9 +37,13 @@ export function registerCommands(program: Command, ctx: Context): void {
   program.addCommand(doctorCommand(ctx));
   program.addCommand(completeCommand(ctx), { hidden: true });
   program.addCommand(findCommand(ctx));
+  program.addCommand(askCommand(ctx));
+  program.addCommand(chatCommand(ctx));
   program.addCommand(catalogCommand(ctx));
   program.addCommand(searchConfigCommand(ctx));
   program.addCommand(labelsetCommand(ctx));
   program.addCommand(syncCommand(ctx));
   program.addCommand(watchCommand(ctx));
+  program.addCommand(addCommand(ctx));
+  program.addCommand(uploadCommand(ctx));
 }

@@ -29,7 +29,9 @@ export class FootnoteNumberer {
   push(chunk: string): string {
     this.pending += chunk;
     const open = this.pending.lastIndexOf("[");
-    const cut = open >= 0 && !this.pending.slice(open).includes("]") && this.pending.length - open < 16 ? open : this.pending.length;
+    let cut = open >= 0 && !this.pending.slice(open).includes("]") && this.pending.length - open < 16 ? open : this.pending.length;
+    // Trailing spaces wait too: a marker arriving next swallows them ("120. [1]" → "120.[1]").
+    while (cut > 0 && /\s/.test(this.pending[cut - 1])) cut--;
     const out = this.rewrite(this.pending.slice(0, cut));
     this.pending = this.pending.slice(cut);
     return out;

@@ -53,13 +53,14 @@ describe("kbox in a shell script", () => {
   it.runIf(commands.has("add"))("adds a folder with --wait and answers with --json", { timeout: 180_000 }, () => {
     const r = sh(`
       d=$(mktemp -d); printf 'kbox keeps notes on Fridays.\\n' > "$d/a.txt"; printf 'Second file.\\n' > "$d/b.txt"
-      kbox add "$d" --wait --quiet > /dev/null
-      kbox resource list --json | ${jq} '.resources | length'
-      ${commands.has("ask") ? `kbox ask "When are notes kept?" --json | head -c 1` : "printf '{'"}
+      kbox kb create add-kb --quiet > /dev/null
+      kbox add "$d" --kb add-kb --wait --quiet > /dev/null
+      kbox resource list --kb add-kb --json | ${jq} '.resources | length'
+      ${commands.has("ask") ? `kbox ask "When are notes kept?" --kb add-kb --json | head -c 1` : "printf '{'"}
       rm -rf "$d"
     `);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^4\n[{[]/);
+    expect(r.stdout).toMatch(/^2\n[{[]/);
   });
 
   it("exits with the documented codes: 2 for usage, 1 for a missing KB, 3 when the daemon is gone", { timeout: 180_000 }, () => {

@@ -25,16 +25,18 @@ describe("kbox find", () => {
     const r = await fx.d.cli(["find", "ship", "--kb", "notes", "--label", "topic/planning"]);
     expect(r.code).toBe(0);
     const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
-    expect(rows).toHaveLength(1);
-    expect(rows[0].slice(1, 3)).toEqual([rid, "/t/body"]);
-    expect(rows[0][5]).toBe("We ship on Friday after the review");
+    // The body paragraph and the title ("Shipping plan"), both of the labelled resource.
+    expect(new Set(rows.map((x) => x[1]))).toEqual(new Set([rid]));
+    const body = rows.find((x) => x[2] === "/t/body");
+    expect(body?.[5]).toBe("We ship on Friday after the review");
+    expect(body?.[4]).toBe("Shipping plan");
   });
   it("--path, --type and --filter narrow; --json is the wire response", async () => {
     const j = JSON.parse((await fx.d.cli(["find", "ship", "--kb", "notes", "--path", "/home", "--json"])).stdout);
     expect(j.best_matches).toHaveLength(1);
     expect(j.best_matches[0]).not.toContain(rid);
     const t = await fx.d.cli(["find", "ship", "--kb", "notes", "--type", "pdf"]);
-    expect(t.stdout.trim().split("\n")).toHaveLength(1);
+    expect(new Set(t.stdout.trim().split("\n").map((l) => l.split("\t")[1]))).toEqual(new Set([rid]));
     const f = await fx.d.cli(["find", "ship", "--kb", "notes", "--filter", '{"field":{"prop":"resource","slug":"holiday"}}', "--json"]);
     expect(JSON.parse(f.stdout).best_matches).toHaveLength(1);
   });
@@ -53,7 +55,7 @@ describe("kbox search-config, catalog, labelset", () => {
     expect((await fx.d.cli(["search-config", "save", "plans", "--kb", "notes", "--config", '{"filters":["/p/work"]}'])).code).toBe(0);
     expect((await fx.d.cli(["search-config", "list", "--kb", "notes"])).stdout).toMatch(/^plans\tfind\t/);
     const found = await fx.d.cli(["find", "ship", "--kb", "notes", "--config", "plans"]);
-    expect(found.stdout.trim().split("\n")).toHaveLength(1);
+    expect(new Set(found.stdout.trim().split("\n").map((l) => l.split("\t")[1]))).toEqual(new Set([rid]));
     expect(JSON.parse((await fx.d.cli(["search-config", "show", "plans", "--kb", "notes"])).stdout).kind).toBe("find");
     expect((await fx.d.cli(["search-config", "delete", "plans", "--kb", "notes"])).code).toBe(0);
     expect((await fx.d.cli(["search-config", "show", "plans", "--kb", "notes"])).code).toBe(1);

@@ -261,7 +261,9 @@ describe("hostile input", () => {
     expect(all.length).toBeGreaterThanOrEqual(200);
     const wrong: string[] = [];
     for (const c of all) {
-      const r = await rawCall(d.client, c.method, c.path, c.body, c.headers);
+      const r = await rawCall(d.client, c.method, c.path, c.body, c.headers).catch((e) => {
+        throw new Error(`${c.name}: ${(e as Error).message}`);
+      });
       if (r.status !== c.expect) {
         wrong.push(`${c.name}: ${r.status} (want ${c.expect}) ${r.text.slice(0, 200)}`);
         continue;

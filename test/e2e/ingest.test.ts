@@ -110,7 +110,8 @@ describe("file fields", () => {
     const r = await show(uuid);
     expect(r.data.files.pdf.status).toBe("PROCESSED");
     expect(r.data.files.docx.status).toBe("PROCESSED");
-    const pages = (r.data.files.pdf.extracted?.metadata.metadata.paragraphs as { page: { page: number } }[]).map((p) => p.page.page);
+    const paras: { page: { page: number } }[] = r.data.files.pdf.extracted?.metadata?.metadata?.paragraphs ?? [];
+    const pages = paras.map((p) => p.page.page);
     expect(pages).toEqual([1, 2]);
     expect(r.data.files.pdf.extracted?.file.icon).toBe("application/pdf");
     const rows = await rowsOf(uuid);

@@ -73,7 +73,7 @@ describe("kbox models, end to end", () => {
   it("draws a progress bar on a TTY, resumes an interrupted pull, and refuses a bad checksum", async () => {
     const onnx = (await tinyModelFiles({ dim: 8, crossEncoder: true })).get("onnx/model.onnx") as Buffer;
     hub.dropAfter("onnx/model.onnx", 600_000);
-    hub.throttle(8_000_000);
+    hub.throttle(2_000_000);
     const first = await d.cli(["models", "pull", "kbox-test/tiny-ce"], { env: hubEnv(), tty: true });
     hub.throttle(0);
     expect(first.code).toBe(1);

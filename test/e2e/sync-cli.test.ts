@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -210,6 +210,13 @@ describe("kbox sync run", () => {
     expect(job.stats.scanned).toBe(3);
   });
 
+  it("TTY --wait: progress and the summary on stderr, nothing on stdout", async () => {
+    const r = await cli(["sync", "run", "docs", "--wait"], true);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/sync completed: 0 added, 0 updated, 0 moved, 0 deleted, 3 unchanged, 0 failed/);
+  });
+
   it("exits 5 when some items failed", async () => {
     const r = await cli(["sync", "run", "site", "--wait"]);
     expect(r.code).toBe(5);
@@ -249,7 +256,7 @@ describe("kbox sync jobs and logs", () => {
     expect(r.code).toBe(0);
     const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
     // A watch job may sit among them (the watcher saw new.md).
-    expect(rows.map((x) => x[2]).filter((t) => t !== "watch")).toEqual(["api", "api", "api", "created"]);
+    expect(rows.map((x) => x[2]).filter((t) => t !== "watch")).toEqual(["api", "api", "api", "api", "created"]);
     expect(rows.every((x) => x[1] === "completed")).toBe(true);
     const j = JSON.parse((await cli(["sync", "jobs", "docs", "--limit", "1", "--json"])).stdout);
     expect(j.items).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import type { Embedder } from "../../daemon/models/types.js";
 import * as find from "../../src/api/find.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as sync from "../../src/api/sync.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 /** A deterministic embedder that records every text it embeds (to prove what was, and was not, re-embedded). */
 class CountingEmbedder implements Embedder {
@@ -141,6 +141,24 @@ describe("folder sync with ingestion", () => {
     const logs = await Promise.all(jobs.items.map((j) => d.client.call(sync.jobLogs, { params: { kbid, job_id: j.id }, query: { limit: 500 } })));
     const mentions = logs.flatMap((l) => l.items).filter((e) => e.extra.path === "pangolin.txt").map((e) => e.message);
     expect(mentions).toEqual(["added pangolin.txt"]);
+  });
+
+  it("renaming a folder moves the resources under it without re-ingestion", async () => {
+    await quiet();
+    mkdirSync(join(root, "zoo/cats"), { recursive: true });
+    writeFileSync(join(root, "zoo/cats/lynx.txt"), "The lynx hunts snowshoe hares at night.\n");
+    writeFileSync(join(root, "zoo/otter.txt"), "The otter floats on its back while cracking shells.\n");
+    await waitFor("the zoo", async () => (await found("lynx")).length > 0 && (await found("otter")).length > 0);
+    await quiet();
+    const lynx = (await resourceAt("zoo/cats/lynx.txt"))!.id;
+    const otter = (await resourceAt("zoo/otter.txt"))!.id;
+    const embedded = embedder.seen.length;
+    renameSync(join(root, "zoo"), join(root, "wildlife"));
+    await waitFor("the moves", async () => (await resourceAt("wildlife/cats/lynx.txt"))?.id === lynx && (await resourceAt("wildlife/otter.txt"))?.id === otter);
+    await quiet();
+    expect(await resourceAt("zoo/otter.txt")).toBeUndefined();
+    expect(embedder.seen.slice(embedded).filter((t) => t.includes("snowshoe") || t.includes("cracking shells"))).toEqual([]);
+    await waitFor("the path column", async () => (await fileParagraphs(lynx)).every((p) => p.path === "/wildlife/cats/lynx.txt"));
   });
 
   it("a deleted file's paragraphs leave the index", async () => {

@@ -29,7 +29,10 @@ export function runConfigGet(ctx: Context, name: string, opts: { json?: boolean 
   knownKey(name);
   const set = ctx.config.settings[name];
   const value = set ?? CONFIG_KEYS[name].default;
-  if (opts.json) return printJson(ctx.io, { key: name, value: value ?? null, default: set === undefined });
+  if (opts.json) {
+    printJson(ctx.io, { key: name, value: value ?? null, default: set === undefined });
+    return;
+  }
   if (value === undefined) throw new CliError(`${name} is not set`, EXIT.failure);
   ctx.io.stdout.write(`${value}\n`);
 }
@@ -55,9 +58,13 @@ export function runConfigList(ctx: Context, opts: { json?: boolean; all?: boolea
   const names = opts.all ? Object.keys(CONFIG_KEYS).sort() : Object.keys(s).sort();
   if (opts.json) {
     const out = Object.fromEntries(names.map((k) => [k, s[k] ?? CONFIG_KEYS[k]?.default ?? null]));
-    return printJson(ctx.io, { settings: out, file: `${ctx.paths.config}/config.json` });
+    printJson(ctx.io, { settings: out, file: `${ctx.paths.config}/config.json` });
+    return;
   }
-  if (!opts.all) return printFields(ctx.io, names.map((k) => [k, s[k]]));
+  if (!opts.all) {
+    printFields(ctx.io, names.map((k) => [k, s[k]]));
+    return;
+  }
   for (const k of names) {
     const v = s[k] ?? CONFIG_KEYS[k].default ?? "";
     const line = ctx.io.stdout.isTTY ? `${k} = ${v}${s[k] === undefined ? " (default)" : ""}\n    ${CONFIG_KEYS[k].description}\n` : `${k}\t${v}\n`;

@@ -52,10 +52,11 @@ export function labelsetCommand(ctx: Context): Command {
         .addHelpText("after", "\nExample:\n  kbox labelset set topic --label finance --label ops --kind resources")
         .action(async (id: string, _o, cmd: Command) => runLabelsetSet(ctx, id, ctx.opts<Opts>(cmd))),
     )
-    .addCommand(new Command("list").alias("ls").description("List labelsets").option(...kb).option("--json", "print the wire response").action(async (_o, cmd: Command) => runLabelsetList(ctx, ctx.opts<Opts>(cmd))))
+    .addCommand(new Command("list").alias("ls").description("List labelsets").addHelpText("after", "\nExamples:\n  kbox labelset list --kb notes\n  kbox labelset list --json").option(...kb).option("--json", "print the wire response").action(async (_o, cmd: Command) => runLabelsetList(ctx, ctx.opts<Opts>(cmd))))
     .addCommand(
       new Command("show")
         .description("Print one labelset (JSON)")
+        .addHelpText("after", "\nExample:\n  kbox labelset show topic --kb notes")
         .argument("<id>")
         .option(...kb)
         .action(async (id: string, _o, cmd: Command) => {
@@ -67,6 +68,7 @@ export function labelsetCommand(ctx: Context): Command {
       new Command("delete")
         .alias("rm")
         .description("Delete a labelset")
+        .addHelpText("after", "\nExample:\n  kbox labelset delete topic --yes")
         .argument("<id>")
         .option(...kb)
         .action(async (id: string, _o, cmd: Command) => {

@@ -25,7 +25,10 @@ export function runProfileAdd(ctx: Context, name: string, opts: ProfileAddOption
   ctx.config.profiles[name] = profile;
   if (opts.use) ctx.config.current_profile = name;
   ctx.saveConfig();
-  if (opts.json) return printJson(ctx.io, { name, ...profile });
+  if (opts.json) {
+    printJson(ctx.io, { name, ...profile });
+    return;
+  }
   const where = profile.kind === "remote" ? `remote ${profile.url}` : "local daemon";
   ctx.status(`added profile ${name} (${where})${opts.use ? ", now active" : ""}`, opts);
   if (profile.kind === "remote" && !profile.secret) ctx.status(`store its API key with: kbox auth login --profile ${name} --zone ${profile.url} --api-key -`, opts);

@@ -17,7 +17,10 @@ export function profileRows(ctx: Context) {
 
 export function runProfileList(ctx: Context, opts: { json?: boolean }): void {
   const rows = profileRows(ctx);
-  if (opts.json) return printJson(ctx.io, { current: ctx.profileName(), profiles: rows });
+  if (opts.json) {
+    printJson(ctx.io, { current: ctx.profileName(), profiles: rows });
+    return;
+  }
   printTable(
     ctx.io,
     [

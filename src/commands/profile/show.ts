@@ -8,7 +8,10 @@ export function runProfileShow(ctx: Context, name: string | undefined, opts: { j
   const n = name ?? ctx.profileName(opts);
   const p = n === ctx.profileName(opts) ? ctx.profile(opts) : requireProfile(ctx, n);
   const where = p.secret ? describeSecret(ctx, n, p.secret) : undefined;
-  if (opts.json) return printJson(ctx.io, { name: n, active: n === ctx.profileName(), ...p, secret_location: where ?? null });
+  if (opts.json) {
+    printJson(ctx.io, { name: n, active: n === ctx.profileName(), ...p, secret_location: where ?? null });
+    return;
+  }
   printFields(ctx.io, [
     ["name", n],
     ["active", n === ctx.profileName() ? "yes" : "no"],

@@ -4,6 +4,7 @@ import { resourceCreateCommand } from "./create.js";
 import { resourceDeleteCommand } from "./delete.js";
 import { resourceListCommand } from "./list.js";
 import { resourceShowCommand } from "./show.js";
+import { resourceStatusCommand } from "./status.js";
 import { resourceUpdateCommand } from "./update.js";
 
 export function resourceCommand(ctx: Context): Command {
@@ -12,6 +13,7 @@ export function resourceCommand(ctx: Context): Command {
     .addCommand(resourceCreateCommand(ctx))
     .addCommand(resourceListCommand(ctx))
     .addCommand(resourceShowCommand(ctx))
+    .addCommand(resourceStatusCommand(ctx))
     .addCommand(resourceUpdateCommand(ctx))
     .addCommand(resourceDeleteCommand(ctx));
 }

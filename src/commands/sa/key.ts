@@ -40,6 +40,7 @@ export function saKeyCommand(ctx: Context): Command {
     .command("delete")
     .alias("rm")
     .description("Delete a key")
+    .addHelpText("after", "\nExample:\n  kbox sa key delete 5b0c… 9f2e… --kb notes --yes")
     .argument("<sa>", "service account id")
     .argument("<key>", "key id")
     .option("--kb <kb>", "the knowledge box the account belongs to")

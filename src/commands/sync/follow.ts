@@ -1,7 +1,7 @@
 import * as sync from "../../api/sync.js";
-import type { KboxClient } from "../../client/client.js";
 import type { Context } from "../../cli/context.js";
 import { progress } from "../../cli/progress.js";
+import type { KboxClient } from "../../client/client.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const finished = (j: sync.SyncJob) => j.status === "completed" || j.status === "failed" || j.status === "cancelled";
@@ -22,7 +22,7 @@ export async function waitForJob(ctx: Context, client: KboxClient, kbid: string,
 
 /** Print a job's log entries as they come, until the job ends (or `signal` aborts). */
 export async function followLogs(
-  ctx: Context,
+  _ctx: Context,
   client: KboxClient,
   kbid: string,
   jobId: string,

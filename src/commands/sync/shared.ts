@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import * as sync from "../../api/sync.js";
-import type { KboxClient } from "../../client/client.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
+import type { KboxClient } from "../../client/client.js";
 
 /** A sync configuration named by id or by name. */
 export async function resolveConfig(client: KboxClient, kbid: string, ref: string): Promise<sync.SyncConfig> {

@@ -27,7 +27,7 @@ beforeAll(async () => {
     },
     [
       { text: "alpha one", labels: ["/l/para/good"], facets: ["/n/i/application/pdf", "/e/ORG/Acme"] },
-      { text: "alpha two", kind: "TITLE", field: "a/title" },
+      { text: "alpha two", kind: "TITLE", field: "a/summary" },
     ],
   );
   ids.b = await fx.add(
@@ -43,7 +43,7 @@ describe("filter_expression field props", () => {
     ["resource id", { prop: "resource", id: "RID_A" }, ["a"]],
     ["resource slug", { prop: "resource", slug: "b" }, ["b"]],
     ["field type", { prop: "field", type: "link" }, ["b"]],
-    ["field type+name", { prop: "field", type: "generic", name: "title" }, ["a"]],
+    ["field type+name", { prop: "field", type: "generic", name: "summary" }, ["a"]],
     ["keyword", { prop: "keyword", word: "beta" }, ["c"]],
     ["label labelset", { prop: "label", labelset: "topic" }, ["a", "b"]],
     ["label exact", { prop: "label", labelset: "topic", label: "art" }, ["b"]],
@@ -115,12 +115,13 @@ describe("legacy and other filters", () => {
     expect(await slugs({ filters: ["/m/team/blue"] })).toEqual(["a"]);
     expect(await slugs({ filters: ["/p/docs/reports"] })).toEqual(["a"]);
     expect(await slugs({ filters: ["/u/s/crawler"] })).toEqual(["a"]);
-    expect(await slugs({ filters: ["/n/s/PENDING"] })).toEqual(["a", "b", "c"]);
+    expect(await slugs({ filters: ["/n/s/PENDING"] })).toEqual([]);
+    expect(await slugs({ filters: ["/n/s/PROCESSED"] })).toEqual(["a", "b", "c"]);
     expect(await slugs({ filters: [{ any: ["/t/draft", "/t/report"] }] })).toEqual(["a", "b"]);
     expect(await slugs({ filters: [{ none: ["/t/draft"] }] })).toEqual(["a", "c"]);
   });
   it("fields, field_type_filter, resource_filters, keyword_filters, range_*", async () => {
-    expect(await slugs({ fields: ["a/title"] })).toEqual(["a"]);
+    expect(await slugs({ fields: ["a/summary"] })).toEqual(["a"]);
     expect(await slugs({ fields: ["u"] })).toEqual(["b"]);
     expect(await slugs({ field_type_filter: ["link"] })).toEqual(["b"]);
     expect(await slugs({ resource_filters: [ids.c] })).toEqual(["c"]);

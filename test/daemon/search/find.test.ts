@@ -35,7 +35,7 @@ describe("keyword", () => {
     expect(r.resources[ids.cats].title).toBe("Cats");
   });
   it("finds other languages with their own stemmer", async () => {
-    expect(await fx.texts({ query: "gato", features: ["keyword"] })).toEqual(["Los gatos corren por el jardín"]);
+    expect((await fx.texts({ query: "gato", features: ["keyword"] })).sort()).toEqual(["Gatos", "Los gatos corren por el jardín"]);
   });
   it("matches quoted phrases exactly and honours -word", async () => {
     expect(await fx.texts({ query: '"brown fox"', features: ["keyword"] })).toEqual(["The quick brown fox jumps over the lazy dog"]);

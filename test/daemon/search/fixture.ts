@@ -39,9 +39,15 @@ export class SearchFixture {
     return this.d.daemon.services.store.kb(this.kbid);
   }
 
-  /** Create a resource through the API, then index its paragraphs. */
+  /**
+   * Create a resource through the API, let the ingestion queue process it (its title), then index
+   * the given paragraphs in fields the resource does not have, so the queue never rewrites them.
+   */
   async add(body: z.input<typeof resources.CreateResource>, paras: Para[]): Promise<string> {
     const { uuid } = await this.d.client.call(resources.createResource, { params: { kbid: this.kbid }, body });
+    const store = await this.store();
+    const until = Date.now() + 20_000;
+    while (store.resources.get(uuid)?.metadata.status === "PENDING" && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await this.index(uuid, paras);
     return uuid;
   }

@@ -78,7 +78,8 @@ describe("search, catalog, suggest", () => {
     expect(Object.keys((await cat({ query: { query: "summary", match: "exact" } })).resources)).toEqual([]);
     expect(Object.keys((await cat({ query: { query: "annual", match: "starts_with" } })).resources)).toEqual([ids.b]);
     expect(Object.keys((await cat({ filter_expression: { resource: { prop: "label", labelset: "topic", label: "ops" } } })).resources)).toEqual([ids.b]);
-    expect(Object.keys((await cat({ filter_expression: { resource: { prop: "status", status: "PROCESSED" } } })).resources)).toEqual([]);
+    expect(Object.keys((await cat({ filter_expression: { resource: { prop: "status", status: "PENDING" } } })).resources)).toEqual([]);
+    expect(Object.keys((await cat({ with_status: "PROCESSED" })).resources)).toHaveLength(2);
     const sorted = await cat({ sort: { field: "title", order: "asc" }, faceted: ["/t"] });
     expect(Object.keys(sorted.resources)).toEqual([ids.b, ids.a]);
     expect(sorted.fulltext?.facets).toEqual({ "/t": { "/t/report": 1, "/t/summary": 1 } });

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { decodeXmlText, parseSitemap } from "../../../daemon/sync/sitemap.js";
-import { sitemapText } from "../../../daemon/sync/http.js";
 import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { sitemapText } from "../../../daemon/sync/http.js";
+import { decodeXmlText, parseSitemap } from "../../../daemon/sync/sitemap.js";
 
 describe("parseSitemap", () => {
   it("reads a urlset with lastmod", () => {

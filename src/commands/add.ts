@@ -1,0 +1,201 @@
+import { existsSync, statSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { Command } from "commander";
+import type { Classification } from "../api/common.js";
+import { processingStatus } from "../api/processing.js";
+import * as resources from "../api/resources.js";
+import type { Context } from "../cli/context.js";
+import { EXIT, usageError } from "../cli/errors.js";
+import { printJson, printTable, styles } from "../cli/output.js";
+import type { KboxClient } from "../client/client.js";
+import { ApiError } from "../client/errors.js";
+import { originPath, walkFiles } from "./add-walk.js";
+import { collect, parseLabels } from "./resource/shared.js";
+import { DIRECT_MAX, type UploadJob, directUpload, md5Of, progressBar, tusUpload } from "./upload.js";
+
+export interface AddOptions {
+  kb?: string;
+  wait?: boolean;
+  label?: string[];
+  hidden?: boolean;
+  slug?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+interface Item {
+  source: string;
+  url?: string;
+  path?: string;
+  /** origin.path for files found in a folder. */
+  origin?: string;
+}
+
+/** What happened to one input: its resource and status (PENDING until --wait follows it). */
+export interface AddResult {
+  source: string;
+  resource?: string;
+  status: string;
+  error?: string;
+}
+
+const URL_RE = /^https?:\/\//i;
+
+function collectItems(ctx: Context, inputs: string[], failed: AddResult[]): Item[] {
+  const items: Item[] = [];
+  for (const input of inputs) {
+    if (URL_RE.test(input)) {
+      items.push({ source: input, url: input });
+      continue;
+    }
+    const path = resolve(ctx.io.cwd, input);
+    if (!existsSync(path)) {
+      failed.push({ source: input, status: "FAILED", error: "no such file or directory" });
+      continue;
+    }
+    if (statSync(path).isDirectory()) for (const f of walkFiles(path)) items.push({ source: f, path: f, origin: originPath(path, f) });
+    else items.push({ source: input, path });
+  }
+  return items;
+}
+
+async function addUrl(client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource): Promise<AddResult> {
+  const uri = item.url as string;
+  const body: resources.CreateResource = { title: uri, ...extra, links: { link: { uri } }, origin: { url: uri } };
+  const r = await client.call(resources.createResource, { params: { kbid }, body });
+  return { source: item.source, resource: r.uuid, status: "PENDING" };
+}
+
+async function addFile(ctx: Context, client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource): Promise<AddResult> {
+  const path = item.path as string;
+  const job: UploadJob = { kbid, path, md5: await md5Of(path) };
+  const withPayload = Object.keys(extra).length > 0 || item.origin !== undefined;
+  if (withPayload) job.create = { ...extra, origin: { filename: basename(path), ...(item.origin ? { path: item.origin } : {}) } };
+  // Small plain files take one request; big ones (or with labels, origin...) go by TUS, which carries a payload.
+  const out = !withPayload && statSync(path).size <= DIRECT_MAX ? await directUpload(client, job) : await tusUpload(ctx, client, job);
+  return { source: item.source, resource: out.uuid, status: "PENDING" };
+}
+
+/** Run `fn` over `items`, `width` at a time, in input order. */
+async function pool<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Resource ids of the knowledge box in the given statuses (every page). */
+async function idsIn(client: KboxClient, kbid: string, status: ("PENDING" | "ERROR" | "EMPTY")[]): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  let cursor: string | undefined;
+  do {
+    const page = await client.call(processingStatus, { params: { kbid }, query: { status, limit: 1000, cursor } });
+    for (const r of page.results) out.set(r.resource_id, r.fields.find((f) => f.error)?.error?.body);
+    cursor = page.cursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+/** Follow processing until none of `results` is PENDING; a bar on a TTY, a line per change when piped. */
+async function waitFor(ctx: Context, client: KboxClient, kbid: string, results: AddResult[], quiet?: boolean): Promise<void> {
+  const mine = new Set(results.filter((r) => r.resource && r.status === "PENDING").map((r) => r.resource as string));
+  const bar = progressBar(ctx, "processing");
+  let last = -1;
+  for (;;) {
+    const pending = await idsIn(client, kbid, ["PENDING"]);
+    const left = [...mine].filter((rid) => pending.has(rid)).length;
+    const done = mine.size - left;
+    if (!quiet && done !== last) {
+      if (ctx.io.stderr.isTTY) bar(done, mine.size);
+      else ctx.io.stderr.write(`processed ${done}/${mine.size}\n`);
+    }
+    last = done;
+    if (!left) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  const errors = await idsIn(client, kbid, ["ERROR"]);
+  const empty = await idsIn(client, kbid, ["EMPTY"]);
+  for (const r of results) {
+    if (!r.resource || !mine.has(r.resource)) continue;
+    if (errors.has(r.resource)) Object.assign(r, { status: "ERROR", error: errors.get(r.resource) });
+    else r.status = empty.has(r.resource) ? "EMPTY" : "PROCESSED";
+  }
+}
+
+function report(ctx: Context, results: AddResult[], opts: AddOptions): void {
+  if (opts.json) {
+    printJson(ctx.io, { results });
+    return;
+  }
+  const st = styles(ctx.io);
+  const colour = (s: string) => (s === "ERROR" || s === "FAILED" ? st.red(s) : s === "PROCESSED" ? st.green(s) : s);
+  printTable(
+    ctx.io,
+    [
+      { header: "resource", get: (r: AddResult) => r.resource ?? "-" },
+      { header: "status", get: (r) => colour(r.status) },
+      { header: "source", get: (r) => r.source },
+      ...(results.some((r) => r.error) ? [{ header: "error", get: (r: AddResult) => r.error ?? "" }] : []),
+    ],
+    results,
+  );
+}
+
+export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): Promise<void> {
+  if (!inputs.length) throw usageError("nothing to add: give files, folders or URLs");
+  const failed: AddResult[] = [];
+  const items = collectItems(ctx, inputs, failed);
+  if (opts.slug && items.length + failed.length !== 1) throw usageError("--slug names one resource: give one file or URL");
+  const classifications: Classification[] | undefined = parseLabels(opts.label);
+  const extra: resources.CreateResource = {
+    ...(opts.slug ? { slug: opts.slug } : {}),
+    ...(opts.hidden ? { hidden: true } : {}),
+    ...(classifications ? { usermetadata: { classifications } } : {}),
+  };
+  const kbid = await ctx.kbid(opts);
+  const client = await ctx.client(opts);
+  const bar = opts.quiet ? () => undefined : progressBar(ctx, "uploading");
+  let sent = 0;
+  const added = await pool(items, 4, async (item): Promise<AddResult> => {
+    try {
+      return item.url ? await addUrl(client, kbid, item, extra) : await addFile(ctx, client, kbid, item, extra);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) return { source: item.source, status: "DUPLICATE", error: "already in the knowledge box" };
+      return { source: item.source, status: "FAILED", error: e instanceof ApiError ? String(e.detail) : (e as Error).message };
+    } finally {
+      bar(++sent, items.length);
+    }
+  });
+  const results = [...added, ...failed];
+  if (opts.wait) await waitFor(ctx, client, kbid, results, opts.quiet);
+  report(ctx, results, opts);
+  const bad = results.filter((r) => r.status === "FAILED" || r.status === "ERROR").length;
+  if (bad && bad === results.length) ctx.exitCode = EXIT.failure;
+  else if (bad) ctx.exitCode = EXIT.partial;
+}
+
+export function addCommand(ctx: Context): Command {
+  return new Command("add")
+    .description("Add files, folders (recursively) and URLs to a knowledge box")
+    .argument("<inputs...>", "files, folders or http(s) URLs")
+    .option("--kb <kb>", "knowledge box slug or uuid")
+    .option("--wait", "follow processing until every resource is done (exit 5 when some failed, 1 when all did)")
+    .option("--label <labelset/label>", "classification for every added resource (repeatable)", collect)
+    .option("--hidden", "add them hidden")
+    .option("--slug <slug>", "slug of the resource (one input only)")
+    .option("--json", "print the results as JSON")
+    .addHelpText(
+      "after",
+      "\nFolders are walked recursively; dotfiles and paths matched by .gitignore or .kboxignore are skipped.\n" +
+        "Files already in the knowledge box (same MD5) are reported as DUPLICATE and not added again.\n\n" +
+        "Examples:\n  kbox add ./docs --wait\n  kbox add report.pdf https://example.com/page --label topic/q3\n  kbox add notes.md --slug notes --kb work",
+    )
+    .action(async (inputs: string[], _o, cmd: Command) => runAdd(ctx, inputs, ctx.opts<AddOptions>(cmd)));
+}

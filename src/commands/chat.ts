@@ -1,0 +1,57 @@
+import { createInterface } from "node:readline";
+import { Command } from "commander";
+import type { ChatMessage } from "../api/ask.js";
+import { listKbs } from "../api/kbs.js";
+import type { Context } from "../cli/context.js";
+import type { ChatSession } from "../tui/session.js";
+import { type AskOptions, askRequest, runAsk, streamAsk, withAskOptions } from "./ask.js";
+
+/** The session the TUI drives: asks through the client, lists KBs, copies with OSC 52. */
+export async function chatSession(ctx: Context, o: AskOptions): Promise<ChatSession> {
+  const client = await ctx.client(o);
+  const uuid = await ctx.kbid(o);
+  const kbs = async () => (await client.call(listKbs)).kbs;
+  const slug = (await kbs()).find((k) => k.uuid === uuid)?.slug ?? uuid;
+  return {
+    kb: { slug, uuid },
+    model: o.model,
+    kbs,
+    ask: (kb, question, history, filters, onText, signal) => {
+      const body = askRequest(question, { ...o, label: filters.label ? [filters.label] : o.label }, history);
+      return streamAsk(client, kb.uuid, body, (item, text) => onText(text, item), signal);
+    },
+    // OSC 52: the terminal (and tmux) puts it on the system clipboard, even over ssh.
+    copy: (text) => void ctx.io.stdout.write(`\x1b]52;c;${Buffer.from(text).toString("base64")}\x07`),
+  };
+}
+
+/** Without a terminal: one question a line on stdin, answers streamed to stdout, history kept. */
+async function plainChat(ctx: Context, o: AskOptions): Promise<void> {
+  const history: ChatMessage[] = [];
+  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  for await (const line of rl) {
+    const q = line.trim();
+    if (!q) continue;
+    const answer = await runAsk(ctx, q, o, history);
+    ctx.io.stdout.write("\n");
+    history.push({ author: "USER", text: q }, { author: "NUCLIA", text: answer });
+  }
+}
+
+export async function runChat(ctx: Context, o: AskOptions): Promise<void> {
+  if (!ctx.io.stdin.isTTY || !ctx.io.stdout.isTTY) return plainChat(ctx, o);
+  const s = await chatSession(ctx, o);
+  // ink and react load only here, so every other command starts fast.
+  const [{ render }, { createElement }, { ChatApp }] = await Promise.all([import("ink"), import("react"), import("../tui/chat-app.js")]);
+  const app = render(createElement(ChatApp, { session: s }), { stdout: ctx.io.stdout as NodeJS.WriteStream, stdin: ctx.io.stdin as NodeJS.ReadStream, exitOnCtrlC: true });
+  await app.waitUntilExit();
+}
+
+export function chatCommand(ctx: Context): Command {
+  return withAskOptions(new Command("chat").description("An interactive ask session: streamed answers, sources, follow-up questions"))
+    .addHelpText(
+      "after",
+      "\nIn the session: type a question and Enter; follow-ups use the conversation.\n  /kb <slug>  switch knowledge box   /filter <labelset/label>|off   /copy (or Ctrl+Y)   /clear   Esc stop   Ctrl+C quit\nPiped (no terminal): one question a line on stdin, answers on stdout.\n\nExamples:\n  kbox chat --kb notes\n  printf 'When do we ship?\\nWho approves it?\\n' | kbox chat",
+    )
+    .action(async (_o, cmd: Command) => runChat(ctx, ctx.opts<AskOptions>(cmd)));
+}

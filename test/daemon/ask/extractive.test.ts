@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { alignCitations, footnoteMap } from "../../../daemon/ask/citations.js";
+import { rephraseQuery, shouldRephrase } from "../../../daemon/ask/rephrase.js";
+import { extractAnswer } from "../../../daemon/models/generate/extractive.js";
+import { splitSentences } from "../../../daemon/models/generate/text.js";
+import { FootnoteNumberer } from "../../../src/tui/answer.js";
+
+const R = "0123456789abcdef0123456789abcdef";
+const ctx = [
+  { id: `${R}/t/body/0-120`, text: "Our company was founded in 1998 by Ana Silva. It now has offices in Porto, Berlin and Austin." },
+  { id: `${R}/t/body/121-260`, text: "The company employs 450 people. Most of them work remotely. The Porto office has a rooftop garden." },
+  { id: `${R}/t/body/261-380`, text: "Employees get 25 vacation days because rest improves focus. The vacation policy was updated in 2021." },
+];
+const answer = (q: string) => extractAnswer(q, ctx).map((s) => s.text).join(" ");
+
+describe("extractive answerer", () => {
+  it("answers the question type with the supporting sentence", () => {
+    expect(answer("When was the company founded?")).toMatch(/^Our company was founded in 1998 by Ana Silva\./);
+    expect(answer("How many people does the company employ?")).toContain("450 people");
+    expect(answer("How many people does the company employ?")).not.toContain("rooftop");
+    expect(answer("Why do employees get 25 vacation days?")).toContain("because rest improves focus");
+    expect(answer("Who founded the company?")).toContain("Ana Silva");
+  });
+
+  it("keeps pronoun sentences with their antecedent and in reading order", () => {
+    const s = extractAnswer("Where does it have offices?", ctx);
+    const texts = s.map((x) => x.text);
+    expect(texts).toContain("It now has offices in Porto, Berlin and Austin.");
+    expect(texts.indexOf("Our company was founded in 1998 by Ana Silva.")).toBe(texts.indexOf("It now has offices in Porto, Berlin and Austin.") - 1);
+  });
+
+  it("splits sentences without breaking on abbreviations", () => {
+    expect(splitSentences("Use e.g. the CLI. Then stop.").map((s) => s.text)).toEqual(["Use e.g. the CLI.", "Then stop."]);
+  });
+});
+
+describe("citations", () => {
+  it("aligns answer sentences to paragraphs, honouring the threshold", () => {
+    const a = "The company employs 450 people. Vacation is 25 days for everyone in Berlin.";
+    const c = alignCitations(a, ctx, 0.5);
+    expect(c[`${R}/t/body/121-260`]).toEqual([[0, 31]]);
+    expect(c[`${R}/t/body/261-380`]).toEqual([[32, 75]]);
+    expect(Object.keys(alignCitations(a, ctx, 0.99))).toEqual([`${R}/t/body/121-260`]);
+  });
+
+  it("maps footnotes and renumbers them across chunks", () => {
+    const pieces = ctx.map((p, i) => ({ ...p, block: `block-A${"ABC"[i]}` }));
+    expect(footnoteMap("Founded in 1998 [block-AA]. 450 people [block-AB].", pieces)).toEqual({ "block-AA": ctx[0].id, "block-AB": ctx[1].id });
+    const n = new FootnoteNumberer();
+    const out = ["Founded [blo", "ck-AB] and [block-AA]", " and again [block-AB]."].map((c) => n.push(c)).join("") + n.flush();
+    expect(out).toBe("Founded[1] and[2] and again[1].");
+  });
+});
+
+describe("rephrasing", () => {
+  const history = [
+    { author: "USER" as const, text: "Tell me about the Porto office" },
+    { author: "NUCLIA" as const, text: "It has a rooftop garden." },
+  ];
+  it("adds the topic of the conversation to a follow-up", () => {
+    expect(rephraseQuery("When does it open?", history)).toBe("When does it open porto office");
+    expect(shouldRephrase("When does it open?", history, true, undefined)).toBe(true);
+    expect(shouldRephrase("When does it open?", [], true, undefined)).toBe(false);
+    expect(shouldRephrase("Completely separate question about taxes", history, undefined, 0.5)).toBe(false);
+    expect(shouldRephrase("When does it open?", history, undefined, 0.5)).toBe(true);
+  });
+});
