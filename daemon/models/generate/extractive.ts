@@ -36,6 +36,16 @@ const CUES: [RegExp, Cue][] = [
   [/^\s*how (do|does|did|can|to|should)\b/i, has(/\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i)],
 ];
 
+/** "What is X?" / "Define X": a sentence that states "X is …" answers it best. */
+function definitionCue(question: string): Cue | undefined {
+  const m = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+?)\s*\??\s*$/i.exec(question) ?? /^\s*define\s+(.+?)\s*\.?\s*$/i.exec(question);
+  const subject = m?.[1]?.trim();
+  if (!subject || subject.split(/\s+/).length > 6) return undefined;
+  const esc = subject.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`^\\W*(?:the\\s+|an?\\s+)?${esc}\\s+(?:is|are|was|were|means|refers to|stands for)\\b`, "i");
+  return (s) => re.test(s);
+}
+
 /** BM25 over sentences (each sentence a document), plus cue, coverage and rank priors. */
 function scoreCandidates(question: string, cands: Candidate[], context = ""): void {
   const own = new Set(terms(question));
@@ -50,6 +60,7 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const qMass = q.reduce((a, t) => a + idf(t) * (weight.get(t) ?? 1), 0) || 1;
   const cue = CUES.find(([re]) => re.test(question))?.[1];
+  const definition = definitionCue(question);
   for (const c of cands) {
     const tf = new Map<string, number>();
     for (const t of c.terms) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -64,6 +75,7 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
     }
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
+    if (score > 0 && definition?.(c.sent.text)) score *= 2;
     const nWords = words(c.sent.text).length;
     if (nWords < 4) score *= 0.6;
     if (nWords > 60) score *= 0.8;
@@ -91,12 +103,18 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
     sets.push(set);
   }
   // A sentence opening with a pronoun leans on the one before it: bring that one along.
+  const antecedent = new Map<Candidate, Candidate>();
   for (const c of [...chosen]) {
     if (!/^(it|this|that|these|those|they|he|she|its|their|such)\b/i.test(c.sent.text)) continue;
     const prev = cands.filter((p) => p.piece === c.piece && p.sent.end <= c.sent.start).pop();
-    if (prev && !chosen.includes(prev)) chosen.push(prev);
+    if (!prev) continue;
+    antecedent.set(c, prev);
+    if (!chosen.includes(prev)) chosen.push(prev);
   }
-  return chosen.sort((a, b) => a.piece - b.piece || a.sent.start - b.sent.start);
+  // The most direct answer leads (after the sentence it leans on); the rest follow in reading order.
+  const lead = antecedent.has(best) ? [antecedent.get(best)!, best] : [best];
+  const rest = chosen.filter((c) => !lead.includes(c)).sort((a, b) => a.piece - b.piece || a.sent.start - b.sent.start);
+  return [...lead, ...rest];
 }
 
 /** Compose an answer from the context's best-supported sentences (no model involved). */

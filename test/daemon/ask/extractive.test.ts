@@ -29,6 +29,15 @@ describe("extractive answerer", () => {
     expect(texts.indexOf("Our company was founded in 1998 by Ana Silva.")).toBe(texts.indexOf("It now has offices in Porto, Berlin and Austin.") - 1);
   });
 
+  it("leads a definition question with the sentence that defines the subject", () => {
+    const defs = [
+      { id: `${R}/t/a/0-90`, text: "Run kbox add to ingest a folder. Use kbox watch to keep it indexed; kbox is fast." },
+      { id: `${R}/t/b/0-90`, text: "Install it with npm. kbox is a local-first knowledge retrieval service. It answers with citations." },
+    ];
+    const s = extractAnswer("What is kbox?", defs).map((x) => x.text);
+    expect(s[0]).toBe("kbox is a local-first knowledge retrieval service.");
+  });
+
   it("splits sentences without breaking on abbreviations", () => {
     expect(splitSentences("Use e.g. the CLI. Then stop.").map((s) => s.text)).toEqual(["Use e.g. the CLI.", "Then stop."]);
   });
