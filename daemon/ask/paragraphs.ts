@@ -1,19 +1,9 @@
 import { sqlIn } from "../store/db.js";
 import type { KbStore } from "../store/index.js";
+import type { ParagraphRow } from "../store/paragraphs.js";
 
 /** A stored paragraph as the context strategies need it. */
-export interface StoredParagraph {
-  id: string;
-  rid: string;
-  /** `t/body` */
-  field: string;
-  field_type: string;
-  split: string;
-  start: number;
-  end: number;
-  idx: number;
-  text: string;
-}
+export type StoredParagraph = Pick<ParagraphRow, "id" | "rid" | "field" | "field_type" | "split" | "start" | "end" | "idx" | "text">;
 
 /** Every paragraph of some resources, read once per ask and kept in reading order. */
 export class ParagraphReader {

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { basename, extname } from "node:path";
+import { basename } from "node:path";
 import type { SyncConfig } from "../../src/api/sync.js";
 import type { ResourceService } from "../resources/service.js";
 import type { KbStore, ResourceDoc } from "../store/index.js";
+import { contentTypeOf } from "../../src/api/mime.js";
 
 /** A file seen in a sync root. */
 export interface LocalFile {
@@ -14,26 +15,6 @@ export interface LocalFile {
   mtimeMs: number;
   hash?: string;
 }
-
-const TYPES: Record<string, string> = {
-  ".pdf": "application/pdf",
-  ".md": "text/markdown",
-  ".markdown": "text/markdown",
-  ".txt": "text/plain",
-  ".html": "text/html",
-  ".htm": "text/html",
-  ".json": "application/json",
-  ".csv": "text/csv",
-  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-  ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  ".epub": "application/epub+zip",
-  ".odt": "application/vnd.oasis.opendocument.text",
-  ".rst": "text/x-rst",
-};
-
-/** A content type guessed from the name; extraction detects the real type from the bytes. */
-export const contentTypeOf = (name: string) => TYPES[extname(name).toLowerCase()] ?? "application/octet-stream";
 
 /** SHA-256 of a file, streamed. */
 export async function hashFile(abs: string): Promise<string> {

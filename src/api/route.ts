@@ -74,25 +74,5 @@ export type QueryOf<T extends RouteDef> = z.input<T["query"]>;
 export type BodyOf<T extends RouteDef> = z.input<T["body"]>;
 export type ResponseOf<T extends RouteDef> = z.output<T["response"]>;
 
-/** Fill `:name` parameters of a route path (values are URI-encoded). */
-export function buildPath(path: string, params: Record<string, string | number> = {}): string {
-  return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined) throw new Error(`missing path parameter ${name} for ${path}`);
-    return encodeURIComponent(String(v));
-  });
-}
-
-/** Query parameters from an object: arrays repeat the key, undefined is skipped. */
-export function buildQuery(query: Record<string, unknown> | undefined): string {
-  if (!query) return "";
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) for (const item of v) sp.append(k, String(item));
-    else if (typeof v === "object") sp.append(k, JSON.stringify(v));
-    else sp.append(k, String(v));
-  }
-  const s = sp.toString();
-  return s ? `?${s}` : "";
-}
+// Kept zod-free in url.ts so the CLI can build URLs without loading zod.
+export { buildPath, buildQuery } from "./url.js";

@@ -1,6 +1,25 @@
 import type { z } from "zod";
-import { type RouteDef, buildPath, buildQuery } from "../api/route.js";
+import type { RouteDef } from "../api/route.js";
+import { buildPath, buildQuery } from "../api/url.js";
 import { type RawRequest, type RawResponse, type Target, jsonOf, ndjson, send } from "./transport.js";
+
+declare const ROUTE: unique symbol;
+
+/**
+ * What the client needs of a route at run time (method and path), typed by its src/api definition.
+ * src/client/routes/ holds one for every route, generated from src/api, so a command can call the
+ * daemon without loading zod and the wire schemas (see scripts/gen-routes.ts).
+ */
+export interface RouteRef<D extends RouteDef = RouteDef> {
+  readonly method: D["method"];
+  readonly path: string;
+  readonly stream: boolean;
+  /** Type only: the src/api route this refers to (absent at run time). */
+  readonly [ROUTE]?: D;
+}
+
+/** A src/api value with every route replaced by its RouteRef (records of routes stay records). */
+export type Routed<T> = T extends RouteDef ? RouteRef<T> : { readonly [K in keyof T]: Routed<T[K]> };
 
 export interface CallInput<T extends RouteDef> {
   params?: z.input<T["params"]>;
@@ -17,7 +36,7 @@ export class KboxClient {
     private readonly defaultHeaders: Record<string, string> = {},
   ) {}
 
-  private request<T extends RouteDef>(def: T, input: CallInput<T>): RawRequest {
+  private request<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T>): RawRequest {
     const path = buildPath(def.path, (input.params ?? {}) as Record<string, string>) + buildQuery(input.query as Record<string, unknown>);
     const headers: Record<string, string> = { ...this.defaultHeaders, ...input.headers };
     let body: string | undefined;
@@ -28,14 +47,14 @@ export class KboxClient {
     return { method: def.method, path, headers, body, signal: input.signal };
   }
 
-  /** Call a JSON route; throws ApiError on an error status. */
-  async call<T extends RouteDef>(def: T, input: CallInput<T> = {}): Promise<z.output<T["response"]>> {
+  /** Call a JSON route (a src/api route or its RouteRef); throws ApiError on an error status. */
+  async call<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T> = {}): Promise<z.output<T["response"]>> {
     const res = await send(this.target, this.request(def, input));
     return (await jsonOf(res)) as z.output<T["response"]>;
   }
 
   /** Call a streaming route and iterate its NDJSON items. */
-  async *stream<T extends RouteDef>(def: T, input: CallInput<T> = {}): AsyncGenerator<unknown> {
+  async *stream<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T> = {}): AsyncGenerator<unknown> {
     const res = await send(this.target, this.request(def, input));
     yield* ndjson(res);
   }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename, extname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { Command } from "commander";
 import type { CreateResource } from "../api/resources.js";
 import { TUS_CHUNK, TUS_VERSION, UPLOAD_HEADERS, type UploadResponse } from "../api/uploads.js";
@@ -10,28 +10,11 @@ import { printJson, printTable } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
 import { readAll } from "../client/transport.js";
+import { contentTypeOf } from "../api/mime.js";
 
 /** Files up to this size go by one direct upload; larger ones by resumable TUS chunks. */
 export const DIRECT_MAX = 8 * 1024 * 1024;
 
-const TYPES: Record<string, string> = {
-  ".pdf": "application/pdf",
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".markdown": "text/markdown",
-  ".html": "text/html",
-  ".htm": "text/html",
-  ".json": "application/json",
-  ".csv": "text/csv",
-  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-  ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  ".epub": "application/epub+zip",
-  ".odt": "application/vnd.oasis.opendocument.text",
-};
-
-/** A content type from the extension; the daemon detects the real type from the bytes anyway. */
-export const contentTypeOf = (path: string) => TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
 
 /** MD5 of a file, streamed (the daemon refuses a duplicate with 409). */
 export async function md5Of(path: string): Promise<string> {
