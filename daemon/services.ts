@@ -4,6 +4,7 @@ import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
+import { LearningService } from "./kbs/learning.js";
 import { KbService } from "./kbs/service.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
@@ -39,6 +40,8 @@ export interface Services {
   labelsets: LabelsetService;
   /** Embedders and rerankers per knowledge box; model cache and `kbox models`. */
   models: ModelService;
+  /** A knowledge box's model (learning) configuration: read, validated updates, available models. */
+  learning: LearningService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
   /** Folder and sitemap sync: configurations, jobs, logs, watchers. */
@@ -85,6 +88,7 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
     search,
     labelsets: new LabelsetService(kbs),
     models,
+    learning: new LearningService(kbs, models),
     ask: new AskService(kbs, resources, () => search),
     sync,
     processing,

@@ -8,11 +8,11 @@ import { staleDocs, writeDocs } from "../src/cli/man-docs.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 if (process.argv.includes("--check")) {
-  const stale = staleDocs(root);
+  const stale = await staleDocs(root);
   if (stale.length) {
     process.stderr.write(`out of date (run \`npm run gen:docs\`):\n${stale.map((f) => `  ${f}`).join("\n")}\n`);
     process.exitCode = 1;
   } else process.stdout.write("completions and man pages are up to date\n");
 } else {
-  for (const f of writeDocs(root)) process.stdout.write(`${f}\n`);
+  for (const f of await writeDocs(root)) process.stdout.write(`${f}\n`);
 }

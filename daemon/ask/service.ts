@@ -67,6 +67,8 @@ export class AskService {
       body = r.data;
     }
     const lc = kb.learning_configuration;
+    // The KB's prefer_markdown_generative_response applies when the request does not say.
+    if (body.prefer_markdown === undefined && lc?.prefer_markdown_generative_response !== undefined) body = { ...body, prefer_markdown: lc.prefer_markdown_generative_response };
     let generator: Generator;
     try {
       generator = resolveGenerator(body.generative_model ?? lc?.generative_model, { userKeys: lc?.user_keys as Record<string, unknown>, env: this.env });

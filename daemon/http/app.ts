@@ -9,6 +9,7 @@ import * as backups from "./routes/backups.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
 import * as kbs from "./routes/kbs.js";
+import * as learning from "./routes/learning.js";
 import * as resources from "./routes/resources.js";
 import * as catalog from "./routes/catalog.js";
 import * as find from "./routes/find.js";
@@ -21,7 +22,7 @@ import * as processing from "./routes/processing.js";
 import * as uploads from "./routes/uploads.js";
 
 /** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, labelsets.register, search.register, catalog.register, models.register, ask.register, predict.register, sync.register, processing.register, uploads.register];
+const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, learning.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, labelsets.register, search.register, catalog.register, models.register, ask.register, predict.register, sync.register, processing.register, uploads.register];
 
 export interface AppOptions {
   trustRolesHeader: boolean;

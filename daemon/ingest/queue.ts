@@ -1,10 +1,10 @@
 import type { KbService } from "../kbs/service.js";
 import type { ProcessingSink } from "../resources/service.js";
 import type { DocTable } from "../store/doc-table.js";
-import type { FieldDoc, KbDoc, KbStore } from "../store/index.js";
+import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
-import { fieldError } from "./process-field.js";
-import { type RunStats, aggregateStatus, processResource } from "./process-resource.js";
+import { type RunStats, processResource } from "./process-resource.js";
+import { limiter, markFailed, sweepOrphans } from "./recovery.js";
 
 /** Where the queue gets a knowledge box's embedders (the model service). */
 export interface EmbedderSource {
@@ -35,21 +35,6 @@ interface RefreshMark {
 
 const MAX_ATTEMPTS = 3;
 
-/** At most `n` of the given tasks run at once; the others wait in order. */
-export function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
 const keyOf = (kbid: string, rid: string) => `${kbid}/${rid}`;
 
 /**
@@ -102,27 +87,9 @@ export class ProcessingQueue implements ProcessingSink {
     void this.sweepOrphans().catch((e) => this.log(`ingest: orphan sweep failed: ${(e as Error).message}`));
   }
 
-  /**
-   * Delete paragraphs whose resource is gone: a resource record is deleted before its paragraphs, so
-   * a crash in between can leave some behind. Runs in the background after start.
-   */
-  async sweepOrphans(): Promise<number> {
-    let n = 0;
-    for (const kb of this.kbs.list()) {
-      if (this.stopping) break;
-      const { store } = await this.kbs.open(kb.uuid);
-      const rids = new Set<string>();
-      for await (const batch of store.paragraphs.table.query().select(["rid"])) {
-        for (const r of batch.getChild("rid")?.toArray() ?? []) rids.add(r as string);
-      }
-      for (const rid of rids) {
-        if (store.resources.has(rid) || this.stopping) continue;
-        await store.paragraphs.deleteResource(rid);
-        n++;
-      }
-    }
-    if (n) this.log(`ingest: removed the paragraphs of ${n} deleted resource(s)`);
-    return n;
+  /** Delete the paragraphs of resources that are gone (see sweepOrphans). */
+  sweepOrphans(): Promise<number> {
+    return sweepOrphans(this.kbs, () => this.stopping, this.log);
   }
 
   async enqueue(kbid: string, rid: string, fieldKeys: string[]): Promise<void> {
@@ -302,25 +269,7 @@ export class ProcessingQueue implements ProcessingSink {
       return;
     }
     this.attempts.delete(k);
-    const store = await this.kbs.open(item.kbid).then((o) => o.store, () => undefined);
-    const cur = store?.resources.get(item.rid);
-    if (!store || !cur) return;
-    const next = structuredClone(cur);
-    const error = fieldError(err);
-    for (const key of item.fields) {
-      const f = next.fields[key];
-      if (!f || f.status !== "PENDING") continue;
-      f.status = "ERROR";
-      f.error = error;
-    }
-    next.metadata.status = aggregateStatus(next);
-    await store.resources.put(item.rid, next).catch(() => undefined);
-    await Promise.all(
-      [...item.fields].map(async (key) => {
-        const doc = await store.fields.get(`${item.rid}/${key}`).catch(() => undefined);
-        if (doc) await store.fields.put(`${item.rid}/${key}`, item.rid, { ...doc, errors: [error] } satisfies FieldDoc).catch(() => undefined);
-      }),
-    );
+    await markFailed(this.kbs, item.kbid, item.rid, item.fields, err);
   }
 
   /**

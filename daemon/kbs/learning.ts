@@ -77,7 +77,9 @@ export class LearningService {
   private async applySemantic(kb: KbDoc, store: KbStore, body: LearningConfigUpdate, next: Record<string, unknown>): Promise<void> {
     const given = body.semantic_models ?? (body.semantic_model ? [body.semantic_model] : undefined);
     const loc = body.semantic_models ? "semantic_models" : "semantic_model";
-    const names = given ?? kbModelNames(kb);
+    const pinned = kbModelNames(kb);
+    // A KB not pinned yet may name its model by default_semantic_model alone.
+    const names = given ?? (pinned.length ? pinned : body.default_semantic_model ? [body.default_semantic_model] : []);
     const refs: SemanticRef[] = [];
     const issues: ValidationIssue[] = [];
     names.forEach((n, i) => {

@@ -98,10 +98,10 @@ export class KbService {
     return { resources: store.resources.size, paragraphs, fields, sentences: paragraphs, index_size: stats?.totalBytes ?? 0 };
   }
 
-  /** The wire's view of a knowledge box. */
-  static record(kb: KbDoc): KbRecord {
-    const { uuid, slug, learning_configuration, ...config } = kb;
-    return { uuid, slug, config: { ...config, slug }, model: learning_configuration };
+  /** The wire's view of a knowledge box; `model` is its effective model configuration (LearningService). */
+  static record(kb: KbDoc, model: KbRecord["model"]): KbRecord {
+    const { uuid, slug, learning_configuration: _lc, ...config } = kb;
+    return { uuid, slug, config: { ...config, slug }, model };
   }
 
   private slugTaken(slug: string): boolean {

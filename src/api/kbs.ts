@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KbSlug } from "./common.js";
+import { ModelConfiguration } from "./learning.js";
 import { route } from "./route.js";
 
 /** Path parameter kbid: anything, so that a malformed id gets the wire's 404 rather than a 422. */
@@ -56,7 +57,8 @@ export const KbRecord = z.object({
   uuid: z.string(),
   slug: z.string(),
   config: KbConfig,
-  model: LearningConfiguration.nullable(),
+  /** The effective model configuration (see learning.ts). */
+  model: ModelConfiguration.nullable(),
 });
 export type KbRecord = z.infer<typeof KbRecord>;
 

@@ -38,7 +38,8 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   let program: Command;
   try {
     const { buildProgram } = await import("./program.js");
-    program = buildProgram(ctx);
+    // Only the named command's module is imported (the whole tree for help and unknown words).
+    program = await buildProgram(ctx, argv);
   } catch (e) {
     return reportError(ctx, e);
   }

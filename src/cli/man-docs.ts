@@ -8,10 +8,10 @@ import { manPages } from "./man.js";
 import { buildProgram } from "./program.js";
 
 /** Every generated file (completions/ and man/man1/), keyed by path relative to the package root. */
-export function generatedDocs(): Record<string, string> {
+export async function generatedDocs(): Promise<Record<string, string>> {
   // An empty environment: the output must not depend on who runs the generator.
   const ctx = new Context(bufferIO({ env: {} }).io);
-  const root = buildProgram(ctx);
+  const root = await buildProgram(ctx);
   const names: Record<(typeof SHELLS)[number], string> = { bash: "kbox.bash", zsh: "_kbox", fish: "kbox.fish" };
   const files: Record<string, string> = {};
   for (const shell of SHELLS) files[join("completions", names[shell])] = completionScript(root, shell);
@@ -20,8 +20,8 @@ export function generatedDocs(): Record<string, string> {
 }
 
 /** Write the generated files under `dir`, removing stale man pages of commands that are gone. */
-export function writeDocs(dir: string): string[] {
-  const files = generatedDocs();
+export async function writeDocs(dir: string): Promise<string[]> {
+  const files = await generatedDocs();
   const manDir = join(dir, "man", "man1");
   mkdirSync(manDir, { recursive: true });
   mkdirSync(join(dir, "completions"), { recursive: true });
@@ -31,8 +31,8 @@ export function writeDocs(dir: string): string[] {
 }
 
 /** Files under `dir` that differ from what the generator produces now (missing, changed or stale). */
-export function staleDocs(dir: string): string[] {
-  const files = generatedDocs();
+export async function staleDocs(dir: string): Promise<string[]> {
+  const files = await generatedDocs();
   const out: string[] = [];
   for (const [rel, text] of Object.entries(files)) {
     let cur: string | undefined;

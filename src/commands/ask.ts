@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as api from "../api/ask.js";
+import * as api from "../client/routes/ask.js";
 import type { AskItem, ChatMessage } from "../api/ask.js";
 import type { Context } from "../cli/context.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";

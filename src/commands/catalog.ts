@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as api from "../api/search.js";
+import * as api from "../client/routes/search.js";
 import type { Context } from "../cli/context.js";
 import { printJson, printTable } from "../cli/output.js";
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Argument, Command } from "commander";
-import * as kbs from "../api/kbs.js";
+import * as kbs from "../client/routes/kbs.js";
 import type { Context } from "../cli/context.js";
 import { SHELLS, type Shell } from "../cli/completion.js";
 

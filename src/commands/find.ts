@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { z } from "zod";
-import * as api from "../api/find.js";
+import * as api from "../client/routes/find.js";
 import type { Context } from "../cli/context.js";
 import { usageError } from "../cli/errors.js";
 import { printJson, styles } from "../cli/output.js";

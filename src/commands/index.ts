@@ -1,49 +1,105 @@
 import type { Command } from "commander";
 import type { Context } from "../cli/context.js";
-import { addCommand } from "./add.js";
-import { askCommand } from "./ask.js";
-import { backupCommand } from "./backup/index.js";
-import { chatCommand } from "./chat.js";
-import { catalogCommand } from "./catalog.js";
-import { daemonCommand } from "./daemon/index.js";
-import { findCommand } from "./find.js";
-import { kbCommand } from "./kb/index.js";
-import { labelsetCommand } from "./labelset/index.js";
-import { modelsCommand } from "./models/index.js";
-import { resourceCommand } from "./resource/index.js";
-import { saCommand } from "./sa/index.js";
-import { authCommand } from "./auth/index.js";
-import { completeCommand, completionCommand } from "./completion.js";
-import { configCommand } from "./config/commands.js";
-import { doctorCommand } from "./doctor.js";
-import { profileCommand } from "./profile/index.js";
-import { searchConfigCommand } from "./search-config/index.js";
-import { syncCommand } from "./sync/index.js";
-import { uploadCommand } from "./upload.js";
-import { watchCommand } from "./watch.js";
 
-/** Every top-level noun or verb; one line each, in help order. */
-export function registerCommands(program: Command, ctx: Context): void {
-  program.addCommand(backupCommand(ctx));
-  program.addCommand(daemonCommand(ctx));
-  program.addCommand(kbCommand(ctx));
-  program.addCommand(modelsCommand(ctx));
-  program.addCommand(resourceCommand(ctx));
-  program.addCommand(saCommand(ctx));
-  program.addCommand(profileCommand(ctx));
-  program.addCommand(authCommand(ctx));
-  program.addCommand(configCommand(ctx));
-  program.addCommand(completionCommand(ctx));
-  program.addCommand(doctorCommand(ctx));
-  program.addCommand(completeCommand(ctx), { hidden: true });
-  program.addCommand(findCommand(ctx));
-  program.addCommand(askCommand(ctx));
-  program.addCommand(chatCommand(ctx));
-  program.addCommand(catalogCommand(ctx));
-  program.addCommand(searchConfigCommand(ctx));
-  program.addCommand(labelsetCommand(ctx));
-  program.addCommand(syncCommand(ctx));
-  program.addCommand(watchCommand(ctx));
-  program.addCommand(addCommand(ctx));
-  program.addCommand(uploadCommand(ctx));
+/** A top-level command: how the program finds it without importing it, and how to load it. */
+export interface CommandEntry {
+  name: string;
+  aliases?: readonly string[];
+  /** Its one-line description (a test keeps it equal to the loaded command's). */
+  summary: string;
+  hidden?: boolean;
+  /** It works on the whole tree (`kbox completion` prints a script covering every command). */
+  needsTree?: boolean;
+  /** Import the command's module and build the command. */
+  load: (ctx: Context) => Promise<Command>;
+}
+
+/**
+ * Every top-level noun or verb, in help order. Modules are imported only when their command runs,
+ * so `kbox kb list` never loads ink, react or the code of other commands.
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: "backup", summary: "Back up and restore knowledge boxes", load: async (ctx) => (await import("./backup/index.js")).backupCommand(ctx) },
+  { name: "daemon", summary: "Start, stop and inspect the background daemon kboxd", load: async (ctx) => (await import("./daemon/index.js")).daemonCommand(ctx) },
+  { name: "kb", summary: "Create, list, inspect and select knowledge boxes", load: async (ctx) => (await import("./kb/index.js")).kbCommand(ctx) },
+  {
+    name: "models",
+    summary: "Embedding and reranking models: list, pull from the hub, use, add an endpoint, remove",
+    load: async (ctx) => (await import("./models/index.js")).modelsCommand(ctx),
+  },
+  { name: "resource", summary: "Create, list, inspect, change and delete resources", load: async (ctx) => (await import("./resource/index.js")).resourceCommand(ctx) },
+  { name: "sa", summary: "Service accounts and API keys for TCP and remote clients", load: async (ctx) => (await import("./sa/index.js")).saCommand(ctx) },
+  {
+    name: "profile",
+    summary: "Manage profiles: the local daemon (default) or remote zones with an API key",
+    load: async (ctx) => (await import("./profile/index.js")).profileCommand(ctx),
+  },
+  {
+    name: "auth",
+    summary: "Log in to remote zones: store, inspect and forget knowledge box API keys",
+    load: async (ctx) => (await import("./auth/index.js")).authCommand(ctx),
+  },
+  {
+    name: "config",
+    summary: "Read and change kbox settings (config.json in the config dir)",
+    load: async (ctx) => (await import("./config/commands.js")).configCommand(ctx),
+  },
+  {
+    name: "completion",
+    summary: "Print a shell completion script (bash, zsh or fish)",
+    needsTree: true,
+    load: async (ctx) => (await import("./completion.js")).completionCommand(ctx),
+  },
+  {
+    name: "doctor",
+    summary: "Check the daemon, data dir, models, keyring and LanceDB tables; exits 1 when something is broken",
+    load: async (ctx) => (await import("./doctor.js")).doctorCommand(ctx),
+  },
+  {
+    name: "__complete",
+    summary: "Completion candidates (used by the completion scripts)",
+    hidden: true,
+    load: async (ctx) => (await import("./completion.js")).completeCommand(ctx),
+  },
+  { name: "find", summary: "Find paragraphs: keyword, semantic and hybrid search with filters", load: async (ctx) => (await import("./find.js")).findCommand(ctx) },
+  {
+    name: "ask",
+    summary: "Ask a question: a streamed answer with numbered citations and its sources",
+    load: async (ctx) => (await import("./ask.js")).askCommand(ctx),
+  },
+  {
+    name: "chat",
+    summary: "An interactive ask session: streamed answers, sources, follow-up questions",
+    load: async (ctx) => (await import("./chat.js")).chatCommand(ctx),
+  },
+  { name: "catalog", summary: "List resources by title, status and labels", load: async (ctx) => (await import("./catalog.js")).catalogCommand(ctx) },
+  {
+    name: "search-config",
+    summary: "Stored search configurations (named find or ask parameters)",
+    load: async (ctx) => (await import("./search-config/index.js")).searchConfigCommand(ctx),
+  },
+  { name: "labelset", summary: "Labelsets: the labels a knowledge box offers", load: async (ctx) => (await import("./labelset/index.js")).labelsetCommand(ctx) },
+  { name: "sync", summary: "Keep folders and sitemaps in sync with a knowledge box", load: async (ctx) => (await import("./sync/index.js")).syncCommand(ctx) },
+  {
+    name: "watch",
+    summary: "Keep a folder indexed: adds a folder sync (once) that the daemon watches live",
+    load: async (ctx) => (await import("./watch.js")).watchCommand(ctx),
+  },
+  { name: "add", summary: "Add files, folders (recursively) and URLs to a knowledge box", load: async (ctx) => (await import("./add.js")).addCommand(ctx) },
+  {
+    name: "upload",
+    summary: "Upload a file (resumable TUS chunks; run it again to resume an interrupted upload)",
+    load: async (ctx) => (await import("./upload.js")).uploadCommand(ctx),
+  },
+];
+
+/** The entry a command word names, by name or alias. */
+export function commandEntry(word: string): CommandEntry | undefined {
+  return COMMANDS.find((e) => e.name === word || e.aliases?.includes(word));
+}
+
+/** Load the given entries (every one by default) and add them to the program in table order. */
+export async function registerCommands(program: Command, ctx: Context, entries: readonly CommandEntry[] = COMMANDS): Promise<void> {
+  const commands = await Promise.all(entries.map((e) => e.load(ctx)));
+  entries.forEach((e, i) => program.addCommand(commands[i], { hidden: e.hidden }));
 }

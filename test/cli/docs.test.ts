@@ -17,14 +17,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const has = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
 
 describe("generated completions and man pages", () => {
-  it("are committed and up to date (run `npm run gen:docs` after changing commands)", () => {
-    expect(staleDocs(root)).toEqual([]);
+  it("are committed and up to date (run `npm run gen:docs` after changing commands)", async () => {
+    expect(await staleDocs(root)).toEqual([]);
   });
 
-  it("regenerate identically into a temp dir", () => {
-    writeDocs(tmp);
-    for (const [rel, text] of Object.entries(generatedDocs())) expect(readFileSync(join(tmp, rel), "utf8")).toBe(text);
-    expect(staleDocs(tmp)).toEqual([]);
+  it("regenerate identically into a temp dir", async () => {
+    await writeDocs(tmp);
+    for (const [rel, text] of Object.entries(await generatedDocs())) expect(readFileSync(join(tmp, rel), "utf8")).toBe(text);
+    expect(await staleDocs(tmp)).toEqual([]);
   });
 
   it("match what `kbox completion <shell>` prints", async () => {
@@ -38,8 +38,8 @@ describe("generated completions and man pages", () => {
     expect(bad.stderr).toContain("Allowed choices are bash, zsh, fish");
   });
 
-  it("cover every visible command, with EXIT CODES and ENVIRONMENT sections", () => {
-    const program = buildProgram(new Context(bufferIO({ env: {} }).io));
+  it("cover every visible command, with EXIT CODES and ENVIRONMENT sections", async () => {
+    const program = await buildProgram(new Context(bufferIO({ env: {} }).io));
     const man = readFileSync(join(root, "man/man1/kbox.1"), "utf8");
     const bash = readFileSync(join(root, "completions/kbox.bash"), "utf8");
     for (const c of walkTree(program).slice(1)) {
@@ -50,8 +50,8 @@ describe("generated completions and man pages", () => {
     expect(bash).not.toContain("__complete'"); // hidden command stays hidden
   });
 
-  it("give every command an example in its --help", () => {
-    const program = buildProgram(new Context(bufferIO({ env: {} }).io));
+  it("give every command an example in its --help", async () => {
+    const program = await buildProgram(new Context(bufferIO({ env: {} }).io));
     const missing = walkTree(program)
       .slice(1)
       .filter((c) => !/Examples?:/.test(c.extraHelp))

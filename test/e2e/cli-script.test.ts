@@ -11,7 +11,7 @@ import { removeHome, tempHome } from "../helpers/daemon.js";
 const root = join(import.meta.dirname, "../..");
 const kbox = `${process.execPath} --import tsx ${join(root, "bin/kbox.ts")}`;
 const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0 ? "jq -r" : `${process.execPath} ${join(root, "test/helpers/jq.mjs")}`;
-const commands = new Set(buildProgram(new Context(bufferIO({ env: {} }).io)).commands.map((c) => c.name()));
+const commands = new Set((await buildProgram(new Context(bufferIO({ env: {} }).io))).commands.map((c) => c.name()));
 let home: string;
 
 function sh(script: string, timeout = 120_000) {

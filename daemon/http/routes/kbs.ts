@@ -50,9 +50,12 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.getKbBySlug, async ({ params, principal }) => {
     const kb = s.kbs.bySlug(params.slug);
     if (principal.kbid && principal.kbid !== kb.uuid) throw forbidden();
-    return KbService.record(kb);
+    return KbService.record(kb, s.learning.effective(kb));
   });
-  mount(app, api.getKb, async ({ params }) => KbService.record(s.kbs.require(params.kbid)));
+  mount(app, api.getKb, async ({ params }) => {
+    const kb = s.kbs.require(params.kbid);
+    return KbService.record(kb, s.learning.effective(kb));
+  });
   mount(app, api.updateKb, async ({ params, body }) => ({ uuid: (await s.kbs.update(params.kbid, body)).uuid }));
   mount(app, api.deleteKb, async ({ params }) => ({ uuid: (await s.kbs.delete(params.kbid)).uuid }));
   mount(app, api.counters, async ({ params }) => s.kbs.counters(params.kbid));

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { Command } from "commander";
-import * as bk from "../../api/backups.js";
-import { buildQuery } from "../../api/route.js";
+import * as bk from "../../client/routes/backups.js";
+import { buildQuery } from "../../api/url.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";

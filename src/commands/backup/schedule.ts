@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as bk from "../../api/backups.js";
+import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { ApiError } from "../../client/errors.js";
 import { CliError, EXIT, usageError } from "../../cli/errors.js";

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
-import * as bk from "../../api/backups.js";
+import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { progress } from "../../cli/progress.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as daemonApi from "../../api/daemon.js";
+import * as daemonApi from "../../client/routes/daemon.js";
 import { KboxClient } from "../../client/client.js";
 import { hello } from "../../client/connect.js";
 import type { Context } from "../../cli/context.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { buildQuery } from "../../api/route.js";
+import { buildQuery } from "../../api/url.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
 import { uploadArchive } from "../backup/shared.js";

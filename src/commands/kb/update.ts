@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as kbs from "../../api/kbs.js";
+import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";

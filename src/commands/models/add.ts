@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import * as models from "../../api/models.js";
+import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";

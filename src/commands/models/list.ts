@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as models from "../../api/models.js";
+import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable, styles } from "../../cli/output.js";
 import { formatCount } from "../../cli/progress.js";

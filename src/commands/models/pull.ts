@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { Command, Option } from "commander";
-import * as models from "../../api/models.js";
+import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { printNdjson } from "../../cli/output.js";

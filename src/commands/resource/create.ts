@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
-import * as resources from "../../api/resources.js";
+import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { FieldError } from "../../api/common.js";
-import * as resources from "../../api/resources.js";
+import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable, styles } from "../../cli/output.js";
 import { resourceRoute } from "./shared.js";

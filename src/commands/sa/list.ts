@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as accounts from "../../api/accounts.js";
+import * as accounts from "../../client/routes/accounts.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
 import { saScope } from "./shared.js";

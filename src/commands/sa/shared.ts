@@ -1,4 +1,4 @@
-import { LOCAL_ACCOUNT } from "../../api/accounts.js";
+import { LOCAL_ACCOUNT } from "../../client/routes/accounts.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 
 /** Service accounts are scoped to `--kb`, or account-wide (`*`) without it. */

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
-import * as api from "../../api/search-configs.js";
+import * as api from "../../client/routes/search-configs.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson, printTable } from "../../cli/output.js";
