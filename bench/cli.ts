@@ -1,16 +1,20 @@
 /**
- * CLI start-up and round-trip times, hyperfine style: `npx tsx bench/cli.ts [runs]` (after `npm run build`).
- * Measures `kbox --version` and `kbox kb list --json` / `kbox find --json` against a warm daemon
- * (started once in a temp KBOX_HOME), each as a fresh `node dist/bin/kbox.js` process. Target: <= 150 ms wall.
+ * CLI start-up and round-trip times: `npm run build && npx tsx bench/cli.ts [runs]` (default 15).
+ *
+ * Each run is a fresh `node dist/bin/kbox.js …` process, as users run it: `kbox --version`,
+ * `kbox kb list --json` and `kbox find fox --json` against a warm daemon (started once in a temp
+ * KBOX_HOME, with one knowledge box and one resource). The commands are run in turn, round after
+ * round, next to a bare `node -e 0`, so a change in machine load hits all of them alike. Prints the
+ * median, min and max of each and its overhead over the node baseline. Target: find <= 150 ms wall.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "dist/bin/kbox.js");
-const runs = Number(process.argv[2] ?? 20);
+const runs = Number(process.argv[2] ?? 15);
 const TARGET_MS = 150;
 
 if (!existsSync(bin)) {
@@ -18,51 +22,49 @@ if (!existsSync(bin)) {
   process.exit(1);
 }
 const home = mkdtempSync(join(tmpdir(), "kbox-bench-"));
-const env = { ...process.env, KBOX_HOME: home, NO_COLOR: "1", KBOX_PROFILE: "", KBOX_URL: "" };
+const env = { ...process.env, KBOX_HOME: home, NO_COLOR: "1", KBOX_PROFILE: "", KBOX_URL: "", KBOX_KB: "" };
 
-function once(args: string[]): number {
+/** Wall time of one process, in ms; a failing command stops the benchmark. */
+function once(args: string[], kbox = true): number {
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: "utf8" });
+  const r = spawnSync(process.execPath, kbox ? [bin, ...args] : args, { env, encoding: "utf8" });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0) throw new Error(`kbox ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${kbox ? "kbox " : "node "}${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
 
-function stats(xs: number[]) {
+const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1));
-  return { mean, sd, min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
-}
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
-function bench(label: string, args: string[]): number {
-  for (let i = 0; i < 3; i++) once(args); // warm-up: file cache, daemon tables
-  const xs = Array.from({ length: runs }, () => once(args));
-  const st = stats(xs);
-  const ok = st.median <= TARGET_MS ? "within" : "over";
-  console.log(`${label}\n  Time (mean ± σ):  ${st.mean.toFixed(1)} ms ± ${st.sd.toFixed(1)} ms   [${runs} runs]`);
-  console.log(`  Range (min … median … max):  ${st.min.toFixed(1)} ms … ${st.median.toFixed(1)} ms … ${st.max.toFixed(1)} ms   (${ok} the ${TARGET_MS} ms target)\n`);
-  return st.median;
-}
+const cases: { label: string; args: string[]; kbox: boolean }[] = [
+  { label: "node -e 0 (baseline)", args: ["-e", "0"], kbox: false },
+  { label: "kbox --version", args: ["--version"], kbox: true },
+  { label: "kbox kb list --json", args: ["kb", "list", "--json"], kbox: true },
+  { label: "kbox find fox --json", args: ["find", "fox", "--json"], kbox: true },
+];
 
-const nodeOnly = stats(Array.from({ length: 5 }, () => {
-  const t = process.hrtime.bigint();
-  spawnSync(process.execPath, ["-e", "0"]);
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}));
-console.log(`baseline: node -e 0 median ${nodeOnly.median.toFixed(1)} ms (machine load ${(await import("node:os")).loadavg()[0].toFixed(1)})\n`);
-
-const daemon = spawn(process.execPath, [join(root, "dist/bin/kboxd.js")], { env, stdio: "ignore" });
 try {
-  // Any command starts the daemon when needed; this also creates data for the round trips.
+  once(["daemon", "start", "--quiet"]);
   once(["kb", "create", "bench", "--use", "--quiet"]);
   once(["resource", "create", "--title", "Bench", "--text", "The quick brown fox jumps over the lazy dog.", "--quiet"]);
-  bench("kbox --version", ["--version"]);
-  bench("kbox kb list --json (warm daemon)", ["kb", "list", "--json"]);
-  const help = spawnSync(process.execPath, [bin, "find", "--help"], { env });
-  if (help.status === 0) bench("kbox find fox --json (warm daemon)", ["find", "fox", "--json"]);
+  for (const c of cases) for (let i = 0; i < 3; i++) once(c.args, c.kbox); // warm-up: file cache, daemon tables
+  const times = cases.map(() => [] as number[]);
+  for (let r = 0; r < runs; r++) cases.forEach((c, i) => times[i].push(once(c.args, c.kbox)));
+
+  const base = median(times[0]);
+  console.log(`kbox CLI, warm daemon, ${runs} runs each (node ${process.version}, load ${loadavg()[0].toFixed(1)})\n`);
+  console.log(`${"command".padEnd(24)}${"median".padStart(10)}${"min".padStart(10)}${"max".padStart(10)}${"over node".padStart(12)}`);
+  cases.forEach((c, i) => {
+    const m = median(times[i]);
+    const cells = [m, Math.min(...times[i]), Math.max(...times[i])].map((v) => `${v.toFixed(1)} ms`.padStart(10));
+    const over = i === 0 ? "" : `+${(m - base).toFixed(1)} ms`;
+    console.log(`${c.label.padEnd(24)}${cells.join("")}${over.padStart(12)}`);
+  });
+  const find = median(times[3]);
+  console.log(`\nfind round trip: ${find.toFixed(1)} ms median, ${find <= TARGET_MS ? "within" : "over"} the ${TARGET_MS} ms target`);
 } finally {
   spawnSync(process.execPath, [bin, "daemon", "stop", "--quiet"], { env });
-  daemon.kill();
   rmSync(home, { recursive: true, force: true });
 }

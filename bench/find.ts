@@ -20,7 +20,10 @@ const DIM = 384;
 const PER_RESOURCE = 10;
 
 let seed = 42;
-const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+function rand(): number {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+}
 const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
 const SYL = ["ka", "lo", "mi", "ne", "ru", "ta", "vi", "so", "pe", "da", "gu", "fe", "xo", "bri", "sta", "mon", "tel", "par", "qui", "zen"];
 const VOCAB = Array.from({ length: 20_000 }, (_, i) => {

@@ -15,11 +15,14 @@ _kbox_spec() {
     'daemon status') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon restart') subs=''; opts='--listen --trust-roles-header -h --help --profile -q --quiet'; valued='--listen=any --profile=profiles'; args='' ;;
     'daemon logs') subs=''; opts='-n --lines -f --follow -h --help --profile -q --quiet'; valued='-n=any --lines=any --profile=profiles'; args='' ;;
-    'kb') subs='create list show update delete use export import ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
+    'kb') subs='create list show update config delete use export import ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'kb create') subs=''; opts='--title --description --use --json -h --help --profile -q --quiet'; valued='--title=any --description=any --profile=profiles'; args='any' ;;
     'kb list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'kb show') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='kbs' ;;
     'kb update') subs=''; opts='--kb --title --description --slug --enforce-security --no-enforce-security --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --description=any --slug=any --profile=profiles'; args='kbs' ;;
+    'kb config') subs='set unset'; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
+    'kb config set') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any any' ;;
+    'kb config unset') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
     'kb delete') subs=''; opts='-y --yes --json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='kbs' ;;
     'kb use') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='kbs' ;;
     'kb export') subs=''; opts='--kb -o --out --json -h --help --profile -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles'; args='' ;;

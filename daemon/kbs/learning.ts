@@ -131,7 +131,10 @@ export class LearningService {
     const inUse = new Set(vectorsetsOf(this.models, kb).map((v) => v.model));
     const gen = effectiveConfiguration(kb, this.models, this.env).generative_model;
     const providers: Record<string, AvailableModel[]> = { onnx: [], openai: [], predict: [], extractive: [], gguf: [] };
-    const add = (provider: string, m: AvailableModel) => (providers[provider] ??= []).push(m);
+    const add = (provider: string, m: AvailableModel) => {
+      providers[provider] ??= [];
+      providers[provider].push(m);
+    };
     for (const e of this.models.entries().filter((x) => x.kind === "embedder")) {
       add(e.provider, { name: e.name, type: "semantic", description: e.remote ? `${e.remote.model ?? e.name} at ${e.remote.url}` : `ONNX, ${e.dim} dims`, installed: true, in_use: inUse.has(e.name), dim: e.dim || undefined });
     }

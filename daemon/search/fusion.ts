@@ -17,12 +17,12 @@ export function fuse(keyword: Hit[] | undefined, semantic: Hit[] | undefined, o:
   if (!semantic) return (keyword ?? []).map((h) => ({ ...h, score_type: "BM25" }));
   if (!keyword) return semantic.map((h) => ({ ...h, score_type: "VECTOR" }));
   const out = new Map<string, Ranked>();
-  keyword.forEach((h, rank) => out.set(h.id, { ...h, score: o.keyword / (o.k + rank), score_type: "BM25" }));
-  semantic.forEach((h, rank) => {
+  for (const [rank, h] of keyword.entries()) out.set(h.id, { ...h, score: o.keyword / (o.k + rank), score_type: "BM25" });
+  for (const [rank, h] of semantic.entries()) {
     const add = o.semantic / (o.k + rank);
     const prev = out.get(h.id);
     if (prev) out.set(h.id, { ...prev, score: prev.score + add, score_type: "BOTH" });
     else out.set(h.id, { ...h, score: add, score_type: "VECTOR" });
-  });
+  }
   return [...out.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }

@@ -106,7 +106,7 @@ export class Context {
     if (!ref) throw new CliError("no knowledge box selected", EXIT.usage, "pass --kb <slug>, set KBOX_KB, or run `kbox kb use <slug>`");
     const client = await this.client(opts);
     // Loaded here, not at start-up: the wire schemas are only needed once a request is made.
-    const { getKb, getKbBySlug } = await import("./../client/routes/kbs.js");
+    const { getKb, getKbBySlug } = await import("../client/routes/kbs.js");
     try {
       if (UUID.test(ref)) return (await client.call(getKb, { params: { kbid: ref } })).uuid;
       return (await client.call(getKbBySlug, { params: { slug: ref } })).uuid;

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as daemonApi from "../client/routes/daemon.js";
+import * as daemonApi from "./routes/daemon.js";
 import type { KboxPaths } from "../api/paths.js";
 import { PROTOCOL_VERSION } from "../api/version.js";
 import { KboxClient } from "./client.js";

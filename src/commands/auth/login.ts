@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
+import * as kbs from "../../api/kbs.js";
 import type { KboxClient } from "../../client/client.js";
 import { ApiError, UnreachableError } from "../../client/errors.js";
 import type { Context } from "../../cli/context.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
+import * as kbs from "../../api/kbs.js";
 import { ApiError } from "../../client/errors.js";
 import { type Context, ENV_PROFILE } from "../../cli/context.js";
 import { credentialsFile, describeSecret, keyringStatus, loadSecret } from "../../cli/credentials.js";

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
+import { kbConfigCommand } from "./config.js";
 import { kbCreateCommand } from "./create.js";
 import { kbDeleteCommand } from "./delete.js";
 import { kbExportCommand } from "./export.js";
@@ -16,6 +17,7 @@ export function kbCommand(ctx: Context): Command {
     .addCommand(kbListCommand(ctx))
     .addCommand(kbShowCommand(ctx))
     .addCommand(kbUpdateCommand(ctx))
+    .addCommand(kbConfigCommand(ctx))
     .addCommand(kbDeleteCommand(ctx))
     .addCommand(kbUseCommand(ctx))
     .addCommand(kbExportCommand(ctx))

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { RouteDef } from "../../api/route.js";
+import type { RouteRef } from "../../client/client.js";
 import type { Classification } from "../../api/common.js";
 import { usageError } from "../../cli/errors.js";
 
@@ -10,13 +11,13 @@ const RID = /^[0-9a-f]{32}$/;
  * share request and response schemas, so callers use the by-id type.
  */
 export function resourceRoute<A extends RouteDef, B extends RouteDef>(
-  pair: { byId: A; bySlug: B },
+  pair: { byId: A | RouteRef<A>; bySlug: B | RouteRef<B> },
   kbid: string,
   ref: string,
   extra: Record<string, string> = {},
-): { def: A; params: z.input<A["params"]> } {
+): { def: A | RouteRef<A>; params: z.input<A["params"]> } {
   if (RID.test(ref)) return { def: pair.byId, params: { kbid, rid: ref, ...extra } as z.input<A["params"]> };
-  return { def: pair.bySlug as unknown as A, params: { kbid, rslug: ref, ...extra } as z.input<A["params"]> };
+  return { def: pair.bySlug as unknown as RouteRef<A>, params: { kbid, rslug: ref, ...extra } as z.input<A["params"]> };
 }
 
 /** `labelset/label` strings into classifications. */

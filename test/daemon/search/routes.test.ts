@@ -65,7 +65,7 @@ describe("labelsets", () => {
 describe("search, catalog, suggest", () => {
   it("/search returns paragraphs, fulltext, sentences and facets", async () => {
     const r = await fx.d.client.call(search.search, { params: { kbid: fx.kbid }, body: { query: "revenue", vector: [1, 0], faceted: ["/l/topic"] } });
-    expect((r.paragraphs?.results as { rid: string }[]).map((p) => p.rid).sort()).toEqual([ids.a, ids.b].sort());
+    expect(((r.paragraphs?.results ?? []) as { rid: string }[]).map((p) => p.rid).sort()).toEqual([ids.a, ids.b].sort());
     expect(r.fulltext?.results).toHaveLength(2);
     expect(r.sentences?.results.length).toBeGreaterThan(0);
     expect(r.paragraphs?.facets).toEqual({ "/l/topic": { "/l/topic/finance": 1, "/l/topic/ops": 1 } });
