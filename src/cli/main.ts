@@ -1,6 +1,6 @@
-import { type Command, CommanderError } from "commander";
+import type { Command } from "commander";
 import { ApiError, UnreachableError } from "../client/errors.js";
-import { Context } from "./context.js";
+import type { Context } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import { type IO, processIO } from "./io.js";
 import { styles } from "./output.js";
@@ -34,6 +34,8 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
+  // Commander and the context are loaded only past the --version check.
+  const [{ CommanderError }, { Context }] = await Promise.all([import("commander"), import("./context.js")]);
   const ctx = new Context(io);
   let program: Command;
   try {

@@ -118,10 +118,11 @@ describe("updating the configuration", () => {
 
 describe("semantic models of a knowledge box that holds vectors", () => {
   let kbid: string;
+  let rids: Record<string, string>;
   beforeAll(async () => {
     d.daemon.services.models.registerEmbedder("hash64", new HashEmbedder(64));
     d.daemon.services.models.registerEmbedder("hash32", new HashEmbedder(32));
-    ({ kbid } = await seedKb(d, "vectors", undefined, { semantic_models: ["hash64"] }));
+    ({ kbid, rids } = await seedKb(d, "vectors", undefined, { semantic_models: ["hash64"] }));
   });
 
   it("reports the vectorset, its dimension and how many vectors it holds", async () => {
@@ -146,6 +147,16 @@ describe("semantic models of a knowledge box that holds vectors", () => {
       ["hash32", 32, true],
     ]);
     expect((await patch(kbid, { semantic_models: ["hash32"] })).status).toBe(409);
+  });
+
+  it("fills an added vectorset when resources are reprocessed", async () => {
+    for (const rid of Object.values(rids)) expect((await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/resource/${rid}/reprocess`)).status).toBe(202);
+    await d.daemon.services.processing.idle();
+    await (await d.daemon.services.store.kb(kbid)).idle();
+    const c = await d.client.call(learning.getConfiguration, { params: { kbid } });
+    const [v64, v32] = c.vectorsets;
+    expect(v32.vectors).toBeGreaterThan(0);
+    expect(v32.vectors).toBe(v64.vectors);
   });
 });
 

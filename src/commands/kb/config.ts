@@ -46,9 +46,10 @@ function setterFor(key: string) {
 function printConfig(ctx: Context, c: learning.ModelConfiguration, opts: ConfigOptions): void {
   if (opts.json) printJson(ctx.io, c);
   else {
-    const vs = c.vectorsets.map((v) => `${v.default ? "*" : ""}${v.model} (${v.dim || "?"} dims${v.vectors !== undefined ? `, ${v.vectors} vectors` : ""}${v.installed ? "" : ", not installed"})`);
+    // A hosted zone answers without kbox's members: fall back to the spec's ones.
+    const vs = (c.vectorsets ?? (c.semantic_models ?? []).map((model) => ({ model, dim: 0, default: model === c.default_semantic_model, installed: true, vectors: undefined }))).map((v) => `${v.default ? "*" : ""}${v.model} (${v.dim || "?"} dims${v.vectors !== undefined ? `, ${v.vectors} vectors` : ""}${v.installed ? "" : ", not installed"})`);
     printFields(ctx.io, [
-      ["semantic search", c.semantic_search === "active" ? "active" : "keyword only"],
+      ["semantic search", c.semantic_search ? (c.semantic_search === "active" ? "active" : "keyword only") : ""],
       ["semantic models", vs.join(", ") || "none"],
       ["generative model", `${c.generative_model}${c.generative_model_source === "daemon" ? " (daemon default)" : ""}`],
       ["prefer markdown", String(c.prefer_markdown_generative_response)],

@@ -18,7 +18,7 @@ export async function runKbShow(ctx: Context, ref: string | undefined, opts: { j
     ["resources", String(counters.resources)],
     ["paragraphs", String(counters.paragraphs)],
     ["enforce security", String(kb.config.enforce_security)],
-    ["semantic search", kb.model ? `${kb.model.semantic_search === "active" ? "active" : "keyword only"}${kb.model.default_semantic_model ? ` (${kb.model.default_semantic_model})` : ""}` : ""],
+    ["semantic search", kb.model?.semantic_search ? `${kb.model.semantic_search === "active" ? "active" : "keyword only"}${kb.model.default_semantic_model ? ` (${kb.model.default_semantic_model})` : ""}` : ""],
     ["generative model", kb.model?.generative_model ?? ""],
   ]);
 }
