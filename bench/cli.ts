@@ -51,7 +51,7 @@ try {
   once(["resource", "create", "--title", "Bench", "--text", "The quick brown fox jumps over the lazy dog.", "--quiet"]);
   for (const c of cases) for (let i = 0; i < 3; i++) once(c.args, c.kbox); // warm-up: file cache, daemon tables
   const times = cases.map(() => [] as number[]);
-  for (let r = 0; r < runs; r++) cases.forEach((c, i) => times[i].push(once(c.args, c.kbox)));
+  for (let r = 0; r < runs; r++) for (const [i, c] of cases.entries()) times[i].push(once(c.args, c.kbox));
 
   const base = median(times[0]);
   console.log(`kbox CLI, warm daemon, ${runs} runs each (node ${process.version}, load ${loadavg()[0].toFixed(1)})\n`);

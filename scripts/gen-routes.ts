@@ -46,7 +46,8 @@ function jsonConstant(v: unknown): string | undefined {
 function routesModule(name: string, mod: Rec): string | undefined {
   const lines: string[] = [];
   let routes = 0;
-  for (const [key, value] of Object.entries(mod)) {
+  // Sorted: an ESM namespace is, but a test runner's module object may not be.
+  for (const [key, value] of Object.entries(mod).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (isRouteTree(value)) {
       routes++;
       lines.push(`export const ${key}: Routed<typeof api.${key}> = ${refLiteral(value, "")};`);

@@ -101,5 +101,5 @@ export function commandEntry(word: string): CommandEntry | undefined {
 /** Load the given entries (every one by default) and add them to the program in table order. */
 export async function registerCommands(program: Command, ctx: Context, entries: readonly CommandEntry[] = COMMANDS): Promise<void> {
   const commands = await Promise.all(entries.map((e) => e.load(ctx)));
-  entries.forEach((e, i) => program.addCommand(commands[i], { hidden: e.hidden }));
+  for (const [i, e] of entries.entries()) program.addCommand(commands[i], { hidden: e.hidden });
 }
