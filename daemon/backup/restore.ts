@@ -73,6 +73,7 @@ export class Restorer {
       await this.store.kbs.put(uuid, kb);
       await rm(join(this.store.kbDir(uuid), MARKER), { force: true });
       await this.store.kb(uuid);
+      await this.kbs.arrived(uuid);
       return kb;
     } finally {
       await rm(staged.dir, { recursive: true, force: true });
@@ -104,6 +105,7 @@ export class Restorer {
       };
       await this.store.kbs.put(target.uuid, next);
       await this.store.kb(target.uuid);
+      await this.kbs.arrived(target.uuid);
       return next;
     } finally {
       await rm(staged.dir, { recursive: true, force: true });

@@ -72,6 +72,8 @@ export class ProcessingQueue implements ProcessingSink {
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? (() => undefined);
     kbs.onDrop((kbid) => this.dropKb(kbid));
+    // A restored or imported box may hold PENDING work from the moment it was backed up.
+    kbs.onArrive((kbid) => void this.scanKb(kbid, true).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)));
   }
 
   /** Scan every knowledge box for PENDING work and journaled refreshes; call once at start. */

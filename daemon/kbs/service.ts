@@ -18,6 +18,18 @@ export class KbService {
     this.dropListeners.push(listener);
   }
 
+  private readonly arriveListeners: KbDropListener[] = [];
+
+  /** Listeners told when a knowledge box arrives with data (restore, import): queues and sync pick it up. */
+  onArrive(listener: KbDropListener): void {
+    this.arriveListeners.push(listener);
+  }
+
+  /** Announce a knowledge box that arrived with data; a failing listener does not undo the arrival. */
+  async arrived(kbid: string): Promise<void> {
+    for (const l of this.arriveListeners) await Promise.resolve(l(kbid)).catch(() => undefined);
+  }
+
   list(): KbDoc[] {
     return [...this.store.kbs.values()].sort((a, b) => a.created.localeCompare(b.created));
   }

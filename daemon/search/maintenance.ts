@@ -39,7 +39,7 @@ export class IndexMaintainer {
   /** The FTS index exists (created at once on an empty table; built in the background otherwise). */
   async ensureFts(): Promise<void> {
     const names = (await this.paragraphs.table.listIndices()).map((i) => i.name);
-    if (!names.includes(FTS_INDEX)) await this.paragraphs.table.createIndex("terms", { config: ftsIndex(), name: FTS_INDEX, replace: false }).catch(() => undefined);
+    if (!names.includes(FTS_INDEX)) await this.paragraphs.buildIndex("terms", { config: ftsIndex(), name: FTS_INDEX, replace: false }).catch(() => undefined);
     for (const i of await this.paragraphs.table.listIndices()) {
       const col = i.columns[0];
       if (col?.startsWith("vec_") && !this.ann.has(col)) {
@@ -109,7 +109,7 @@ export class IndexMaintainer {
       const partitions = partitionsFor(n);
       const subVectors = dim % 16 === 0 ? dim / 16 : dim % 8 === 0 ? dim / 8 : 1;
       await this.timed(`ivf_pq ${vs} (${n} vectors)`, () =>
-        t.createIndex(col, { config: lancedb.Index.ivfPq({ distanceType: "cosine", numPartitions: partitions, numSubVectors: subVectors }), replace: true }),
+        this.paragraphs.buildIndex(col, { config: lancedb.Index.ivfPq({ distanceType: "cosine", numPartitions: partitions, numSubVectors: subVectors }), replace: true }),
       );
       this.ann.set(col, { rows: n, partitions });
     }

@@ -23,7 +23,7 @@ export class KbStore {
     const [resources, fields, paragraphs] = await Promise.all([
       DocTable.open<ResourceDoc>(db, "resources"),
       GroupedDocTable.open<FieldDoc>(db, "fields"),
-      ParagraphStore.open(db),
+      ParagraphStore.open(db, {}, join(dir, "paragraphs.journal")),
     ]);
     return new KbStore(kbid, dir, db, resources, fields, paragraphs, new BlobStore(join(dir, "blobs")));
   }

@@ -1,7 +1,9 @@
+import * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
 import { analysisLanguage, keywordTerms } from "../search/analyzer.js";
 import { arrow } from "./arrow.js";
-import { type Connection, type Table, openOrCreate, sqlString } from "./db.js";
+import { type Connection, type Table, openOrCreate, sqlIn, sqlString } from "./db.js";
+import { ReplaceJournal } from "./paragraph-journal.js";
 import { WriteQueue } from "./write-queue.js";
 
 const { Bool, Field, FixedSizeList, Float32, Int32, Int64, List, Schema, Utf8 } = arrow;
@@ -90,15 +92,26 @@ export interface CompactionPolicy {
   checkEvery: number;
   minSmallFragments: number;
 }
+const RID_INDEX = "rid_idx";
 const DEFAULT_COMPACTION: CompactionPolicy = { checkEvery: 50, minSmallFragments: 64 };
 
 type Op =
   | { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] }
   | { kind: "deleteResource"; rid: string };
 
-/** The paragraph table of one knowledge box: the only code that knows its layout. */
+/**
+ * The paragraph table of one knowledge box: the only code that knows its layout.
+ *
+ * Writes go through one queue to the `writer` handle. A field's replace is two commits (delete, then
+ * add: both use the `rid` BTREE index, so their cost does not grow with the table, unlike a
+ * merge-insert with a not-matched-by-source delete, which joins against the whole table). Readers
+ * use `table`, a second handle pinned to the last version at which no replace was half done; it
+ * moves forward after every commit, so a reader never sees a field between its two commits. A crash
+ * between them is rolled forward from the journal on the next open.
+ */
 export class ParagraphStore {
   private readonly queue: WriteQueue<Op>;
+  private published = -1;
   private vectorsets = new Map<string, number>();
   private readonly commitListeners: (() => void)[] = [];
   private commits = 0;
@@ -107,20 +120,52 @@ export class ParagraphStore {
   readonly compactions: { fragmentsBefore: number; ms: number }[] = [];
 
   private constructor(
-    readonly table: Table,
+    /** The latest version, for writes and index builds (see `buildIndex`); readers use `table`. */
+    private readonly writer: Table,
+    private readonly reader: Table,
+    private readonly journal: ReplaceJournal,
     compaction: Partial<CompactionPolicy> = {},
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops), 64);
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
   }
 
-  static async open(db: Connection, compaction: Partial<CompactionPolicy> = {}): Promise<ParagraphStore> {
-    const table = await openOrCreate(db, "paragraphs", new Schema(PARAGRAPH_BASE_FIELDS));
-    const store = new ParagraphStore(table, compaction);
-    for (const f of (await table.schema()).fields) {
+  /** Open (creating) the table; `journal` is the file that makes replaces crash-safe (none: in-memory only). */
+  static async open(db: Connection, compaction: Partial<CompactionPolicy> = {}, journal?: string): Promise<ParagraphStore> {
+    const writer = await openOrCreate(db, "paragraphs", new Schema(PARAGRAPH_BASE_FIELDS));
+    const j = new ReplaceJournal(journal);
+    await j.replay(writer);
+    const indexed = (await writer.listIndices()).some((i) => i.columns[0] === "rid");
+    const empty = !indexed && (await writer.countRows()) === 0;
+    if (empty) await writer.createIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false });
+    const reader = await db.openTable("paragraphs");
+    const store = new ParagraphStore(writer, reader, j, compaction);
+    await store.publish();
+    for (const f of (await writer.schema()).fields) {
       if (f.name.startsWith("vec_") && f.type instanceof FixedSizeList) store.vectorsets.set(f.name.slice(4), f.type.listSize);
     }
+    // A table from before the index: build it in the background (writes meanwhile scan, as before).
+    if (!indexed && !empty) void store.buildIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false }).catch(() => undefined);
     return store;
+  }
+
+  /** The table for queries: pinned to the last version with no replace half done. */
+  get table(): Table {
+    return this.reader;
+  }
+
+  /** Build an index on the latest version (reads and writes go on meanwhile), then show it to readers. */
+  async buildIndex(column: string, options: Partial<lancedb.IndexOptions>): Promise<void> {
+    await this.writer.createIndex(column, options);
+    await this.queue.exclusive(() => this.publish());
+  }
+
+  /** Move the read handle to the latest version; only between commits (in the queue, or at open). */
+  private async publish(): Promise<void> {
+    const v = await this.writer.version();
+    if (v === this.published) return;
+    await this.reader.checkout(v);
+    this.published = v;
   }
 
   /** Vectorsets with a column in the table, and their dimensions. */
@@ -133,12 +178,11 @@ export class ParagraphStore {
     const have = this.vectorsets.get(vectorset);
     if (have === dim) return;
     if (have !== undefined) throw new Error(`vectorset ${vectorset} has dimension ${have}, not ${dim}`);
-    await this.queue.idle();
-    await this.table.addColumns(new Schema([vectorField(vectorset, dim)]));
+    await this.exclusive((t) => t.addColumns(new Schema([vectorField(vectorset, dim)])));
     this.vectorsets.set(vectorset, dim);
   }
 
-  /** Atomically replace every paragraph of one field (one commit: readers never see half of it). */
+  /** Atomically replace every paragraph of one field (readers never see half of it; see the class note). */
   replaceField(rid: string, field: string, rows: ParagraphRow[]): Promise<void> {
     return this.queue.push({ kind: "replace", rid, field, rows });
   }
@@ -198,10 +242,16 @@ export class ParagraphStore {
         await this.apply(ops);
         break;
       } catch (e) {
-        if (attempt >= 4 || !/conflict|retryable|concurrent/i.test(String((e as Error)?.message))) throw e;
+        if (attempt >= 4 || !/conflict|retryable|concurrent/i.test(String((e as Error)?.message))) {
+          // Never leave a replace half done behind the next publish: roll it forward, or fail loudly.
+          await this.journal.replay(this.writer).catch(() => undefined);
+          await this.publish().catch(() => undefined);
+          throw e;
+        }
         await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
       }
     }
+    await this.publish();
     for (const fn of this.commitListeners) fn();
     // Every commit adds a small fragment; scans slow down with thousands of them, so they are merged
     // in the background, as a task of the write queue so that it never races a commit.
@@ -213,20 +263,26 @@ export class ParagraphStore {
    * Runs between commits; unless `force`, only when enough small fragments piled up.
    */
   compact(force = true): Promise<boolean> {
-    return this.queue.exclusive(async () => {
-      const stats = await this.table.stats().catch(() => undefined);
+    return this.exclusive(async (t) => {
+      const stats = await t.stats().catch(() => undefined);
       const small = stats?.fragmentStats.numSmallFragments ?? 0;
       if (!force && small < this.compaction.minSmallFragments) return false;
       const t0 = performance.now();
-      await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) });
+      await t.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) });
       this.compactions.push({ fragmentsBefore: stats?.fragmentStats.numFragments ?? 0, ms: performance.now() - t0 });
       return true;
     });
   }
 
-  /** Run table maintenance (index builds, optimize) between commits of this table. */
+  /** Run table maintenance (optimize, bulk loads) on the latest version, between commits; readers see it after. */
   exclusive<T>(fn: (table: Table) => Promise<T>): Promise<T> {
-    return this.queue.exclusive(() => fn(this.table));
+    return this.queue.exclusive(async () => {
+      try {
+        return await fn(this.writer);
+      } finally {
+        await this.publish().catch(() => undefined);
+      }
+    });
   }
 
   private async apply(ops: Op[]): Promise<void> {
@@ -239,20 +295,19 @@ export class ParagraphStore {
         for (const k of replaces.keys()) if (k.startsWith(`${op.rid}\u0000`)) replaces.delete(k);
       } else replaces.set(`${op.rid}\u0000${op.field}`, op);
     }
-    if (deletes.length) await this.table.delete(`rid IN (${deletes.map(sqlString).join(", ")})`);
-    if (!replaces.size) return;
-    const scope = [...replaces.values()].map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`).join(" OR ");
-    const rows = [...replaces.values()].flatMap((r) => r.rows.map((p) => this.toArrowRow(p)));
+    const reps = [...replaces.values()];
+    // `rid IN (...)` first: the BTREE index finds the rows; the per-field scope refines them.
+    const scope = [...(deletes.length ? [sqlIn("rid", deletes)] : []), ...reps.map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`)];
+    const where = `${sqlIn("rid", new Set([...deletes, ...reps.map((r) => r.rid)]))} AND (${scope.join(" OR ")})`;
+    const rows = reps.flatMap((r) => r.rows.map((p) => this.toArrowRow(p)));
     if (!rows.length) {
-      await this.table.delete(scope);
+      await this.writer.delete(where);
       return;
     }
-    const data = makeArrowTable(rows, { schema: await this.table.schema() });
-    await this.table
-      .mergeInsert("id")
-      .whenMatchedUpdateAll()
-      .whenNotMatchedInsertAll()
-      .whenNotMatchedBySourceDelete({ where: scope })
-      .execute(data);
+    const data = makeArrowTable(rows, { schema: await this.writer.schema() });
+    await this.journal.write(where, data);
+    await this.writer.delete(where);
+    await this.writer.add(data);
+    await this.journal.clear();
   }
 }

@@ -14,9 +14,11 @@ import { syncSitemap } from "./sitemap.js";
 import { FolderWatcher } from "./watcher.js";
 
 type StoredJob = SyncJob & { seq: number };
+/** Config ids are unique within a knowledge box only (a restored box keeps its configs' ids). */
+const key = (kbid: string, configId: string) => `${kbid}/${configId}`;
 const SCHEDULE_TICK_MS = 30_000;
 /** Deletions seen by the watcher wait this long for the matching add of a rename. */
-const MOVE_GRACE_MS = 1000;
+const MOVE_GRACE_MS = 2000;
 
 /** Runs sync jobs (one at a time per config), keeps folder watchers, and fires periodic syncs. */
 export class SyncRunner {
@@ -38,23 +40,26 @@ export class SyncRunner {
 
   /** At daemon start: fail jobs a previous run left running, reconcile every config, start watchers. */
   async start(): Promise<void> {
-    for (const kb of this.kbs.list()) {
-      const { t } = await this.sync.tablesOf(kb.uuid);
-      for (const j of t.jobs.values()) {
-        this.seq = Math.max(this.seq, j.seq);
-        if (j.status === "running" || (j.status === "pending" && j.trigger === "watch")) {
-          await t.jobs.put(j.id, { ...j, status: "failed", finished_at: new Date().toISOString(), error: "interrupted: the daemon stopped" });
-        }
-      }
-      for (const config of t.configs.values()) {
-        const pending = [...t.jobs.values()].some((j) => j.config_id === config.id && j.status === "pending");
-        if (!pending) await this.enqueue(kb.uuid, config, { full: false, trigger: "startup" });
-        else this.kick(kb.uuid, config.id);
-        await this.startWatcher(kb.uuid, config);
-      }
-    }
+    for (const kb of this.kbs.list()) await this.startKb(kb.uuid);
     this.timer = setInterval(() => void this.tick(), SCHEDULE_TICK_MS);
     this.timer.unref();
+  }
+
+  /** Take up one knowledge box's configs (at start, or when a box is restored or imported). */
+  async startKb(kbid: string): Promise<void> {
+    const { t } = await this.sync.tablesOf(kbid);
+    for (const j of t.jobs.values()) {
+      this.seq = Math.max(this.seq, j.seq);
+      if (j.status === "running" || (j.status === "pending" && j.trigger === "watch")) {
+        await t.jobs.put(j.id, { ...j, status: "failed", finished_at: new Date().toISOString(), error: "interrupted: the daemon stopped" });
+      }
+    }
+    for (const config of t.configs.values()) {
+      const pending = [...t.jobs.values()].some((j) => j.config_id === config.id && j.status === "pending");
+      if (!pending) await this.enqueue(kbid, config, { full: false, trigger: "startup" });
+      else this.kick(kbid, config.id);
+      await this.startWatcher(kbid, config);
+    }
   }
 
   async enqueue(kbid: string, config: SyncConfig, opts: { full: boolean; trigger: SyncJob["trigger"]; paths?: Set<string> }): Promise<SyncJob> {
@@ -81,7 +86,7 @@ export class SyncRunner {
 
   /** Run the config's pending jobs in order, unless a loop already does. */
   private kick(kbid: string, configId: string): void {
-    if (this.closed || this.loops.has(configId)) return;
+    if (this.closed || this.loops.has(key(kbid, configId))) return;
     const loop = (async () => {
       for (;;) {
         const { t } = await this.sync.tablesOf(kbid);
@@ -91,8 +96,8 @@ export class SyncRunner {
       }
     })()
       .catch((e) => this.log(`sync loop for ${configId} failed: ${(e as Error).message}`))
-      .finally(() => this.loops.delete(configId));
-    this.loops.set(configId, loop);
+      .finally(() => this.loops.delete(key(kbid, configId)));
+    this.loops.set(key(kbid, configId), loop);
   }
 
   private async run(kbid: string, job: StoredJob): Promise<void> {
@@ -118,7 +123,7 @@ export class SyncRunner {
           await t.log(job.id, "ERROR", `${item}: ${(e as Error).message}`, { item });
         }
       },
-      retryLater: (rel) => this.watchers.get(job.config_id)?.watcher.retry(rel),
+      retryLater: (rel) => this.watchers.get(key(kbid, job.config_id))?.watcher.retry(rel),
     };
     try {
       if (!config) throw new Error("the configuration was removed");
@@ -170,8 +175,8 @@ export class SyncRunner {
 
   /** Batches from a folder watcher become small watch jobs; lone deletions wait for a possible rename. */
   private onWatchBatch(kbid: string, config: SyncConfig, paths: Set<string>): void {
-    const deferred = this.deferred.get(config.id) ?? new Set<string>();
-    this.deferred.set(config.id, deferred);
+    const deferred = this.deferred.get(key(kbid, config.id)) ?? new Set<string>();
+    this.deferred.set(key(kbid, config.id), deferred);
     const root = config.sync_root_path!;
     const present = [...paths].filter((p) => !p.endsWith("/") && existsSync(join(root, p)));
     const missing = [...paths].filter((p) => !present.includes(p));
@@ -189,19 +194,19 @@ export class SyncRunner {
   }
 
   private async startWatcher(kbid: string, config: SyncConfig): Promise<void> {
-    await this.stopWatcher(config.id);
+    await this.stopWatcher(key(kbid, config.id));
     if (this.closed || config.external_connection.provider !== "local_folder" || !config.sync_root_path) return;
     if (!existsSync(config.sync_root_path)) return;
     const watcher = new FolderWatcher(config.sync_root_path, new SyncFilter(config.sync_root_path, config), (paths) =>
       this.onWatchBatch(kbid, config, paths),
     );
-    this.watchers.set(config.id, { kbid, watcher });
+    this.watchers.set(key(kbid, config.id), { kbid, watcher });
     await watcher.start().catch((e) => this.log(`cannot watch ${config.sync_root_path}: ${(e as Error).message}`));
   }
 
-  private async stopWatcher(configId: string): Promise<void> {
-    const w = this.watchers.get(configId);
-    this.watchers.delete(configId);
+  private async stopWatcher(k: string): Promise<void> {
+    const w = this.watchers.get(k);
+    this.watchers.delete(k);
     await w?.watcher.close();
   }
 
@@ -216,7 +221,7 @@ export class SyncRunner {
   }
 
   async configRemoved(kbid: string, configId: string, deleteResources: boolean): Promise<void> {
-    await this.stopWatcher(configId);
+    await this.stopWatcher(key(kbid, configId));
     const { t } = await this.sync.tablesOf(kbid);
     const now = new Date().toISOString();
     for (const j of t.jobs.values()) {
@@ -225,7 +230,7 @@ export class SyncRunner {
       // Pending jobs must not run once the config is going: the loop would pick them up next.
       if (j.status === "pending") await t.jobs.put(j.id, { ...j, status: "cancelled", finished_at: now, error: "the configuration was removed" });
     }
-    await this.loops.get(configId);
+    await this.loops.get(key(kbid, configId));
     if (!deleteResources) return;
     const { store } = await this.kbs.open(kbid);
     for (const r of ownedResources(store, configId).values()) await this.resources.delete(kbid, { rid: r.id }).catch(() => undefined);
@@ -242,7 +247,7 @@ export class SyncRunner {
       for (const c of t?.configs.values() ?? []) {
         if (!c.sync_interval_minutes) continue;
         const last = c.last_sync_run ? Date.parse(c.last_sync_run) : 0;
-        if (Date.now() - last < c.sync_interval_minutes * 60_000 || this.loops.has(c.id)) continue;
+        if (Date.now() - last < c.sync_interval_minutes * 60_000 || this.loops.has(key(kb.uuid, c.id))) continue;
         await this.enqueue(kb.uuid, c, { full: false, trigger: "schedule" }).catch(() => undefined);
       }
     }

@@ -23,6 +23,7 @@ export class SyncService {
     log: Log,
   ) {
     this.runner = new SyncRunner(this, kbs, resources, log);
+    kbs.onArrive((kbid) => this.runner.startKb(kbid));
     kbs.onDrop(async (kbid) => {
       await this.runner.dropKb(kbid);
       this.tables.delete(kbid);
