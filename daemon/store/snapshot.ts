@@ -106,7 +106,9 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
   try {
     for (const name of names) {
       const table = await kb.db.openTable(name);
-      const version = await table.version();
+      // The paragraph table's latest version may be between the two commits of a replace: pin the
+      // version its readers see, which never is.
+      const version = name === "paragraphs" ? await kb.paragraphs.table.version() : await table.version();
       await (await table.tags()).create(tag, version);
       pinned.push({ name, version, rows: 0, table });
       await table.checkout(version);

@@ -41,7 +41,11 @@ describe("kbox models, end to end", () => {
     const all = await d.cli(["models", "list", "--all"]);
     expect(all.stdout).toMatch(/Xenova\/bge-small-en-v1.5\tembedder\t34 MB\tno\t/);
     // nothing was pinned: the KB stays free to get a model later
-    expect((await d.client.call(kbs.getKb, { params: { kbid: kb.uuid } })).model).toBeNull();
+    expect((await d.client.call(kbs.getKb, { params: { kbid: kb.uuid } })).model).toMatchObject({
+      semantic_models: [],
+      default_semantic_model: null,
+      semantic_search: "keyword_only",
+    });
   });
 
   it("pulls a model from the hub with plain progress lines when piped, and the KB embeds with it", async () => {

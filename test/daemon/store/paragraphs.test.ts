@@ -1,8 +1,10 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeArrowTable } from "@lancedb/lancedb";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../../daemon/store/db.js";
+import { ReplaceJournal } from "../../../daemon/store/paragraph-journal.js";
 import { type ParagraphRow, ParagraphStore } from "../../../daemon/store/paragraphs.js";
 
 function row(rid: string, field: string, start: number, text: string): ParagraphRow {
@@ -50,5 +52,40 @@ describe("ParagraphStore", () => {
     expect((await store.existingVectors("r2", "t/a", "default")).get("vec")).toEqual([1, 0, 0, 0]);
     await store.deleteResource("r1");
     expect(await store.count()).toBe(1);
+  });
+
+  it("never shows readers a field between the two commits of its replace", async () => {
+    const db = await openDb(join(mkdtempSync(join(tmpdir(), "kbox-par-")), "db"));
+    const store = await ParagraphStore.open(db);
+    const set = (n: number, tag: string) => Array.from({ length: n }, (_, i) => row("r1", "t/a", i * 100, `${tag} ${i}`));
+    await store.replaceField("r1", "t/a", set(3, "three"));
+    let writing = true;
+    const seen = new Set<number>();
+    const reader = (async () => {
+      while (writing) seen.add(await store.count("field = 't/a'"));
+    })();
+    for (let i = 0; i < 20; i++) await store.replaceField("r1", "t/a", i % 2 ? set(3, `three${i}`) : set(5, `five${i}`));
+    writing = false;
+    await reader;
+    // Only whole generations: 3 or 5 paragraphs, never 0 (after the delete) nor 8 (old + new).
+    expect([...seen].sort()).toEqual([3, 5]);
+  });
+
+  it("rolls a replace interrupted between its two commits forward on the next open", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbox-par-"));
+    const journal = join(dir, "paragraphs.journal");
+    const store = await ParagraphStore.open(await openDb(join(dir, "db")), {}, journal);
+    await store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "old one"), row("r1", "t/a", 9, "old two")]);
+    await store.replaceField("r2", "t/a", [row("r2", "t/a", 0, "other")]);
+    // What a crash right after the first commit leaves behind: the journal written, old rows deleted.
+    const where = "rid IN ('r1') AND ((rid = 'r1' AND field = 't/a'))";
+    await store.exclusive(async (t) => {
+      await new ReplaceJournal(journal).write(where, makeArrowTable([store.toArrowRow(row("r1", "t/a", 0, "new"))], { schema: await t.schema() }));
+      await t.delete(where);
+    });
+    const reopened = await ParagraphStore.open(await openDb(join(dir, "db")), {}, journal);
+    const rows = await reopened.table.query().select(["rid", "text"]).toArray();
+    expect(rows.map((r) => `${r.rid}:${r.text}`).sort()).toEqual(["r1:new", "r2:other"]);
+    expect(existsSync(journal)).toBe(false);
   });
 });
