@@ -9,7 +9,7 @@ import { KbService } from "./kbs/service.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
-import { type SearchModels, SearchService } from "./search/service.js";
+import { SearchService } from "./search/service.js";
 import { Store } from "./store/index.js";
 import { SyncService } from "./sync/service.js";
 import { UploadService } from "./uploads/service.js";
@@ -63,22 +63,24 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
   const kbs = new KbService(store);
   const resources = new ResourceService(kbs);
   const auth = new AuthService(store);
-  const closers: (() => Promise<void>)[] = [];
   const models = new ModelService(join(info.dataDir, "models"), kbs);
   const backups = await BackupService.open(store, kbs, info.version);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups);
-  closers.push(() => backupSchedules.close(), () => backups.close());
-  // The model service is looked up when a query runs: it may be wired in after search.
-  let self: Services | undefined;
-  const search = new SearchService(kbs, new SearchConfigService(kbs), () => (self as unknown as { models?: SearchModels } | undefined)?.models);
-  closers.push(() => search.close());
+  const search = new SearchService(kbs, new SearchConfigService(kbs), () => models);
   const processing = new ProcessingQueue(kbs, models, { log: info.log });
   const uploads = new UploadService(kbs, resources);
   resources.processing = processing;
-  closers.push(() => processing.stop());
   const sync = new SyncService(kbs, resources, info.log);
-  closers.push(() => sync.runner.close());
-  self = {
+  // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
+  // queue before the readers and stores it writes to.
+  const closers: (() => Promise<void>)[] = [
+    () => sync.runner.close(),
+    () => backupSchedules.close(),
+    () => processing.stop(),
+    () => backups.close(),
+    () => search.close(),
+  ];
+  const self: Services = {
     store,
     kbs,
     resources,

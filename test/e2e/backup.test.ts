@@ -125,13 +125,20 @@ describe("backups while a writer keeps writing", () => {
     const got = sortBy((await listAll(restoredId)).map(({ id, slug, title }) => ({ id, slug, title })), (r) => r.id);
     expect(got).toEqual(want);
 
-    // Same paragraphs (ids and texts, hence counts per resource) as the source at its pinned version.
-    const pWant = sortBy(await rowsAt(src, "paragraphs", backup.tables.paragraphs, ["id", "rid", "text"]), (r) => r.id as string);
-    const pGot = sortBy(await rowsAt(await store(restoredId), "paragraphs", undefined, ["id", "rid", "text"]), (r) => r.id as string);
+    // Same paragraphs (ids and texts, hence counts per resource) as the source at its pinned version,
+    // for the resources that were processed then; the restored box goes on processing the others.
+    const settled = new Set(
+      srcAt.map((r) => JSON.parse(r.doc as string) as { id: string; metadata: { status: string } }).filter((r) => r.metadata.status !== "PENDING").map((r) => r.id),
+    );
+    const pinned = await rowsAt(src, "paragraphs", backup.tables.paragraphs, ["id", "rid", "text"]);
+    expect(pinned.length).toBe(backup.paragraphs);
+    const pWant = sortBy(pinned.filter((r) => settled.has(r.rid as string)), (r) => r.id as string);
+    const pGot = sortBy(
+      (await rowsAt(await store(restoredId), "paragraphs", undefined, ["id", "rid", "text"])).filter((r) => settled.has(r.rid as string)),
+      (r) => r.id as string,
+    );
+    expect(pWant.length).toBeGreaterThan(0);
     expect(pGot).toEqual(pWant);
-    expect(pGot.length).toBe(backup.paragraphs);
-    const counters = await d.client.call(kbs.counters, { params: { kbid: restoredId } });
-    expect(counters.paragraphs).toBe(pWant.length);
   });
 
   it("answers find queries as the source did for the backed-up resources", async () => {
