@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DateTime, FieldType, RequestSecurity } from "./common.js";
 import { FilterExpression, LegacyFilter } from "./filters.js";
 import { Show } from "./resources.js";
+import { paramsToBody } from "./query-params.js";
 import { route } from "./route.js";
 
 export const FEATURES = ["keyword", "semantic", "relations", "fulltext", "paragraphs", "vectors"] as const;
@@ -137,22 +138,16 @@ const BOOL_KEYS = new Set(["debug", "highlight", "with_duplicates", "with_synony
 
 /** Turn query parameters into a find body (unparsed; FindBody validates it). */
 export function findQueryToBody(q: Record<string, string | string[]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k0, v] of Object.entries(q)) {
-    const k = k0 === "field_type" ? "field_type_filter" : k0;
-    const arr = Array.isArray(v) ? v : [v];
-    const one = arr[arr.length - 1];
-    if (LIST_KEYS.has(k)) out[k] = k === "vector" ? arr.flatMap((x) => x.split(",")).map(Number) : arr;
-    else if (NUMBER_KEYS.has(k)) out[k] = /^-?\d+(\.\d+)?$/.test(one) ? Number(one) : one;
-    else if (BOOL_KEYS.has(k)) out[k] = /^(true|1|yes)$/i.test(one) ? true : /^(false|0|no)$/i.test(one) ? false : one;
-    else if (/^\s*[{[]/.test(one) && k !== "query") {
-      try {
-        out[k] = JSON.parse(one);
-      } catch {
-        out[k] = one;
-      }
-    } else out[k] = one;
-  }
+  const out = paramsToBody(q, {
+    lists: LIST_KEYS,
+    rename: { field_type: "field_type_filter" },
+    list: (k, arr) => (k === "vector" ? arr.flatMap((x) => x.split(",")).map(Number) : arr),
+    scalar: (k, one) => {
+      if (NUMBER_KEYS.has(k)) return /^-?\d+(\.\d+)?$/.test(one) ? Number(one) : one;
+      if (BOOL_KEYS.has(k)) return /^(true|1|yes)$/i.test(one) ? true : /^(false|0|no)$/i.test(one) ? false : one;
+      return one;
+    },
+  });
   if (out.min_score_semantic !== undefined || out.min_score_bm25 !== undefined) {
     out.min_score = { semantic: out.min_score_semantic, bm25: out.min_score_bm25 ?? 0 };
     delete out.min_score_semantic;

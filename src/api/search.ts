@@ -3,6 +3,7 @@ import { DateTime, ResourceStatus } from "./common.js";
 import { CatalogFilterExpression, LegacyFilter } from "./filters.js";
 import { FindBody } from "./find.js";
 import { Show } from "./resources.js";
+import { paramsToBody } from "./query-params.js";
 import { route } from "./route.js";
 
 const KbOnly = z.object({ kbid: z.string() });
@@ -87,21 +88,14 @@ export const suggest = route({
 
 /** Query parameters of GET /search and /catalog as a body (lists repeat, objects are JSON). */
 export function queryToBody(q: Record<string, string | string[]>, lists: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(q)) {
-    const arr = Array.isArray(v) ? v : [v];
-    const one = arr[arr.length - 1];
-    if (lists.includes(k)) out[k] = arr;
-    else if (/^\d+$/.test(one) && k !== "query") out[k] = Number(one);
-    else if (/^(true|false)$/i.test(one)) out[k] = one.toLowerCase() === "true";
-    else if (/^\s*[{[]/.test(one) && k !== "query") {
-      try {
-        out[k] = JSON.parse(one);
-      } catch {
-        out[k] = one;
-      }
-    } else out[k] = one;
-  }
+  const out = paramsToBody(q, {
+    lists: new Set(lists),
+    scalar: (k, one) => {
+      if (/^\d+$/.test(one) && k !== "query") return Number(one);
+      if (/^(true|false)$/i.test(one)) return one.toLowerCase() === "true";
+      return one;
+    },
+  });
   if (typeof out.sort_field === "string") out.sort = { field: out.sort_field, order: out.sort_order ?? "desc" };
   delete out.sort_field;
   delete out.sort_order;
