@@ -20,7 +20,10 @@ const PER_FIELD = 10;
 const WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split(" ");
 
 let seed = 7;
-const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+function rand(): number {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+}
 const text = () => Array.from({ length: 80 }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ");
 const vector = () => Array.from({ length: DIM }, () => rand() - 0.5);
 
