@@ -1,11 +1,11 @@
 import { FIELD_LETTER, type FieldType } from "../../src/api/common.js";
 import type { CatalogProp, Expr, FieldProp, FilterExpression, KeyValueProp, LegacyFilter, ParagraphProp } from "../../src/api/filters.js";
 import { invalid } from "../errors.js";
+import { sqlString } from "../store/db.js";
 import type { KbDoc, KbStore, ResourceDoc } from "../store/index.js";
 import { analyze } from "./analyzer.js";
 import { resourceMatches } from "./resource-props.js";
-import { FALSE, TRUE, and, eq, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet } from "./sql.js";
-import { sqlString } from "../store/db.js";
+import { and, eq, FALSE, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet, TRUE } from "./sql.js";
 
 /** Everything of a request that restricts which paragraphs may be returned. */
 export interface FilterInput {
@@ -39,15 +39,34 @@ export async function compileExpr<T>(e: Expr<T>, leaf: (x: T) => Promise<string>
   return leaf(e as T);
 }
 
-function rids(ctx: FilterContext, pred: (r: ResourceDoc) => boolean): string {
+const ridCache = new WeakMap<object, { rev: number; sql: Map<string, string> }>();
+
+/**
+ * The resources satisfying `pred`, as SQL. `key` names the predicate (same key, same predicate):
+ * the result is kept until the resource records change, since every request filters on hidden and
+ * security and a scan of every record per query would dominate a cheap keyword query.
+ */
+function rids(ctx: FilterContext, key: string | undefined, pred: (r: ResourceDoc) => boolean): string {
   const res = ctx.store.resources;
-  return ridSet(
-    (function* () {
-      for (const r of res.values()) yield r.id;
-    })(),
-    (rid) => pred(res.get(rid) as ResourceDoc),
-  );
+  let memo = ridCache.get(res);
+  if (!memo || memo.rev !== res.revision) {
+    memo = { rev: res.revision, sql: new Map() };
+    ridCache.set(res, memo);
+  }
+  const hit = key === undefined ? undefined : memo.sql.get(key);
+  if (hit !== undefined) return hit;
+  const yes: string[] = [];
+  const no: string[] = [];
+  for (const r of res.values()) (pred(r) ? yes : no).push(r.id);
+  const sql = ridSet(yes, no);
+  if (key === undefined) return sql;
+  if (memo.sql.size >= 256) memo.sql.clear();
+  memo.sql.set(key, sql);
+  return sql;
 }
+
+/** A resource-level property through `rids`, keyed by the property itself. */
+const ridsMatching = (ctx: FilterContext, p: FieldProp | CatalogProp) => rids(ctx, JSON.stringify(p), (r) => resourceMatches(r, p) === true);
 
 /** The keyword terms of `word` as a contiguous run in the `terms` column, in any of the KB's languages. */
 function keywordSql(word: string, langs: string[]): string {
@@ -70,18 +89,18 @@ export function fieldPropSql(p: FieldProp | CatalogProp, ctx: FilterContext): st
     case "generated":
       return p.da_task ? listHas("facets", `/g/da/${p.da_task}`) : or([listHas("facets", "/g/da"), listHasPrefix("facets", "/g/da/")]);
     case "label":
-      return or([rids(ctx, (r) => resourceMatches(r, p) === true), facetTest("facets", `/l/${p.labelset}${p.label ? `/${p.label}` : ""}`, Boolean(p.label))]);
+      return or([ridsMatching(ctx, p), facetTest("facets", `/l/${p.labelset}${p.label ? `/${p.label}` : ""}`, Boolean(p.label))]);
     case "entity":
-      return or([rids(ctx, (r) => resourceMatches(r, p) === true), facetTest("facets", `/e/${p.subtype}${p.value ? `/${p.value}` : ""}`, Boolean(p.value))]);
+      return or([ridsMatching(ctx, p), facetTest("facets", `/e/${p.subtype}${p.value ? `/${p.value}` : ""}`, Boolean(p.value))]);
     case "language":
       return p.only_primary
-        ? rids(ctx, (r) => resourceMatches(r, p) === true)
-        : or([rids(ctx, (r) => resourceMatches(r, p) === true), eq("lang", p.language.toLowerCase())]);
+        ? ridsMatching(ctx, p)
+        : or([ridsMatching(ctx, p), eq("lang", p.language.toLowerCase())]);
     case "resource":
       if (p.id && !p.slug) return eq("rid", p.id);
-      return rids(ctx, (r) => resourceMatches(r, p) === true);
+      return ridsMatching(ctx, p);
     default:
-      return rids(ctx, (r) => resourceMatches(r, p) === true);
+      return ridsMatching(ctx, p);
   }
 }
 
@@ -111,7 +130,8 @@ async function keyValueSql(e: Expr<KeyValueProp>, ctx: FilterContext): Promise<s
   }
   return compileExpr(e, (p) => {
     const cmp = (a: string, b: string | number) => (typeof b === "number" || (!Number.isNaN(Number(a)) && !Number.isNaN(Number(b))) ? Number(a) - Number(b) : a.localeCompare(String(b)));
-    return rids(ctx, (r) => {
+    // Not cached: it depends on the field records too.
+    return rids(ctx, undefined, (r) => {
       const v = byField.get(p.schema_id)?.get(r.id)?.[p.key];
       if (v === undefined) return false;
       if ("eq" in p) return cmp(v, p.eq) === 0;
@@ -153,7 +173,7 @@ export function facetSql(f: string, ctx: FilterContext): string {
       if (a !== "p" || !tail) bad();
       return fieldPropSql({ prop: "language", language: tail, only_primary: true }, ctx);
     case "n":
-      if (a === "s") return rids(ctx, (r) => r.metadata.status === tail.toUpperCase());
+      if (a === "s") return rids(ctx, `status:${tail.toUpperCase()}`, (r) => r.metadata.status === tail.toUpperCase());
       if (a === "i") {
         const [t, s] = tail.split("/");
         return or([fieldPropSql({ prop: "resource_mimetype", type: t, subtype: s }, ctx), fieldPropSql({ prop: "field_mimetype", type: t, subtype: s }, ctx)]);
@@ -210,7 +230,7 @@ function securitySql(req: FilterInput, ctx: FilterContext): string {
   const groups = req.security?.groups ?? [];
   if (!groups.length && !ctx.kb.enforce_security) return TRUE;
   const want = new Set(groups);
-  return rids(ctx, (r) => {
+  return rids(ctx, `groups:${JSON.stringify([...want].sort())}`, (r) => {
     const g = r.security?.access_groups ?? [];
     return !g.length || g.some((x) => want.has(x));
   });
@@ -239,6 +259,6 @@ export async function compileFilters(req: FilterInput, ctx: FilterContext): Prom
   const me = req.range_modification_end;
   if (ms || me) parts.push(fieldPropSql({ prop: "modified", since: ms ?? undefined, until: me ?? undefined }, ctx));
   parts.push(securitySql(req, ctx));
-  if (!req.show_hidden) parts.push(rids(ctx, (r) => r.hidden !== true));
+  if (!req.show_hidden) parts.push(rids(ctx, "hidden", (r) => r.hidden !== true));
   return and(parts);
 }

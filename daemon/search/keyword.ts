@@ -1,8 +1,9 @@
 import * as lancedb from "@lancedb/lancedb";
-import { sqlString } from "../store/db.js";
+import type { Table as ArrowTable } from "apache-arrow";
 import type { Table } from "../store/db.js";
+import { sqlString } from "../store/db.js";
 import { analyze, queryTerms } from "./analyzer.js";
-import { FALSE, TRUE, and, likeLiteral, not, or } from "./sql.js";
+import { and, FALSE, likeLiteral, not, or, TRUE } from "./sql.js";
 
 /** A user's keyword query, parsed: `"quoted phrases"` and `+word` must match, `-word` must not, the rest should. */
 export interface ParsedQuery {
@@ -68,10 +69,26 @@ export function buildKeyword(p: ParsedQuery, langs: string[]): { query?: lancedb
   return { query, where: and(where) };
 }
 
-/** Columns a result needs (never the vectors). */
-export const RESULT_COLUMNS = ["id", "rid", "field", "field_type", "split", "start", "end", "page", "idx", "kind", "is_table", "labels", "text", "lang"];
+/** Columns a result needs (never the vectors): every one read costs on each query. */
+export const RESULT_COLUMNS = ["id", "rid", "field", "start", "end", "page", "idx", "kind", "is_table", "labels", "text", "lang"];
 
 export type Hit = Record<string, unknown> & { id: string; rid: string; score: number };
+
+/**
+ * Rows of a query result as plain hits, read column by column: cheaper than Arrow's row proxies,
+ * whose every member read goes through a visitor. Best first, ties by id.
+ */
+export function hitsOf(t: ArrowTable, scoreColumn: string, score: (raw: number) => number): Hit[] {
+  const cols = [...RESULT_COLUMNS, scoreColumn].map((c) => [c, t.getChild(c)] as const);
+  const out: Hit[] = Array.from({ length: t.numRows }, () => ({}) as Hit);
+  for (const [name, col] of cols) {
+    if (!col) continue;
+    const values = name === "labels" ? undefined : col.toArray();
+    for (let i = 0; i < out.length; i++) (out[i] as Record<string, unknown>)[name] = values ? values[i] : col.get(i);
+  }
+  for (const h of out) h.score = score(Number(h[scoreColumn]));
+  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
 
 /** BM25 top `limit` paragraphs under a prefilter, best first. */
 export async function keywordSearch(table: Table, query: string, langs: string[], filter: string, limit: number): Promise<Hit[]> {
@@ -80,6 +97,5 @@ export async function keywordSearch(table: Table, query: string, langs: string[]
   if (!built.query || where === FALSE) return [];
   let q = table.query().fullTextSearch(built.query).select([...RESULT_COLUMNS, "_score"]).limit(limit);
   if (where !== TRUE) q = q.where(where);
-  const rows = (await q.toArray()) as Record<string, unknown>[];
-  return rows.map((r) => ({ ...(r as Hit), score: Number(r._score) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return hitsOf(await q.toArrow(), "_score", (s) => s);
 }

@@ -1,6 +1,6 @@
 import type { Table } from "../store/db.js";
 import { vectorColumn } from "../store/paragraphs.js";
-import { type Hit, RESULT_COLUMNS } from "./keyword.js";
+import { type Hit, hitsOf, RESULT_COLUMNS } from "./keyword.js";
 import { FALSE, TRUE } from "./sql.js";
 
 /** ANN search settings once a vector index exists; refinement re-ranks candidates with exact distances. */
@@ -24,6 +24,5 @@ export async function semanticSearch(table: Table, vectorset: string, vector: nu
   if (where !== TRUE) q = q.where(where);
   if (ann?.indexed) q = q.nprobes(ann.nprobes).refineFactor(ann.refineFactor);
   else q = q.bypassVectorIndex();
-  const rows = (await q.toArray()) as Record<string, unknown>[];
-  return rows.map((r) => ({ ...(r as Hit), score: 1 - Number(r._distance) })).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return hitsOf(await q.toArrow(), "_distance", (d) => 1 - d);
 }

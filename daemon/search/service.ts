@@ -8,10 +8,10 @@ import type { KbDoc, KbStore } from "../store/index.js";
 import { analysisLanguage, queryTerms } from "./analyzer.js";
 import type { SearchConfigService } from "./configs.js";
 import { compileFilters } from "./filters.js";
-import { type Ranked, fuse } from "./fusion.js";
+import { fuse, type Ranked } from "./fusion.js";
 import { type Hit, keywordSearch, parseQuery, positiveText } from "./keyword.js";
 import { IndexMaintainer } from "./maintenance.js";
-import { type ResolvedFind, mergeConfig, resolveFind } from "./request.js";
+import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
 import { semanticSearch } from "./semantic.js";
 
@@ -32,7 +32,7 @@ const issue = (loc: string[], msg: string, input?: unknown) => invalid([{ type: 
 /** Find: keyword, semantic and hybrid retrieval over a knowledge box's paragraphs. */
 export class SearchService {
   private readonly maintainers = new Map<KbStore, IndexMaintainer>();
-  private readonly langCache = new WeakMap<KbStore, { at: number; size: number; langs: string[] }>();
+  private readonly langCache = new WeakMap<KbStore, { rev: number; langs: string[] }>();
 
   constructor(
     private readonly kbs: KbService,
@@ -57,17 +57,17 @@ export class SearchService {
 
   /**
    * Languages keyword queries are analysed in: English (also used for text of unknown language)
-   * and the KB's detected ones. Cached briefly: it is needed on every query.
+   * and the KB's detected ones. Cached until a resource record changes: it is needed on every query.
    */
   languages(store: KbStore): string[] {
     const hit = this.langCache.get(store);
-    if (hit && hit.size === store.resources.size && Date.now() - hit.at < 5000) return hit.langs;
+    if (hit && hit.rev === store.resources.revision) return hit.langs;
     const langs = new Set(["en"]);
     for (const r of store.resources.values()) {
       for (const l of [r.metadata.language, ...(r.metadata.languages ?? [])]) if (l) langs.add(analysisLanguage(l));
     }
     const out = [...langs];
-    this.langCache.set(store, { at: Date.now(), size: store.resources.size, langs: out });
+    this.langCache.set(store, { rev: store.resources.revision, langs: out });
     return out;
   }
 

@@ -49,10 +49,7 @@ export function listHasPrefix(col: string, prefix: string): string {
  * A set of resources as a filter: `rid IN (...)` or, when fewer resources are outside the set,
  * `rid NOT IN (...)`, so the statement stays small either way.
  */
-export function ridSet(all: Iterable<string>, match: (rid: string) => boolean): string {
-  const yes: string[] = [];
-  const no: string[] = [];
-  for (const rid of all) (match(rid) ? yes : no).push(rid);
+export function ridSet(yes: string[], no: string[]): string {
   if (!no.length) return TRUE;
   if (!yes.length) return FALSE;
   return yes.length <= no.length ? inList("rid", yes) : `rid NOT IN (${no.map(sqlString).join(", ")})`;

@@ -65,6 +65,7 @@ export async function compact(table: Table): Promise<void> {
  */
 export class DocTable<T> {
   private readonly cache = new Map<string, T>();
+  private rev = 0;
   private constructor(private readonly writer: DocWriter<T>) {}
 
   static async open<T>(db: Connection, name: string): Promise<DocTable<T>> {
@@ -91,13 +92,19 @@ export class DocTable<T> {
   get size(): number {
     return this.cache.size;
   }
+  /** Changes with every put and delete: lets readers cache what they derive from the documents. */
+  get revision(): number {
+    return this.rev;
+  }
 
   put(id: string, doc: T): Promise<void> {
+    this.rev++;
     this.cache.set(id, doc);
     return this.writer.push({ kind: "put", id, doc, group: "" });
   }
 
   delete(id: string): Promise<void> {
+    this.rev++;
     this.cache.delete(id);
     return this.writer.push({ kind: "delete", id });
   }

@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
 import { analysisLanguage, keywordTerms } from "../search/analyzer.js";
 import { arrow } from "./arrow.js";
-import { type Connection, type Table, openOrCreate, sqlIn, sqlString } from "./db.js";
+import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { ReplaceJournal } from "./paragraph-journal.js";
 import { WriteQueue } from "./write-queue.js";
 
