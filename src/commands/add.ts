@@ -10,7 +10,7 @@ import { printJson, printTable, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
 import { originPath, walkFiles } from "./add-walk.js";
-import { collect, parseLabels } from "./resource/shared.js";
+import { collect, parseLabels } from "../cli/options.js";
 import { DIRECT_MAX, type UploadJob, directUpload, md5Of, progressBar, tusUpload } from "./upload.js";
 
 export interface AddOptions {

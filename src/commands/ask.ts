@@ -7,6 +7,7 @@ import { printJson, printNdjson, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { FootnoteNumberer, markCitations, sourceLines, sourcesOf } from "../tui/answer.js";
 import { type FindOptions, findRequest } from "./find.js";
+import { collect } from "../cli/options.js";
 
 export interface AskOptions extends FindOptions {
   sync?: boolean;
@@ -17,7 +18,6 @@ export interface AskOptions extends FindOptions {
   rag?: string[];
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 const CITATIONS: Record<string, api.AskBody["citations"]> = { footnotes: "llm_footnotes", default: "default", none: false };
 
 /** The ask body for a question, the flags (find's flags included) and the conversation so far. */

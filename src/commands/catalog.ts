@@ -2,6 +2,7 @@ import { Command } from "commander";
 import * as api from "../client/routes/search.js";
 import type { Context } from "../cli/context.js";
 import { printJson, printTable } from "../cli/output.js";
+import { collect } from "../cli/options.js";
 
 export interface CatalogOptions {
   kb?: string;
@@ -14,7 +15,6 @@ export interface CatalogOptions {
   json?: boolean;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export async function runCatalog(ctx: Context, query: string | undefined, o: CatalogOptions): Promise<void> {
   const kbid = await ctx.kbid(o);

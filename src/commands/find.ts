@@ -4,6 +4,7 @@ import * as api from "../client/routes/find.js";
 import type { Context } from "../cli/context.js";
 import { usageError } from "../cli/errors.js";
 import { printJson, styles } from "../cli/output.js";
+import { collect } from "../cli/options.js";
 
 export interface FindOptions {
   kb?: string;
@@ -21,7 +22,6 @@ export interface FindOptions {
   json?: boolean;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 /** Common file types by extension, for `--type`. */
 const TYPES: Record<string, [string, string?]> = {
   pdf: ["application", "pdf"],

@@ -3,7 +3,8 @@ import { Command } from "commander";
 import * as sync from "../api/sync.js";
 import type { Context } from "../cli/context.js";
 import { followLogs, formatLog } from "./sync/follow.js";
-import { type AddOptions, addSync, collect } from "./sync/shared.js";
+import { collect } from "../cli/options.js";
+import { type AddOptions, addSync } from "./sync/shared.js";
 
 /** Keep a folder indexed: reuse its sync configuration or create one; the daemon watches it from then on. */
 export async function runWatch(ctx: Context, folder: string, opts: AddOptions & { follow?: boolean }): Promise<void> {

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import * as api from "../../client/routes/labelsets.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
+import { collect } from "../../cli/options.js";
 
 interface Opts {
   kb?: string;
@@ -12,7 +13,6 @@ interface Opts {
   json?: boolean;
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export async function runLabelsetSet(ctx: Context, id: string, o: Opts): Promise<void> {
   const kbid = await ctx.kbid(o);

@@ -5,7 +5,7 @@ import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
 import { readStdin } from "../../cli/prompt.js";
-import { collect, parseLabels } from "./shared.js";
+import { collect, parseLabels } from "../../cli/options.js";
 
 export interface ResourceCreateOptions {
   title?: string;

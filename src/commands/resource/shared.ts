@@ -1,8 +1,6 @@
 import type { z } from "zod";
 import type { RouteDef } from "../../api/route.js";
 import type { RouteRef } from "../../client/client.js";
-import type { Classification } from "../../api/common.js";
-import { usageError } from "../../cli/errors.js";
 
 const RID = /^[0-9a-f]{32}$/;
 
@@ -19,16 +17,3 @@ export function resourceRoute<A extends RouteDef, B extends RouteDef>(
   if (RID.test(ref)) return { def: pair.byId, params: { kbid, rid: ref, ...extra } as z.input<A["params"]> };
   return { def: pair.bySlug as unknown as RouteRef<A>, params: { kbid, rslug: ref, ...extra } as z.input<A["params"]> };
 }
-
-/** `labelset/label` strings into classifications. */
-export function parseLabels(labels: string[] | undefined): Classification[] | undefined {
-  if (!labels?.length) return undefined;
-  return labels.map((l) => {
-    const i = l.indexOf("/");
-    if (i <= 0 || i === l.length - 1) throw usageError(`label ${JSON.stringify(l)} is not labelset/label`);
-    return { labelset: l.slice(0, i), label: l.slice(i + 1) };
-  });
-}
-
-/** Commander collector for repeatable options. */
-export const collect = (v: string, prev: string[] = []) => [...prev, v];

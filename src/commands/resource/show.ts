@@ -2,7 +2,8 @@ import { Command } from "commander";
 import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { printFields, printJson } from "../../cli/output.js";
-import { collect, resourceRoute } from "./shared.js";
+import { collect } from "../../cli/options.js";
+import { resourceRoute } from "./shared.js";
 
 export async function runResourceShow(ctx: Context, ref: string, opts: { show?: string[]; json?: boolean; kb?: string }): Promise<void> {
   const kbid = await ctx.kbid(opts);

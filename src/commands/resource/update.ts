@@ -3,7 +3,8 @@ import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
-import { collect, parseLabels, resourceRoute } from "./shared.js";
+import { collect, parseLabels } from "../../cli/options.js";
+import { resourceRoute } from "./shared.js";
 
 export interface ResourceUpdateOptions {
   title?: string;

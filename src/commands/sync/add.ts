@@ -1,7 +1,8 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
-import { type AddOptions, addSync, collect, sourceOf } from "./shared.js";
+import { collect } from "../../cli/options.js";
+import { type AddOptions, addSync, sourceOf } from "./shared.js";
 
 export async function runSyncAdd(ctx: Context, target: string, opts: AddOptions): Promise<void> {
   const { config } = await addSync(ctx, target, opts);

@@ -3,6 +3,7 @@ import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import type { KboxClient } from "../../client/client.js";
+import { parseLabels } from "../../cli/options.js";
 
 /** A sync configuration named by id or by name. */
 export async function resolveConfig(client: KboxClient, kbid: string, ref: string): Promise<sync.SyncConfig> {
@@ -30,11 +31,7 @@ export async function addSync(ctx: Context, target: string, opts: AddOptions): P
   const client = await ctx.client(opts);
   const provider = isUrl(target) ? "sitemap" : "local_folder";
   const root = provider === "sitemap" ? target : resolve(ctx.io.cwd, target);
-  const labels = (opts.label ?? []).map((l) => {
-    const i = l.indexOf("/");
-    if (i <= 0) throw new CliError(`label ${JSON.stringify(l)} is not labelset/label`, EXIT.usage);
-    return { labelset: l.slice(0, i), label: l.slice(i + 1) };
-  });
+  const labels = parseLabels(opts.label) ?? [];
   const interval = intFlag("--interval", opts.interval, 0, 525_600);
   const conn = await client.call(sync.createConnection, { params: { kbid }, body: { provider } });
   const config = await client.call(sync.addConfig, {
@@ -57,7 +54,6 @@ export async function addSync(ctx: Context, target: string, opts: AddOptions): P
 /** Describe a config's source in one line. */
 export const sourceOf = (c: sync.SyncConfig) => `${c.external_connection.provider === "sitemap" ? "sitemap" : "folder"} ${c.sync_root_path ?? ""}`;
 
-export const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** A whole number flag within bounds, else a usage error. */
 export function intFlag(name: string, v: string | undefined, min: number, max: number): number | undefined {
