@@ -223,6 +223,47 @@ export class ParagraphStore {
     return out;
   }
 
+  /** Every stored paragraph of a resource, read back as rows (vectors and analysed terms as stored). */
+  async resourceRows(rid: string): Promise<ParagraphRow[]> {
+    const raw = await this.table.query().where(`rid = ${sqlString(rid)}`).toArray();
+    return raw.map((r) => this.fromArrowRow(r as Record<string, unknown>));
+  }
+
+  /** The inverse of toArrowRow. */
+  private fromArrowRow(r: Record<string, unknown>): ParagraphRow {
+    const list = (v: unknown): string[] => (v ? Array.from(v as ArrayLike<string>) : []);
+    const vectors: Record<string, number[]> = {};
+    for (const [vs] of this.vectorsets) {
+      const v = r[vectorColumn(vs)];
+      if (v) vectors[vs] = Array.from(v as ArrayLike<number>);
+    }
+    return {
+      id: r.id as string,
+      rid: r.rid as string,
+      field: r.field as string,
+      field_type: r.field_type as string,
+      split: r.split as string,
+      start: Number(r.start),
+      end: Number(r.end),
+      page: Number(r.page),
+      idx: Number(r.idx),
+      kind: r.kind as string,
+      is_table: Boolean(r.is_table),
+      labels: list(r.labels),
+      facets: list(r.facets),
+      text: r.text as string,
+      lang: r.lang as string,
+      terms: r.terms as string | undefined,
+      path: r.path as string,
+      created: Number(r.created),
+      modified: Number(r.modified),
+      hidden: Boolean(r.hidden),
+      groups: list(r.groups),
+      hash: r.hash as string,
+      vectors,
+    };
+  }
+
   toArrowRow(row: ParagraphRow): Record<string, unknown> {
     const { vectors, context, ...rest } = row;
     const terms = row.terms ?? keywordTerms(row.text, context, analysisLanguage(row.lang));
