@@ -1,22 +1,45 @@
 /**
- * Ingestion throughput through the real daemon pipeline (queue → extract → split → keyword index),
- * on a mixed corpus (text, Markdown, HTML, PDF, DOCX); the same with the installed embedding model
- * next to that model's raw throughput (pipeline overhead); and peak RSS while ingesting a PDF set.
- *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=20]
+ * Ingestion throughput and memory, through the real daemon (compiled, in its own process, as users run
+ * it), driven over its socket like `kbox add`:
+ *   1. extraction + splitting alone, in this process (what the pipeline could reach with nothing else to do);
+ *   2. the pipeline (upload → queue → extract in workers → split → keyword index) on a mixed corpus
+ *      (text, Markdown, HTML, PDF, DOCX), no embedding;
+ *   3. peak RSS of a fresh daemon while it ingests a PDF set;
+ *   4. with an embedding model: the model alone in this process on the same paragraphs, then the
+ *      pipeline with it, and the pipeline's overhead over the model.
+ * The model is a folder given with --model (a real one, if you have it), else an encoder built here with
+ * the exact architecture of all-MiniLM-L6-v2 and random weights: same cost per token, no meaning.
+ *
+ *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=200] [--model <folder>] [--no-embed]
+ * KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
-import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { extractFileField } from "../daemon/ingest/extract/index.js";
 import { splitParagraphs } from "../daemon/ingest/split.js";
-import { type RunningDaemon, startDaemon } from "../daemon/server.js";
+import { readManifest } from "../daemon/models/manifest.js";
+import { OnnxEmbedder } from "../daemon/models/onnx.js";
+import { counters, createKb } from "../src/api/kbs.js";
+import { pullModel } from "../src/api/models.js";
+import { kboxPaths } from "../src/api/paths.js";
+import { processingStatus } from "../src/api/processing.js";
+import { KboxClient } from "../src/client/client.js";
+import { hello } from "../src/client/connect.js";
+import { directUpload } from "../src/commands/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
 
-const DOCS = Number(process.argv[2] ?? 100);
-const PER_DOC = Number(process.argv[3] ?? 40);
-const PDF_MB = Number(process.argv[4] ?? 20);
-process.env.KBOX_MODELS_AUTOPULL = "0";
+const args = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--model");
+const flag = (name: string) => process.argv.indexOf(name);
+const DOCS = Number(args[0] ?? 100);
+const PER_DOC = Number(args[1] ?? 40);
+const PDF_MB = Number(args[2] ?? 200);
+const MODEL = flag("--model") > 0 ? process.argv[flag("--model") + 1] : undefined;
+const EMBED = flag("--no-embed") < 0;
+const ROOT = join(import.meta.dirname, "..");
 
 interface Row {
   what: string;
@@ -24,104 +47,194 @@ interface Row {
   mb: number;
   paragraphs: number;
   seconds: number;
+  /** CPU seconds used (the daemon's, or this process's for in-process stages). */
+  cpu?: number;
   extra?: string;
 }
 const rows: Row[] = [];
+const say = (s: string) => process.stderr.write(`${s}\n`);
+const mbOf = (files: string[]) => files.reduce((n, f) => n + statSync(f).size, 0) / 2 ** 20;
 
-/** Ingest `files` into a new knowledge box through the upload service; wait until the queue is idle. */
-async function ingest(d: RunningDaemon, slug: string, files: string[], sample?: () => void): Promise<{ seconds: number; paragraphs: number; embedded: number }> {
-  const s = d.services;
-  const kb = await s.kbs.create({ slug } as never);
-  const before = { ...s.processing.totals };
-  const timer = sample ? setInterval(sample, 50) : undefined;
+/** A kboxd child process from dist/, with its client and an RSS sampler reading /proc. */
+class Daemon {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly client: KboxClient,
+  ) {}
+
+  static async start(home: string): Promise<Daemon> {
+    const env = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0" };
+    const child = spawn(process.execPath, [...(process.env.KBOXD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []), join(ROOT, "dist/bin/kboxd.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
+    const client = new KboxClient({ kind: "unix", socket: kboxPaths(env).socket });
+    for (let i = 0; i < 600 && !(await hello(client)); i++) await new Promise((r) => setTimeout(r, 50));
+    return new Daemon(child, client);
+  }
+
+  /** Resident and peak resident memory in MB (all threads: the extraction workers, LanceDB, onnxruntime). */
+  memory(): { rss: number; peak: number } {
+    const s = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
+    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) / 1024;
+    return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+  }
+
+  /** CPU seconds the daemon has used (all threads), from /proc: robust to other load on the machine. */
+  cpu(): number {
+    const f = readFileSync(`/proc/${this.child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in clock ticks (100/s)
+  }
+
+  /** CPU seconds by thread name (main, the workers, LanceDB's and onnxruntime's pools). */
+  threads(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const t of readdirSync(`/proc/${this.child.pid}/task`)) {
+      try {
+        const st = readFileSync(`/proc/${this.child.pid}/task/${t}/stat`, "utf8");
+        const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")")).replace(/[-_ ]?\d+$/, "");
+        const f = st.slice(st.lastIndexOf(") ") + 2).split(" ");
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+      } catch {} // the thread ended
+    }
+    return out;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((r) => this.child.once("exit", r));
+    this.child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+/** Upload `files` (8 at a time) into a new knowledge box and wait until its queue is empty. */
+async function ingest(d: Daemon, slug: string, files: string[]): Promise<{ seconds: number; paragraphs: number; cpu: number; uploaded: number }> {
+  const kb = await d.client.call(createKb, { body: { slug } });
   const t0 = performance.now();
+  const cpu0 = d.cpu();
+  const threads0 = d.threads();
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < files.length) {
-        const f = files[next++];
-        await s.uploads.store(kb.uuid, { kind: "new" }, { filename: basename(f), contentType: "application/octet-stream" }, () => createReadStream(f));
-      }
+      while (next < files.length) await directUpload(d.client, { kbid: kb.uuid, path: files[next++] });
     }),
   );
-  await s.processing.idle();
+  const uploaded = (performance.now() - t0) / 1000;
+  for (;;) {
+    const s = await d.client.call(processingStatus, { params: { kbid: kb.uuid }, query: { limit: 1 } });
+    if (!s.queue.pending && !s.queue.running && !s.totals.PENDING) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
   const seconds = (performance.now() - t0) / 1000;
-  if (timer) clearInterval(timer);
-  return { seconds, paragraphs: s.processing.totals.paragraphs - before.paragraphs, embedded: s.processing.totals.embedded - before.embedded };
+  const cpu = d.cpu() - cpu0;
+  if (process.env.KBOX_BENCH_THREADS) {
+    const by = [...d.threads()].map(([n, v]) => [n, v - (threads0.get(n) ?? 0)] as const).filter(([, v]) => v > 0.01);
+    say(`${slug}: CPU s by thread: ${by.sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(", ")}`);
+  }
+  const c = await d.client.call(counters, { params: { kbid: kb.uuid } });
+  return { seconds, paragraphs: c.paragraphs, cpu, uploaded };
 }
 
 /** Extraction + splitting alone, in this process, for the same files (no storage). */
 async function extractOnly(files: string[]): Promise<{ seconds: number; paragraphs: number; texts: string[] }> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const texts: string[] = [];
   for (const f of files) for (const p of splitParagraphs(await extractFileField({ path: f, filename: basename(f) }))) texts.push(p.text);
-  return { seconds: (performance.now() - t0) / 1000, paragraphs: texts.length, texts };
-}
-
-const mbOf = (files: string[]) => files.reduce((n, f) => n + statSync(f).size, 0) / 1024 / 1024;
-
-async function main(): Promise<void> {
-  const home = mkdtempSync(join(tmpdir(), "kbox-bench-ingest-"));
-  const d = await startDaemon({ env: { KBOX_HOME: home } as NodeJS.ProcessEnv });
-  try {
-    process.stderr.write(`building a corpus of ${DOCS} documents...\n`);
-    const corpus = (await buildMixedCorpus(join(home, "corpus"), DOCS, { paragraphsPerDoc: PER_DOC })).map((c) => c.path);
-    const mb = mbOf(corpus);
-    await extractOnly(corpus.slice(0, 5)); // warm up: language detector, parsers
-    const ex = await extractOnly(corpus);
-    rows.push({ what: "extract + split only", files: corpus.length, mb, paragraphs: ex.paragraphs, seconds: ex.seconds });
-
-    const models = d.services.models;
-    const keywordOnly = models.status().keyword_only;
-    if (keywordOnly) {
-      const r = await ingest(d, "bench-keyword", corpus);
-      rows.push({ what: "pipeline, keyword only", files: corpus.length, mb, paragraphs: r.paragraphs, seconds: r.seconds });
-    } else {
-      process.stderr.write(`embedding with ${models.status().default}\n`);
-      const emb = (await models.embeddersFor((await d.services.kbs.create({ slug: "bench-probe" } as never)).uuid))[0].embedder;
-      const t0 = performance.now();
-      for (let i = 0; i < ex.texts.length; i += 32) await emb.embed(ex.texts.slice(i, i + 32), "passage");
-      const raw = (performance.now() - t0) / 1000;
-      rows.push({ what: `model alone (${emb.id})`, files: 0, mb: 0, paragraphs: ex.texts.length, seconds: raw });
-      const r = await ingest(d, "bench-embed", corpus);
-      const overhead = ((r.seconds - raw) / raw) * 100;
-      rows.push({ what: "pipeline with embedding", files: corpus.length, mb, paragraphs: r.paragraphs, seconds: r.seconds, extra: `overhead ${overhead.toFixed(1)}% over the model` });
-    }
-
-    process.stderr.write(`building a ${PDF_MB} MB PDF set...\n`);
-    const pdfs = await pdfSet(join(home, "pdfs"), PDF_MB);
-    let peak = 0;
-    const base = process.memoryUsage().rss;
-    const r = await ingest(d, "bench-pdf", pdfs, () => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    });
-    rows.push({ what: "PDF set", files: pdfs.length, mb: mbOf(pdfs), paragraphs: r.paragraphs, seconds: r.seconds, extra: `peak RSS ${(peak / 2 ** 20).toFixed(0)} MB (${(base / 2 ** 20).toFixed(0)} MB before)` });
-  } finally {
-    await d.stop();
-    rmSync(home, { recursive: true, force: true });
-  }
-  print();
+  const c = process.cpuUsage(c0);
+  return { seconds: (performance.now() - t0) / 1000, paragraphs: texts.length, texts, cpu: (c.user + c.system) / 1e6 };
 }
 
 /** PDFs of about 1 MB each (long pages of generated prose) until `mb` is reached. */
 async function pdfSet(dir: string, mb: number): Promise<string[]> {
-  const { mkdir } = await import("node:fs/promises");
   await mkdir(dir, { recursive: true });
   const rand = rng(7);
   const out: string[] = [];
-  let total = 0;
-  for (let i = 0; total < mb * 2 ** 20; i++) {
+  for (let i = 0, total = 0; total < mb * 2 ** 20; i++) {
     const p = join(dir, `set-${i}.pdf`);
-    const pages = Array.from({ length: 60 }, () => paragraphs(rand, 6).join("\n\n"));
-    await buildPdf(p, pages);
+    await buildPdf(
+      p,
+      Array.from({ length: 60 }, () => paragraphs(rand, 6).join("\n\n")),
+    );
     total += statSync(p).size;
     out.push(p);
   }
   return out;
 }
 
+/** Stage 4: the model alone on the extracted paragraphs, then the pipeline with it. */
+async function embedding(home: string, corpus: string[], texts: string[]): Promise<void> {
+  let dir = MODEL;
+  if (!dir) {
+    say("building an encoder shaped like all-MiniLM-L6-v2 (random weights)...");
+    dir = join(home, "minilm-l6-shape");
+    const { writeBertModel } = await import("../test/helpers/bert-model.js");
+    await writeBertModel(dir, { layers: 6, hidden: 384, heads: 12, intermediate: 1536, pooling: "mean" });
+  }
+  const d = await Daemon.start(join(home, "embed"));
+  try {
+    let id = "";
+    for await (const ev of d.client.stream(pullModel, { body: { id: "bench/encoder", from: dir, use: true } })) {
+      const e = ev as { type: string; model?: { name: string }; detail?: string };
+      if (e.type === "error") throw new Error(e.detail);
+      if (e.type === "done") id = e.model?.name ?? "";
+    }
+    const installed = join(kboxPaths({ KBOX_HOME: join(home, "embed") }).data, "models", "bench", "encoder");
+    const emb = await OnnxEmbedder.open(installed, readManifest(installed) as never);
+    await emb.embed(texts.slice(0, 64), "passage");
+    const t0 = performance.now();
+    for (let i = 0; i < texts.length; i += 32) await emb.embed(texts.slice(i, i + 32), "passage");
+    const raw = (performance.now() - t0) / 1000;
+    rows.push({ what: `model alone (${id}, this process)`, files: 0, mb: 0, paragraphs: texts.length, seconds: raw });
+    await ingest(d, "bench-embed-warmup", corpus.slice(0, 4));
+    const r = await ingest(d, "bench-embed", corpus);
+    const perParagraph = r.seconds / r.paragraphs / (raw / texts.length);
+    rows.push({ what: "pipeline with embedding", files: corpus.length, mb: mbOf(corpus), ...r, extra: `overhead ${((perParagraph - 1) * 100).toFixed(1)}% over the model` });
+  } finally {
+    await d.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  say("compiling the daemon (npm run build)...");
+  execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "inherit" });
+  const home = mkdtempSync(join(tmpdir(), "kbox-bench-ingest-"));
+  try {
+    say(`building a corpus of ${DOCS} documents...`);
+    const corpus = (await buildMixedCorpus(join(home, "corpus"), DOCS, { paragraphsPerDoc: PER_DOC })).map((c) => c.path);
+    const mb = mbOf(corpus);
+    await extractOnly(corpus.slice(0, 5)); // warm up: language detector, parsers
+    const ex = await extractOnly(corpus);
+    rows.push({ what: "extract + split only (1 thread)", files: corpus.length, mb, paragraphs: ex.paragraphs, seconds: ex.seconds, cpu: ex.cpu });
+
+    const d = await Daemon.start(join(home, "keyword"));
+    try {
+      await ingest(d, "bench-warmup", corpus.slice(0, 6)); // the extraction workers start
+      const r = await ingest(d, "bench-keyword", corpus);
+      rows.push({ what: "pipeline, keyword only", files: corpus.length, mb, ...r, extra: `all uploads answered after ${r.uploaded.toFixed(2)} s` });
+    } finally {
+      await d.stop();
+    }
+
+    if (PDF_MB > 0) {
+      say(`building a ${PDF_MB} MB PDF set...`);
+      const pdfs = await pdfSet(join(home, "pdfs"), PDF_MB);
+      const p = await Daemon.start(join(home, "pdf"));
+      try {
+        const before = p.memory().rss;
+        const r = await ingest(p, "bench-pdf", pdfs);
+        const m = p.memory();
+        rows.push({ what: "PDF set, fresh daemon", files: pdfs.length, mb: mbOf(pdfs), ...r, extra: `daemon RSS: ${before.toFixed(0)} MB idle, peak ${m.peak.toFixed(0)} MB, ${m.rss.toFixed(0)} MB after` });
+      } finally {
+        await p.stop();
+      }
+    }
+    if (EMBED) await embedding(home, corpus, ex.texts);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  print();
+}
+
 function print(): void {
-  const head = ["stage", "files", "MB", "paragraphs", "seconds", "paragraphs/s", "MB/s", ""];
+  const head = ["stage", "files", "MB", "paragraphs", "seconds", "paragraphs/s", "MB/s", "CPU s", "paragraphs per CPU s", ""];
   const body = rows.map((r) => [
     r.what,
     String(r.files || "-"),
@@ -130,10 +243,12 @@ function print(): void {
     r.seconds.toFixed(2),
     (r.paragraphs / r.seconds).toFixed(0),
     r.mb ? (r.mb / r.seconds).toFixed(2) : "-",
+    r.cpu ? r.cpu.toFixed(2) : "-",
+    r.cpu ? (r.paragraphs / r.cpu).toFixed(0) : "-",
     r.extra ?? "",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  for (const line of [head, ...body]) console.log(line.map((c, i) => (i > 0 && i < 7 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd());
+  for (const line of [head, ...body]) console.log(line.map((c, i) => (i > 0 && i < 9 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd());
 }
 
 await main();

@@ -1,9 +1,11 @@
 /**
  * Raw embedding throughput of an installed model, called alone (no queue, no store): the baseline
  * the ingestion pipeline's overhead is measured against.
- *   npx tsx bench/models.ts [model-id] [--n 2000] [--batch 256]
+ *   npx tsx bench/models.ts [model-id] [--n 2000] [--batch 256] [--fp32]
  * Uses the model cache of KBOX_HOME (or the XDG data dir); with no model installed it measures a
- * tiny random-weights model built on the spot, and says so (its figures tell nothing of a real model).
+ * random-weights BERT of all-MiniLM-L6-v2's shape built on the spot (int8 as kbox pulls it, or fp32
+ * with --fp32), and says so: compute cost does not depend on weight values, so its speed is that
+ * model's, but its vectors mean nothing.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,12 +50,13 @@ export async function installedEmbedder(cacheDir: string, id?: string): Promise<
   return m ? OnnxEmbedder.open(modelDir(cacheDir, m.id), m) : undefined;
 }
 
-async function tinyEmbedder(dir: string): Promise<OnnxEmbedder> {
-  const { writeTinyModel } = await import("../test/helpers/tiny-model.js");
-  await writeTinyModel(dir, { dim: 384 });
+/** A random-weights encoder with the architecture of all-MiniLM-L6-v2 (q8, or fp32: about 90 MB in `dir`). */
+export async function minilmShapedEmbedder(dir: string, quantized = true): Promise<OnnxEmbedder> {
+  const { MINILM_L6, bertOnnxPath, writeBertModel } = await import("../test/helpers/bert-model.js");
+  writeBertModel(dir, { ...MINILM_L6, quantized });
   const m: Manifest = {
-    ...{ id: "kbox-bench/tiny-random", revision: "local", kind: "embedder", pooling: "mean", normalize: true },
-    ...{ query_prefix: "", passage_prefix: "", onnx_file: "onnx/model.onnx", dim: 384, files: [], installed_at: "", source: "folder", origin: dir },
+    ...{ id: "kbox-bench/minilm-l6-shape", revision: "local", kind: "embedder", pooling: "mean", normalize: true },
+    ...{ query_prefix: "", passage_prefix: "", onnx_file: bertOnnxPath({ quantized }), dim: 384, files: [], installed_at: "", source: "folder", origin: dir },
   };
   return OnnxEmbedder.open(dir, m);
 }
@@ -70,8 +73,9 @@ async function main(): Promise<void> {
   if (!e) {
     if (id) throw new Error(`model ${id} is not installed in ${cache}`);
     tmp = mkdtempSync(join(tmpdir(), "kbox-bench-"));
-    console.log(`no embedding model installed in ${cache}: measuring a tiny random-weights model (384 dims)`);
-    e = await tinyEmbedder(tmp);
+    const q8 = !process.argv.includes("--fp32");
+    console.log(`no embedding model installed in ${cache}: measuring a random-weights encoder shaped like all-MiniLM-L6-v2 (${q8 ? "int8" : "fp32"})`);
+    e = await minilmShapedEmbedder(tmp, q8);
   }
   const r = await measureEmbedding(e, benchTexts(arg("--n", 2000)), arg("--batch", 256));
   console.log(`model ${r.model}  dim ${r.dim}  threads ${threadCount()}`);

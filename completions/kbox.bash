@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat catalog search-config labelset sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
+    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
@@ -78,6 +78,11 @@ _kbox_spec() {
     'labelset list') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
     'labelset show') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
     'labelset delete') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
+    'strategy') subs='add list show remove ls=list rm=remove'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
+    'strategy add') subs=''; opts='--kb --name --max-paragraph --splitter --extract --json -h --help --profile -q --quiet'; valued='--kb=kbs --name=any --max-paragraph=any --splitter=any --profile=profiles'; args='' ;;
+    'strategy list') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
+    'strategy show') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
+    'strategy remove') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
     'sync') subs='add list show run remove jobs logs ls=list rm=remove'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'sync add') subs=''; opts='--kb --name --label --include --exclude --interval --css-selector --xpath --json -h --help --profile -q --quiet'; valued='--kb=kbs --name=any --label=any --include=any --exclude=any --interval=any --css-selector=any --xpath=any --profile=profiles'; args='any' ;;
     'sync list') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
@@ -87,8 +92,8 @@ _kbox_spec() {
     'sync jobs') subs=''; opts='--kb --limit --cursor --json -h --help --profile -q --quiet'; valued='--kb=kbs --limit=any --cursor=any --profile=profiles'; args='any' ;;
     'sync logs') subs=''; opts='--kb --job --level --limit -f --follow --json -h --help --profile -q --quiet'; valued='--kb=kbs --job=any --level=any --limit=any --profile=profiles'; args='any' ;;
     'watch') subs=''; opts='--kb --label --include --exclude -f --follow --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --include=any --exclude=any --profile=profiles'; args='file' ;;
-    'add') subs=''; opts='--kb --wait --label --hidden --slug --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --slug=any --profile=profiles'; args='any+' ;;
-    'upload') subs=''; opts='--kb --resource --field --direct --json -h --help --profile -q --quiet'; valued='--kb=kbs --resource=any --field=any --profile=profiles'; args='file' ;;
+    'add') subs=''; opts='--kb --wait --label --hidden --slug --split-strategy --extract-strategy --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --slug=any --split-strategy=any --extract-strategy=any --profile=profiles'; args='any+' ;;
+    'upload') subs=''; opts='--kb --resource --field --direct --split-strategy --extract-strategy --json -h --help --profile -q --quiet'; valued='--kb=kbs --resource=any --field=any --split-strategy=any --extract-strategy=any --profile=profiles'; args='file' ;;
   esac
 }
 _kbox_word_in() { local w="$1" s; shift; for s in $*; do [ "${s%%=*}" = "$w" ] && { echo "${s#*=}"; return 0; }; done; return 1; }

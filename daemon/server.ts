@@ -81,7 +81,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
   });
   let stopping: Promise<void> | undefined;
   const servers: Server[] = [];
-  const info = { version: VERSION, started: new Date().toISOString(), dataDir: paths.data, listen: [] as string[], requestStop: () => void stop(), log };
+  const info = { version: VERSION, started: new Date().toISOString(), dataDir: paths.data, listen: [] as string[], requestStop: () => void stop(), log, env: opts.env ?? process.env, tcp: Boolean(tcpTarget) };
   let services: Services;
   try {
     services = await createServices(info);

@@ -4,8 +4,10 @@ import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
+import { ingestSettings } from "./ingest/retry.js";
 import { LearningService } from "./kbs/learning.js";
 import { KbService } from "./kbs/service.js";
+import { StrategyService } from "./kbs/strategies.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
@@ -25,6 +27,10 @@ export interface DaemonInfo {
   requestStop: () => void;
   /** The daemon log (file, and stderr in the foreground). */
   log: (msg: string) => void;
+  /** The daemon's environment (settings such as KBOX_INGEST_RETRY_DEADLINE); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Whether a TCP listener is configured (some defaults are stricter then). */
+  tcp?: boolean;
 }
 
 /** Every service of the daemon, built once at start; routes receive this. */
@@ -38,6 +44,8 @@ export interface Services {
   /** Find (keyword, semantic, hybrid), stored search configurations and labelsets. */
   search: SearchService;
   labelsets: LabelsetService;
+  /** Extract and split strategies of knowledge boxes (applied by ingestion). */
+  strategies: StrategyService;
   /** Embedders and rerankers per knowledge box; model cache and `kbox models`. */
   models: ModelService;
   /** A knowledge box's model (learning) configuration: read, validated updates, available models. */
@@ -67,10 +75,15 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
   const backups = await BackupService.open(store, kbs, info.version);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups);
   const search = new SearchService(kbs, new SearchConfigService(kbs), () => models);
-  const processing = new ProcessingQueue(kbs, models, { log: info.log });
+  const processing = new ProcessingQueue(kbs, models, { log: info.log, settings: ingestSettings(info.env ?? process.env, info.tcp ?? false) });
   const uploads = new UploadService(kbs, resources);
   resources.processing = processing;
   const sync = new SyncService(kbs, resources, info.log);
+  const strategies = new StrategyService(kbs);
+  strategies.addUser(async (kbid, kind, id) => {
+    const c = kind === "extract" ? (await sync.configs(kbid)).find((x) => x.extract_strategy === id) : undefined;
+    return c ? `sync configuration ${c.name} (${c.id})` : undefined;
+  });
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: (() => Promise<void>)[] = [
@@ -89,6 +102,7 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
     backupSchedules,
     search,
     labelsets: new LabelsetService(kbs),
+    strategies,
     models,
     learning: new LearningService(kbs, models),
     ask: new AskService(kbs, resources, () => search),

@@ -17,12 +17,13 @@ import * as search from "./routes/search.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as models from "./routes/models.js";
 import * as searchConfigs from "./routes/search-configs.js";
+import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
 import * as processing from "./routes/processing.js";
 import * as uploads from "./routes/uploads.js";
 
 /** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, learning.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, labelsets.register, search.register, catalog.register, models.register, ask.register, predict.register, sync.register, processing.register, uploads.register];
+const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, learning.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, strategies.register, labelsets.register, search.register, catalog.register, models.register, ask.register, predict.register, sync.register, processing.register, uploads.register];
 
 export interface AppOptions {
   trustRolesHeader: boolean;

@@ -12,13 +12,17 @@ import {
   extractTextField,
 } from "./extract/index.js";
 import type { IndexUnit } from "./rows.js";
-import { splitParagraphs } from "./split.js";
+import { type SplitOptions, splitParagraphs } from "./split.js";
 import type { Extracted } from "./types.js";
 
 /** What processing one field produced: its status, the units to index and what `show=extracted` serves. */
 export interface FieldOutcome {
-  status: "PROCESSED" | "EMPTY" | "ERROR";
+  status: "PROCESSED" | "EMPTY" | "ERROR" | "BLOCKED" | "EXPIRED";
   error?: FieldError;
+  /** A failure that may go away (network, 5xx, 429): the queue keeps the field PENDING and retries it. */
+  transient?: boolean;
+  /** How long the server asked us to wait (Retry-After), for a transient failure. */
+  retryAfterMs?: number;
   units: IndexUnit[];
   extracted?: Record<string, unknown>;
   mime?: string;
@@ -26,8 +30,19 @@ export interface FieldOutcome {
   languages: string[];
 }
 
+/** Where file fields find their bytes (the blob store, or a path handed to an extraction worker). */
+export type BlobPaths = Pick<BlobStore, "path">;
+
+/** How a field is processed beyond its own value (plain data: it crosses to the extraction workers). */
+export interface ProcessOptions {
+  /** How the splitter cuts (from the field's split strategy: see ingest/strategy.ts splitOptionsFor). */
+  split?: SplitOptions;
+  /** Links may reach loopback/private addresses (the daemon's KBOX_LINKS_ALLOW_PRIVATE policy); default true. */
+  allowPrivateLinks?: boolean;
+}
+
 /** Extract a stored field by its kind; file fields read their bytes from the blob store. */
-export async function extractField(doc: FieldDoc, blobs: BlobStore, signal?: AbortSignal): Promise<Extracted> {
+export async function extractField(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<Extracted> {
   switch (doc.type) {
     case "text":
       return extractTextField(doc.value as TextField);
@@ -43,7 +58,7 @@ export async function extractField(doc: FieldDoc, blobs: BlobStore, signal?: Abo
       });
     }
     case "link":
-      return extractLinkField(doc.value as LinkField, { signal });
+      return extractLinkField(doc.value as LinkField, { signal, allowPrivate: opts?.allowPrivateLinks });
     case "conversation":
       return extractConversationField(doc.value as ConversationField);
     case "key_value":
@@ -51,6 +66,18 @@ export async function extractField(doc: FieldDoc, blobs: BlobStore, signal?: Abo
     case "generic":
       return extractGenericField(doc.id, typeof doc.value === "string" ? doc.value : String(doc.value ?? ""));
   }
+}
+
+/** The outcome of a failure, as plain data: BLOCKED by policy, transient (retried) or ERROR. */
+export function failedOutcome(err: unknown): FieldOutcome {
+  const out: FieldOutcome = { status: "ERROR", error: fieldError(err), units: [], languages: [] };
+  if (err instanceof ExtractionError && err.code_str === "BLOCKED") out.status = "BLOCKED";
+  else if ((err as { transient?: unknown })?.transient === true) {
+    out.transient = true;
+    const after = (err as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof after === "number") out.retryAfterMs = after;
+  }
+  return out;
 }
 
 /** The wire's error object for a failed field. */
@@ -76,11 +103,11 @@ function paragraphMeta(u: IndexUnit) {
 const strip = (m: Extracted["metadata"]) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== null));
 
 /** Split an extraction into index units and the `extracted` document of the field. */
-export function outcomeOf(doc: FieldDoc, ex: Extracted): FieldOutcome {
+export function outcomeOf(doc: FieldDoc, ex: Extracted, opts: ProcessOptions = {}): FieldOutcome {
   const lang = ex.metadata.language ?? "";
   const units: IndexUnit[] = ex.splits
-    ? Object.entries(ex.splits).map(([ident, sub]) => ({ split: ident, paragraphs: splitParagraphs(sub), lang: sub.metadata.language ?? lang }))
-    : [{ split: "", paragraphs: splitParagraphs(ex), lang }];
+    ? Object.entries(ex.splits).map(([ident, sub]) => ({ split: ident, paragraphs: splitParagraphs(sub, opts.split), lang: sub.metadata.language ?? lang }))
+    : [{ split: "", paragraphs: splitParagraphs(ex, opts.split), lang }];
   const whole = units.find((u) => u.split === "");
   const metadata = { ...strip(ex.metadata), paragraphs: whole ? paragraphMeta(whole) : [], last_extract: new Date().toISOString() };
   const extracted: Record<string, unknown> = {
@@ -110,11 +137,11 @@ export function outcomeOf(doc: FieldDoc, ex: Extracted): FieldOutcome {
 }
 
 /** Extract and split one field; extraction failures become an ERROR outcome, never a throw. */
-export async function processField(doc: FieldDoc, blobs: BlobStore, signal?: AbortSignal): Promise<FieldOutcome> {
+export async function processField(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<FieldOutcome> {
   try {
-    return outcomeOf(doc, await extractField(doc, blobs, signal));
+    return outcomeOf(doc, await extractField(doc, blobs, signal, opts), opts);
   } catch (err) {
     if (signal?.aborted) throw err;
-    return { status: "ERROR", error: fieldError(err), units: [], languages: [] };
+    return failedOutcome(err);
   }
 }

@@ -3,9 +3,11 @@ import { fieldKey } from "../resources/fields.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import { type VectorsetEmbedder, embedRows } from "./embed.js";
-import { type FieldOutcome, fieldError, processField } from "./process-field.js";
+import { type BlobPaths, type FieldOutcome, fieldError, type ProcessOptions } from "./process-field.js";
 import { refreshResource } from "./refresh.js";
+import { DEFAULT_RETRY, type RetryPolicy, expireIfDue, nextRetry } from "./retry.js";
 import { buildRows } from "./rows.js";
+import { splitOptionsFor } from "./strategy.js";
 
 /** What one run over a resource needs from the queue. */
 export interface RunContext {
@@ -14,9 +16,11 @@ export interface RunContext {
   embedders: () => Promise<VectorsetEmbedder[]>;
   /** True when the field was enqueued again since this run started: its result is stale. */
   superseded: (fieldKey: string) => boolean;
-  /** Bounds how many extractions run at once (they are CPU- and memory-heavy). */
-  limit: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Extract and split a field (the queue runs it in its worker pool). */
+  extract: (doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions) => Promise<FieldOutcome>;
   signal: AbortSignal;
+  /** Retries of transient failures (default: DEFAULT_RETRY). */
+  retry?: RetryPolicy;
 }
 
 /** Counters of one run, for logs, status and benchmarks. */
@@ -34,11 +38,14 @@ interface FieldResult {
   outcome: FieldOutcome;
 }
 
-/** Any ERROR makes the resource ERROR once nothing is pending; all EMPTY makes it EMPTY. */
+/**
+ * Once nothing is pending, the most actionable failure wins: ERROR (the input is bad), then EXPIRED
+ * (kept failing transiently; reprocess may work), then BLOCKED (refused by policy); all EMPTY makes it EMPTY.
+ */
 export function aggregateStatus(res: ResourceDoc): ResourceStatus {
   const s = Object.values(res.fields).map((f) => f.status);
   if (s.includes("PENDING")) return "PENDING";
-  if (s.includes("ERROR")) return "ERROR";
+  for (const bad of ["ERROR", "EXPIRED", "BLOCKED"] as const) if (s.includes(bad)) return bad;
   if (s.length && s.every((x) => x === "EMPTY")) return "EMPTY";
   return "PROCESSED";
 }
@@ -59,6 +66,9 @@ async function indexRows(ctx: RunContext, res: ResourceDoc, doc: FieldDoc, outco
     if (ctx.signal.aborted) throw err;
     const e = fieldError(err);
     Object.assign(outcome, { status: "ERROR", error: { ...e, code_str: "EMBEDDING_FAILED", body: `Embedding failed: ${(err as Error).message}` } });
+    // An embeddings endpoint that is down or overloaded (remote.ts marks it) is retried, not an ERROR.
+    const t = err as { transient?: unknown; retryAfterMs?: unknown };
+    if (t?.transient === true) Object.assign(outcome, { transient: true, ...(typeof t.retryAfterMs === "number" ? { retryAfterMs: t.retryAfterMs } : {}) });
     return [];
   }
   return rows;
@@ -69,19 +79,20 @@ interface Work extends FieldResult {
   rows: ParagraphRow[];
 }
 
-/** Extract and split the fields (CPU-bound: through the queue's limiter), then embed their paragraphs. */
+/** Extract and split the fields (in the queue's workers, all fields at once), then embed their paragraphs. */
 async function prepare(ctx: RunContext, rid: string, fields: string[], stats: RunStats): Promise<Work[]> {
   const docs = await ctx.store.fields.group(rid);
-  const work: Work[] = [];
-  for (const key of fields) {
-    const summary = ctx.store.resources.get(rid)?.fields[key];
-    if (!summary) continue;
-    const doc = docs.get(`${rid}/${key}`);
-    const outcome: FieldOutcome = doc
-      ? await ctx.limit(() => processField(doc, ctx.store.blobs, ctx.signal))
-      : { status: "ERROR", error: fieldError(new Error("the field's value is missing")), units: [], languages: [] };
-    work.push({ key, hash: summary.hash, doc, outcome, rows: [] });
-  }
+  const keys = fields.filter((key) => ctx.store.resources.get(rid)?.fields[key]);
+  const work = await Promise.all(
+    keys.map(async (key): Promise<Work> => {
+      const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
+      const doc = docs.get(`${rid}/${key}`);
+      const outcome: FieldOutcome = doc
+        ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc) })
+        : { status: "ERROR", error: fieldError(new Error("the field's value is missing")), units: [], languages: [] };
+      return { key, hash, doc, outcome, rows: [] };
+    }),
+  );
   for (const w of work) {
     const res = ctx.store.resources.get(rid);
     if (res && w.doc && current(ctx, rid, w.key, w.hash)) w.rows = await indexRows(ctx, res, w.doc, w.outcome, stats);
@@ -95,7 +106,9 @@ async function prepare(ctx: RunContext, rid: string, fields: string[], stats: Ru
  * leaves the fields PENDING and they are simply processed again.
  */
 async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats): Promise<FieldResult[]> {
-  const live = work.filter((w) => current(ctx, rid, w.key, w.hash));
+  // A transient failure leaves what the field had indexed in place: only its status (PENDING, retry) changes.
+  const retrying = work.filter((w) => w.outcome.transient);
+  const live = work.filter((w) => !w.outcome.transient && current(ctx, rid, w.key, w.hash));
   await Promise.all(live.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)));
   if (!ctx.store.resources.get(rid)) {
     await ctx.store.paragraphs.deleteResource(rid); // deleted while we wrote: leave no orphans
@@ -119,9 +132,9 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
   for (const w of done) {
     stats.fields += 1;
     stats.paragraphs += w.rows.length;
-    if (w.outcome.status === "ERROR") stats.errors += 1;
+    if (w.outcome.status !== "PROCESSED" && w.outcome.status !== "EMPTY") stats.errors += 1;
   }
-  return done;
+  return [...done, ...retrying];
 }
 
 /** The resource's language: set by the user, else the language of its largest processed field. */
@@ -143,7 +156,15 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
   for (const r of results) {
     const f = next.fields[r.key];
     if (!f || f.hash !== r.hash || ctx.superseded(r.key)) continue;
+    if (r.outcome.transient) {
+      // Still PENDING: the queue retries it at `retry.next`; the last error shows as a warning meanwhile.
+      f.status = "PENDING";
+      f.retry = nextRetry(ctx.retry ?? DEFAULT_RETRY, f.retry, r.outcome);
+      if (r.outcome.error) f.error = { ...r.outcome.error, severity: "WARNING" };
+      continue;
+    }
     f.status = r.outcome.status;
+    delete f.retry;
     if (r.outcome.error) f.error = r.outcome.error;
     else delete f.error;
     applied.push(r);
@@ -159,6 +180,7 @@ export async function processResource(ctx: RunContext, rid: string, fields: stri
   const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
   if (!ctx.store.resources.get(rid)) return stats;
   const work = fields.length ? await prepare(ctx, rid, fields, stats) : [];
+  for (const w of work) expireIfDue(ctx.retry ?? DEFAULT_RETRY, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
   const results = work.length ? await write(ctx, rid, work, stats) : [];
   const res = ctx.store.resources.get(rid);
   if (!res) return stats;

@@ -3,8 +3,11 @@ import type { ProcessingSink } from "../resources/service.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
-import { type RunStats, processResource } from "./process-resource.js";
-import { limiter, markFailed, sweepOrphans } from "./recovery.js";
+import { type RunContext, type RunStats, processResource } from "./process-resource.js";
+import { ExtractPool } from "./extract-pool.js";
+import { markFailed, sweepOrphans } from "./recovery.js";
+import { DEFAULT_RETRY, type IngestSettings } from "./retry.js";
+import { RetryTimers } from "./retry-timers.js";
 
 /** Where the queue gets a knowledge box's embedders (the model service). */
 export interface EmbedderSource {
@@ -14,11 +17,13 @@ export interface EmbedderSource {
 export interface QueueOptions {
   /** Resources in flight at once (default KBOX_INGEST_CONCURRENCY or 16): storage latency is hidden by batching. */
   concurrency?: number;
-  /** Extractions at once (default 2): they are CPU- and memory-bound, so more would only hold more memory. */
+  /** Extraction worker threads (default: see ExtractPool). */
   extractors?: number;
   /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
   highWater?: number;
   log?: (msg: string) => void;
+  /** Retries of transient failures and the link address policy (default: 24 h deadline, private links allowed). */
+  settings?: IngestSettings;
 }
 
 interface Item {
@@ -57,8 +62,11 @@ export class ProcessingQueue implements ProcessingSink {
   private stopping = false;
   readonly concurrency: number;
   readonly highWater: number;
-  private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>;
+  private readonly pool: ExtractPool;
   private readonly log: (msg: string) => void;
+  private readonly settings: IngestSettings;
+  /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
+  private readonly retries = new RetryTimers();
   /** Totals since start, for status and benchmarks. */
   readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
 
@@ -68,9 +76,10 @@ export class ProcessingQueue implements ProcessingSink {
     opts: QueueOptions = {},
   ) {
     this.concurrency = Math.max(1, opts.concurrency ?? (Number(process.env.KBOX_INGEST_CONCURRENCY) || 16));
-    this.limit = limiter(Math.max(1, opts.extractors ?? 2));
+    this.pool = new ExtractPool({ size: opts.extractors });
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? (() => undefined);
+    this.settings = opts.settings ?? { retry: DEFAULT_RETRY, allowPrivateLinks: true };
     kbs.onDrop((kbid) => this.dropKb(kbid));
     // A restored or imported box may hold PENDING work from the moment it was backed up.
     kbs.onArrive((kbid) => void this.scanKb(kbid, true).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)));
@@ -109,6 +118,7 @@ export class ProcessingQueue implements ProcessingSink {
     const item = this.waiting.get(keyOf(kbid, rid));
     if (item && fieldKeys) for (const k of fieldKeys) item.fields.delete(k);
     else if (item) this.waiting.delete(keyOf(kbid, rid));
+    this.retries.cancel(kbid, rid, fieldKeys);
     if (!fieldKeys) {
       const j = await this.journal(kbid).catch(() => undefined);
       if (j?.has(rid)) await j.delete(rid);
@@ -123,19 +133,22 @@ export class ProcessingQueue implements ProcessingSink {
     this.dirty.set(k, set);
   }
 
-  /** "queued", "running" or undefined for a resource. */
-  state(kbid: string, rid: string): "queued" | "running" | undefined {
+  /** "queued", "running", "retrying" (waiting for the next attempt after a transient failure) or undefined. */
+  state(kbid: string, rid: string): "queued" | "running" | "retrying" | undefined {
     const k = keyOf(kbid, rid);
-    return this.running.has(k) ? "running" : this.waiting.has(k) ? "queued" : undefined;
+    if (this.running.has(k)) return "running";
+    if (this.waiting.has(k)) return "queued";
+    return this.retries.has(kbid, rid) ? "retrying" : undefined;
   }
 
   /** Resources and fields waiting and running, for one knowledge box or all. */
-  counts(kbid?: string): { queued: number; running: number; queued_fields: number; running_fields: number } {
+  counts(kbid?: string): { queued: number; running: number; queued_fields: number; running_fields: number; retrying: number; retrying_fields: number } {
     const pick = (m: Map<string, Item>) => [...m.values()].filter((i) => !kbid || i.kbid === kbid);
     const w = pick(this.waiting);
     const r = pick(this.running);
     const fields = (items: Item[]) => items.reduce((n, i) => n + i.fields.size, 0);
-    return { queued: w.length, running: r.length, queued_fields: fields(w), running_fields: fields(r) };
+    const t = this.retries.counts(kbid);
+    return { queued: w.length, running: r.length, queued_fields: fields(w), running_fields: fields(r), retrying: t.resources, retrying_fields: t.fields };
   }
 
   /** Resolves when nothing is waiting or running. */
@@ -148,10 +161,12 @@ export class ProcessingQueue implements ProcessingSink {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.reconcileTimer);
+    this.retries.clear();
     this.abort.abort();
     for (const r of this.spaceWaiters.splice(0)) r();
     const deadline = Date.now() + 30_000;
     while (this.running.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await this.pool.close();
   }
 
   private add(kbid: string, rid: string, fieldKeys: Iterable<string>, refresh: boolean): void {
@@ -162,6 +177,7 @@ export class ProcessingQueue implements ProcessingSink {
       this.waiting.set(k, item);
     }
     for (const f of fieldKeys) item.fields.add(f);
+    this.retries.cancel(kbid, rid, item.fields); // run now: a scheduled retry of these fields is moot
     item.refresh ||= refresh;
     this.touched.add(kbid);
     this.pump();
@@ -189,10 +205,13 @@ export class ProcessingQueue implements ProcessingSink {
     for (const res of store.resources.values()) {
       const k = keyOf(kbid, res.id);
       const busy = this.running.get(k);
+      const queued = (key: string) => Boolean(busy?.fields.has(key) || this.waiting.get(k)?.fields.has(key));
+      // Fields failing transiently wait for their next attempt; the others go now.
+      const later = this.retries.fromRecord(kbid, res, queued, (f) => this.retryField(kbid, res.id, f));
       const pending = Object.entries(res.fields)
-        .filter(([key, f]) => f.status === "PENDING" && !busy?.fields.has(key) && !this.waiting.get(k)?.fields.has(key))
+        .filter(([key, f]) => f.status === "PENDING" && !queued(key) && !later.includes(key))
         .map(([key]) => key);
-      const settle = !pending.length && res.metadata.status === "PENDING" && !busy && !this.waiting.has(k);
+      const settle = !pending.length && !later.length && res.metadata.status === "PENDING" && !busy && !this.waiting.has(k);
       if (pending.length || settle) {
         this.add(kbid, res.id, pending, false);
         n++;
@@ -249,10 +268,13 @@ export class ProcessingQueue implements ProcessingSink {
         const k = keyOf(item.kbid, item.rid);
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
-      limit: this.limit,
+      extract: ((doc, blobs, signal, opts) =>
+        this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks })) as RunContext["extract"],
       signal: this.abort.signal,
+      retry: this.settings.retry,
     };
     const stats = await processResource(ctx, item.rid, [...item.fields], item.refresh);
+    this.afterRun(item, store);
     if (item.refresh) {
       const j = await this.journal(item.kbid);
       // A newer refresh of the same resource may be waiting: its mark must stay.
@@ -290,7 +312,34 @@ export class ProcessingQueue implements ProcessingSink {
     this.reconcileTimer.unref();
   }
 
+  /** Log what failed in this run and schedule the retries of the fields that failed transiently. */
+  private afterRun(item: Item, store: KbStore): void {
+    const res = store.resources.get(item.rid);
+    if (!res || this.stopping) return;
+    const k = keyOf(item.kbid, item.rid);
+    const later = this.retries.fromRecord(item.kbid, res, (f) => Boolean(this.waiting.get(k)?.fields.has(f)), (f) => this.retryField(item.kbid, item.rid, f));
+    for (const key of item.fields) {
+      const f = res.fields[key];
+      if (f && later.includes(key) && f.retry) {
+        this.log(`ingest: ${item.rid} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`);
+      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED")) this.log(`ingest: ${item.rid} ${key} ${f.status}: ${f.error?.body}`);
+    }
+  }
+
+  /** A retry is due: queue the field again if its record still waits for one. */
+  private retryField(kbid: string, rid: string, field: string): void {
+    if (this.stopping) return;
+    void this.kbs.open(kbid).then(
+      ({ store }) => {
+        const f = store.resources.get(rid)?.fields[field];
+        if (f?.status === "PENDING" && f.retry) this.add(kbid, rid, [field], false);
+      },
+      () => undefined,
+    );
+  }
+
   private dropKb(kbid: string): void {
+    this.retries.clear(kbid);
     for (const [k, item] of this.waiting) if (item.kbid === kbid) this.waiting.delete(k);
     this.journals.delete(kbid);
     this.touched.delete(kbid);

@@ -3,22 +3,6 @@ import type { FieldDoc } from "../store/index.js";
 import { fieldError } from "./process-field.js";
 import { aggregateStatus } from "./process-resource.js";
 
-/** At most `n` of the given tasks run at once; the others wait in order. */
-export function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /**
  * Delete paragraphs whose resource is gone: a resource record is deleted before its paragraphs, so
  * a crash in between can leave some behind. The queue runs it in the background after start.
@@ -50,7 +34,10 @@ export async function markFailed(kbs: KbService, kbid: string, rid: string, fiel
   const next = structuredClone(cur);
   const error = fieldError(err);
   const keys = [...fields].filter((key) => next.fields[key]?.status === "PENDING");
-  for (const key of keys) Object.assign(next.fields[key], { status: "ERROR", error });
+  for (const key of keys) {
+    Object.assign(next.fields[key], { status: "ERROR", error });
+    delete next.fields[key].retry; // a later reprocess starts a fresh retry deadline
+  }
   next.metadata.status = aggregateStatus(next);
   await store.resources.put(rid, next).catch(() => undefined);
   await Promise.all(

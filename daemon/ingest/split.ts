@@ -7,13 +7,21 @@ export const DEFAULT_MAX_CHARS = 1200;
 // worse kind of cut (a word boundary, then any position) instead.
 const MIN_CUT_FRACTION = 0.3;
 
+/** How a field's split strategy changes the splitter (plain data: it crosses to extraction workers). */
+export interface SplitOptions {
+  /** Maximum paragraph size in characters (default DEFAULT_MAX_CHARS, at least 16). */
+  maxChars?: number;
+  /** A literal separator that replaces blank lines as the paragraph delimiter; it is not part of any paragraph. */
+  splitter?: string;
+}
+
 /**
- * Splits extracted text into paragraphs: at blank lines, hard breaks, page and table boundaries;
- * paragraphs over `maxChars` are cut at sentence ends, then at word boundaries. Deterministic, and
- * every non-whitespace character of `ex.text` ends up in exactly one paragraph, whose `text` is
- * `ex.text.slice(start, end)`.
+ * Splits extracted text into paragraphs: at blank lines (or at `splitter`), hard breaks, page and
+ * table boundaries; paragraphs over `maxChars` are cut at sentence ends, then at word boundaries.
+ * Deterministic, and every non-whitespace character of `ex.text` (but those of a `splitter`) ends up
+ * in exactly one paragraph, whose `text` is `ex.text.slice(start, end)`.
  */
-export function splitParagraphs(ex: Extracted, opts: { maxChars?: number } = {}): SplitParagraph[] {
+export function splitParagraphs(ex: Extracted, opts: SplitOptions = {}): SplitParagraph[] {
   const max = Math.max(16, Math.floor(opts.maxChars ?? DEFAULT_MAX_CHARS));
   const text = ex.text;
   const kind = ex.kind ?? "TEXT";
@@ -33,7 +41,8 @@ export function splitParagraphs(ex: Extracted, opts: { maxChars?: number } = {})
     const e = bounds[i + 1];
     while (t < tables.length && tables[t].end <= s) t++;
     const inTable = t < tables.length && tables[t].start <= s && s < tables[t].end;
-    for (const [bs, be] of blocks(text, s, e)) chunk(text, bs, be, max, inTable, emit);
+    const parts = opts.splitter ? pieces(text, s, e, opts.splitter) : blocks(text, s, e);
+    for (const [bs, be] of parts) chunk(text, bs, be, max, inTable, emit);
   }
   return out;
 }
@@ -70,6 +79,18 @@ function blocks(text: string, s: number, e: number): [number, number][] {
     out.push([from, m.index]);
     from = m.index + m[0].length;
     if (from >= e) break;
+  }
+  if (from < e) out.push([from, e]);
+  return out;
+}
+
+/** The pieces of text[s, e) between occurrences of a literal separator. */
+function pieces(text: string, s: number, e: number, sep: string): [number, number][] {
+  const out: [number, number][] = [];
+  let from = s;
+  for (let at = text.indexOf(sep, s); at !== -1 && at + sep.length <= e; at = text.indexOf(sep, from)) {
+    out.push([from, at]);
+    from = at + sep.length;
   }
   if (from < e) out.push([from, e]);
   return out;

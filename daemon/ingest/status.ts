@@ -17,13 +17,14 @@ function decodeCursor(c: string): [string, string] {
 
 const order = (a: ResourceDoc, b: ResourceDoc) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
 
-function itemOf(kbid: string, r: ResourceDoc, state: "queued" | "running" | undefined): ProcessingItem {
+function itemOf(kbid: string, r: ResourceDoc, state: ReturnType<ProcessingQueue["state"]>): ProcessingItem {
   const fields = Object.entries(r.fields).map(([key, f]) => ({
     field: key,
     field_type: LETTER_FIELD[key.split("/")[0]] ?? f.type,
     field_id: f.id,
     status: f.status,
     ...(f.error ? { error: f.error } : {}),
+    ...(f.status === "PENDING" && f.retry ? { retry: { attempts: f.retry.attempts, first_failure: f.retry.since, next_attempt: f.retry.next } } : {}),
   }));
   const s = r.metadata.status;
   return {
@@ -35,7 +36,7 @@ function itemOf(kbid: string, r: ResourceDoc, state: "queued" | "running" | unde
     scheduled: state !== undefined,
     running: state === "running",
     completed: s !== "PENDING",
-    failed: s === "ERROR",
+    failed: s === "ERROR" || s === "EXPIRED" || s === "BLOCKED",
     created: r.created,
     modified: r.modified,
     fields,
@@ -59,7 +60,14 @@ export async function processingStatus(kbs: KbService, queue: ProcessingQueue, k
   const page = matching.slice(0, q.limit);
   const c = queue.counts(kb.uuid);
   return {
-    queue: { pending: c.queued, running: c.running, pending_fields: c.queued_fields, running_fields: c.running_fields },
+    queue: {
+      pending: c.queued,
+      running: c.running,
+      pending_fields: c.queued_fields,
+      running_fields: c.running_fields,
+      retrying: c.retrying,
+      retrying_fields: c.retrying_fields,
+    },
     totals,
     results: page.map((r) => itemOf(kb.uuid, r, queue.state(kb.uuid, r.id))),
     cursor: matching.length > q.limit ? encodeCursor(page[page.length - 1]) : null,

@@ -50,6 +50,17 @@ function parseVectors(body: unknown, n: number, where: string): Float32Array[] {
   return out;
 }
 
+/**
+ * A failure that may go away by itself (unreachable, timeout, 408/429/5xx): `transient` tells the
+ * ingestion queue to retry the field later (after `retryAfterMs` when the server said) instead of failing it.
+ */
+function unavailable(msg: string, retryAfter?: string | null): KboxError {
+  const secs = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : undefined;
+  const at = retryAfter && secs === undefined ? Date.parse(retryAfter) : Number.NaN;
+  const retryAfterMs = secs ?? (Number.isNaN(at) ? undefined : Math.max(0, at - Date.now()));
+  return Object.assign(new KboxError(502, msg), { transient: true, retryAfterMs });
+}
+
 /** An embedder that calls a remote endpoint; vectors are normalised here whatever the server does. */
 export class RemoteEmbedder implements Embedder {
   readonly id: string;
@@ -87,10 +98,14 @@ export class RemoteEmbedder implements Embedder {
       res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, t]) : t });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
-      throw new KboxError(502, `cannot reach ${where}: ${err.cause?.code ?? err.message}`);
+      throw unavailable(`cannot reach ${where}: ${err.cause?.code ?? err.message}`);
     }
     const text = await res.text();
-    if (!res.ok) throw new KboxError(502, `${where} answered ${res.status}: ${text.slice(0, 300)}`);
+    if (!res.ok) {
+      const msg = `${where} answered ${res.status}: ${text.slice(0, 300)}`;
+      if (res.status === 408 || res.status === 429 || res.status >= 500) throw unavailable(msg, res.headers.get("retry-after"));
+      throw new KboxError(502, msg);
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);

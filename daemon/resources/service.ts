@@ -3,6 +3,7 @@ import type { FieldType } from "../../src/api/common.js";
 import type { CreateResource, GetResourceQuery, UpdateResource, WritableFieldType } from "../../src/api/resources.js";
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
+import { assertStrategies, fieldStrategyRefs, inputStrategyRefs } from "../kbs/strategies.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
 import { type FileSource, type PreparedField, fieldKey, parseFieldBody, prepareField } from "./fields.js";
 import { basicView, fieldEntry, resourceView } from "./view.js";
@@ -69,9 +70,11 @@ export class ResourceService {
   async create(kbid: string, input: CreateResource, opts: WriteOptions = {}): Promise<{ uuid: string; seqid: number; elapsed: number }> {
     const t0 = performance.now();
     const { kb, store } = await this.kbs.open(kbid);
+    await assertStrategies(store, inputStrategyRefs(input));
     const slugs = this.slugIndex(store);
     if (input.slug && slugs.has(input.slug)) throw conflict(`Resource slug ${input.slug} already exists`);
     const rid = randomUUID().replace(/-/g, "");
+    store.markNewResource(rid);
     if (input.slug) slugs.set(input.slug, rid);
     try {
       const now = new Date().toISOString();
@@ -113,6 +116,7 @@ export class ResourceService {
 
   async update(kbid: string, ref: ResourceRef, input: UpdateResource, opts: WriteOptions = {}): Promise<{ seqid: number }> {
     const { store, res } = await this.resolve(kbid, ref);
+    await assertStrategies(store, inputStrategyRefs(input));
     const slugs = this.slugIndex(store);
     const next: ResourceDoc = structuredClone(res);
     if (input.slug && input.slug !== res.slug) {
@@ -141,6 +145,7 @@ export class ResourceService {
   async putField(kbid: string, ref: ResourceRef, type: WritableFieldType, id: string, body: unknown): Promise<{ seqid: number }> {
     const value = parseFieldBody(type, body);
     const { store, res } = await this.resolve(kbid, ref);
+    await assertStrategies(store, fieldStrategyRefs(value, ["body"]));
     const next = structuredClone(res);
     const p = await prepareField(type, id, value, { kbid: store.kbid, rid: res.id, blobs: store.blobs, loc: ["body"] });
     next.last_seqid = this.nextSeq();

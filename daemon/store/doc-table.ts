@@ -8,12 +8,27 @@ const { Field, Schema, Utf8 } = arrow;
 /** `grp` lets a document belong to a group (a field to its resource) for bulk reads and deletes. */
 const SCHEMA = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false)]);
 
+/**
+ * What a writer knows of the ids on disk: a put of an id certainly absent is appended (one cheap
+ * commit) instead of merged (a join against the whole table). When unsure, it merges.
+ */
+interface Presence {
+  absent(id: string, group: string): boolean;
+  stored(id: string, group: string): void;
+  deleted(op: { id: string } | { group: string }): void;
+}
+
+const unknown: Presence = { absent: () => false, stored: () => undefined, deleted: () => undefined };
+
 /** Batched, serialised writes of JSON documents to one LanceDB table. */
 class DocWriter<T> {
   private readonly queue: WriteQueue<Op<T>>;
   private commits = 0;
 
-  constructor(readonly table: Table) {
+  constructor(
+    readonly table: Table,
+    private readonly presence: Presence = unknown,
+  ) {
     this.queue = new WriteQueue((ops) => this.commit(ops));
   }
 
@@ -30,13 +45,21 @@ class DocWriter<T> {
   }
 
   private async commit(ops: Op<T>[]): Promise<void> {
-    // Applied in order, but consecutive puts are merged into one commit.
+    // Applied in order, but consecutive puts are merged into one commit (two when some are new).
     let puts = new Map<string, Extract<Op<T>, { kind: "put" }>>();
+    const rows = (ps: Extract<Op<T>, { kind: "put" }>[]) => ps.map((p) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc) }));
     const flush = async () => {
       if (!puts.size) return;
-      const rows = [...puts.values()].map((p) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc) }));
-      await this.table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+      const all = [...puts.values()];
       puts = new Map();
+      const added = all.filter((p) => this.presence.absent(p.id, p.group));
+      const merged = all.filter((p) => !added.includes(p));
+      if (added.length) {
+        await this.table.add(rows(added));
+        for (const p of added) this.presence.stored(p.id, p.group);
+      }
+      if (merged.length) await this.table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows(merged));
+      for (const p of merged) this.presence.stored(p.id, p.group);
     };
     for (const op of ops) {
       if (op.kind === "put") {
@@ -45,6 +68,7 @@ class DocWriter<T> {
       }
       await flush();
       await this.table.delete(op.kind === "delete" ? sqlIn("id", [op.id]) : `grp = ${sqlString(op.group)}`);
+      this.presence.deleted(op.kind === "delete" ? { id: op.id } : { group: op.group });
     }
     await flush();
     this.commits += 1;
@@ -70,9 +94,17 @@ export class DocTable<T> {
 
   static async open<T>(db: Connection, name: string): Promise<DocTable<T>> {
     const table = await openOrCreate(db, name, SCHEMA);
-    const t = new DocTable<T>(new DocWriter<T>(table));
+    // The ids on disk (the cache runs ahead of them: it holds puts not yet committed).
+    const onDisk = new Set<string>();
+    const presence: Presence = {
+      absent: (id) => !onDisk.has(id),
+      stored: (id) => onDisk.add(id),
+      deleted: (op) => "id" in op && onDisk.delete(op.id),
+    };
+    const t = new DocTable<T>(new DocWriter<T>(table, presence));
     for (const row of await table.query().select(["id", "doc"]).toArray()) {
       t.cache.set(row.id as string, JSON.parse(row.doc as string) as T);
+      onDisk.add(row.id as string);
     }
     return t;
   }
@@ -124,10 +156,29 @@ export class DocTable<T> {
  * field values with their extracted text, which must not all sit in memory.
  */
 export class GroupedDocTable<T> {
-  private constructor(private readonly writer: DocWriter<T>) {}
+  /** Groups minted by this process (see markNew), with the ids of theirs written since. */
+  private readonly fresh = new Map<string, Set<string>>();
+  private readonly writer: DocWriter<T>;
+
+  private constructor(table: Table) {
+    this.writer = new DocWriter<T>(table, {
+      absent: (id, group) => this.fresh.get(group)?.has(id) === false,
+      stored: (id, group) => this.fresh.get(group)?.add(id),
+      deleted: (op) => {
+        if ("group" in op) this.fresh.delete(op.group);
+        else for (const ids of this.fresh.values()) ids.delete(op.id);
+      },
+    });
+  }
 
   static async open<T>(db: Connection, name: string): Promise<GroupedDocTable<T>> {
-    return new GroupedDocTable<T>(new DocWriter<T>(await openOrCreate(db, name, SCHEMA)));
+    return new GroupedDocTable<T>(await openOrCreate(db, name, SCHEMA));
+  }
+
+  /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */
+  markNew(group: string): void {
+    if (this.fresh.size >= 100_000) this.fresh.clear(); // forgetting is safe: puts merge again
+    this.fresh.set(group, new Set());
   }
 
   get table(): Table {
@@ -148,6 +199,16 @@ export class GroupedDocTable<T> {
 
   put(id: string, group: string, doc: T): Promise<void> {
     return this.writer.push({ kind: "put", id, doc, group });
+  }
+
+  /**
+   * Up to `limit` documents whose JSON text contains `text` (a full scan, for rare checks such as "is
+   * X still used"). `%` and `_` in `text` match like SQL LIKE wildcards: callers check what they get.
+   */
+  async containing(text: string, limit: number): Promise<T[]> {
+    await this.writer.idle();
+    const rows = await this.writer.table.query().where(`doc LIKE ${sqlString(`%${text}%`)}`).select(["doc"]).limit(limit).toArray();
+    return rows.map((r) => JSON.parse(r.doc as string) as T);
   }
   delete(id: string): Promise<void> {
     return this.writer.push({ kind: "delete", id });

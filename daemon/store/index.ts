@@ -30,6 +30,12 @@ export class KbStore {
 
   private readonly extra: { close(reason?: string): void }[] = [];
 
+  /** A resource id was just minted: its fields and paragraphs are written without looking for old ones. */
+  markNewResource(rid: string): void {
+    this.fields.markNew(rid);
+    this.paragraphs.markNew(rid);
+  }
+
   /** Open another table of this knowledge box's database (search configurations, labelsets, sync, ...). */
   async docTable<T>(name: string): Promise<DocTable<T>> {
     const t = await DocTable.open<T>(this.db, name);

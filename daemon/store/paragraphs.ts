@@ -115,6 +115,12 @@ export class ParagraphStore {
   private vectorsets = new Map<string, number>();
   private readonly commitListeners: (() => void)[] = [];
   private commits = 0;
+  /**
+   * Resources created by this process whose paragraphs were never written, with the fields written
+   * since: a first write of a field has nothing to delete, so it is one commit (an add) instead of a
+   * journaled delete and add. Forgotten at restart (and when large): the safe path is the default.
+   */
+  private readonly fresh = new Map<string, Set<string>>();
   private readonly compaction: CompactionPolicy;
   /** Compaction runs so far, for tests, benchmarks and logs. */
   readonly compactions: { fragmentsBefore: number; ms: number }[] = [];
@@ -188,7 +194,18 @@ export class ParagraphStore {
   }
 
   deleteResource(rid: string): Promise<void> {
+    this.fresh.delete(rid);
     return this.queue.push({ kind: "deleteResource", rid });
+  }
+
+  /** Declare a resource id that was just minted: no paragraph of it can exist yet. */
+  markNew(rid: string): void {
+    if (this.fresh.size >= 100_000) this.fresh.clear();
+    this.fresh.set(rid, new Set());
+  }
+
+  private isFirstWrite(rid: string, field: string): boolean {
+    return this.fresh.get(rid)?.has(field) === false;
   }
 
   idle(): Promise<void> {
@@ -337,18 +354,31 @@ export class ParagraphStore {
       } else replaces.set(`${op.rid}\u0000${op.field}`, op);
     }
     const reps = [...replaces.values()];
-    // `rid IN (...)` first: the BTREE index finds the rows; the per-field scope refines them.
-    const scope = [...(deletes.length ? [sqlIn("rid", deletes)] : []), ...reps.map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`)];
-    const where = `${sqlIn("rid", new Set([...deletes, ...reps.map((r) => r.rid)]))} AND (${scope.join(" OR ")})`;
+    const first = new Set(reps.filter((r) => this.isFirstWrite(r.rid, r.field)));
     const rows = reps.flatMap((r) => r.rows.map((p) => this.toArrowRow(p)));
-    if (!rows.length) {
-      await this.writer.delete(where);
-      return;
+    // `rid IN (...)` first: the BTREE index finds the rows; the per-field scope refines them.
+    const whereOf = (rs: typeof reps) => {
+      const scope = [...(deletes.length ? [sqlIn("rid", deletes)] : []), ...rs.map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`)];
+      return scope.length ? `${sqlIn("rid", new Set([...deletes, ...rs.map((r) => r.rid)]))} AND (${scope.join(" OR ")})` : undefined;
+    };
+    const stale = whereOf(reps.filter((r) => !first.has(r)));
+    try {
+      if (!rows.length) {
+        if (stale) await this.writer.delete(stale);
+        return;
+      }
+      const data = makeArrowTable(rows, { schema: await this.writer.schema() });
+      if (stale) {
+        // The journal's scope covers the first writes too, so that replaying it never adds them twice.
+        await this.journal.write(whereOf(reps) as string, data);
+        await this.writer.delete(stale);
+      }
+      await this.writer.add(data);
+      if (stale) await this.journal.clear();
+      for (const r of first) this.fresh.get(r.rid)?.add(r.field);
+    } catch (e) {
+      for (const r of reps) this.fresh.delete(r.rid); // unsure what landed: back to the safe path
+      throw e;
     }
-    const data = makeArrowTable(rows, { schema: await this.writer.schema() });
-    await this.journal.write(where, data);
-    await this.writer.delete(where);
-    await this.writer.add(data);
-    await this.journal.clear();
   }
 }

@@ -28,6 +28,8 @@ export interface FieldSummary {
   /** Content hash of the value, to skip processing when nothing changed. */
   hash?: string;
   added: string;
+  /** A PENDING field failing transiently (daemon/ingest/retry.ts): kept here so restarts keep its deadline. */
+  retry?: { since: string; attempts: number; next: string };
 }
 
 /** A resource as stored; unset members are absent. */

@@ -47,6 +47,12 @@ function origin(config: SyncConfig, f: LocalFile) {
 
 const labels = (config: SyncConfig) => (config.labels.length ? { usermetadata: { classifications: config.labels } } : {});
 
+/** A synced file's field: its name and type, and the configuration's extract strategy. */
+const fileField = (config: SyncConfig, filename: string) => ({
+  file: { filename, content_type: contentTypeOf(filename) },
+  ...(config.extract_strategy ? { extract_strategy: config.extract_strategy } : {}),
+});
+
 /** Create a resource for a new file, streaming its bytes into the blob store. */
 export async function createFromFile(resources: ResourceService, kbid: string, config: SyncConfig, f: LocalFile): Promise<string> {
   const filename = basename(f.rel);
@@ -56,7 +62,7 @@ export async function createFromFile(resources: ResourceService, kbid: string, c
       title: filename,
       origin: origin(config, f),
       ...labels(config),
-      files: { file: { file: { filename, content_type: contentTypeOf(filename) } } },
+      files: { file: fileField(config, filename) },
     },
     { fileSources: { file: () => createReadStream(f.abs) } },
   );
@@ -69,7 +75,7 @@ export async function updateFromFile(resources: ResourceService, kbid: string, c
   await resources.update(
     kbid,
     { rid },
-    { origin: origin(config, f), ...labels(config), files: { file: { file: { filename, content_type: contentTypeOf(filename) } } } },
+    { origin: origin(config, f), ...labels(config), files: { file: fileField(config, filename) } },
     { fileSources: { file: () => createReadStream(f.abs) } },
   );
 }

@@ -4,6 +4,7 @@ import { isAbsolute } from "node:path";
 import type { AddSyncConfig, ExternalConnection, Provider, SyncConfig, SyncJob, UpdateSyncConfig } from "../../src/api/sync.js";
 import { badRequest, conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
+import { assertStrategies } from "../kbs/strategies.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
 import { SyncRunner } from "./runner.js";
@@ -73,6 +74,7 @@ export class SyncService {
     const conn = await this.connection(id, body.external_connection_id);
     const root = body.sync_root_path ?? null;
     validateRoot(conn.provider, root);
+    await this.checkStrategy(id, body.extract_strategy);
     const now = new Date().toISOString();
     const config: SyncConfig = {
       id: randomUUID(),
@@ -114,11 +116,17 @@ export class SyncService {
   async updateConfig(kbid: string, id: string, patch: UpdateSyncConfig): Promise<SyncConfig> {
     const { kbid: kb, t } = await this.tablesOf(kbid);
     const cur = await this.config(kb, id);
+    await this.checkStrategy(kb, patch.extract_strategy);
     const next: SyncConfig = { ...cur, updated_at: new Date().toISOString() };
     for (const [k, v] of Object.entries(patch)) if (v !== null && v !== undefined) (next as Record<string, unknown>)[k] = v;
     await t.configs.put(id, next);
     await this.runner.configChanged(kb, next, false);
     return next;
+  }
+
+  /** 422 when a configuration names an extract strategy the knowledge box does not have. */
+  private async checkStrategy(kbid: string, id: string | null | undefined): Promise<void> {
+    if (id) await assertStrategies((await this.kbs.open(kbid)).store, [{ kind: "extract", id, loc: ["body", "extract_strategy"] }]);
   }
 
   /** Record that a pass finished (for periodic syncs). */

@@ -3,6 +3,7 @@ import type { FileField } from "../../src/api/fields.js";
 import type { CreateResource } from "../../src/api/resources.js";
 import type { UploadResponse } from "../../src/api/uploads.js";
 import type { KbService } from "../kbs/service.js";
+import { assertStrategies } from "../kbs/strategies.js";
 import type { ResourceRef, ResourceService } from "../resources/service.js";
 import { type UploadMeta, refuseDuplicate } from "./meta.js";
 
@@ -20,6 +21,10 @@ export class UploadService {
   async check(kbid: string, target: UploadTarget, meta: UploadMeta): Promise<void> {
     const { store } = await this.kbs.open(kbid);
     if (target.kind === "field") await this.resources.resolve(kbid, target.ref);
+    await assertStrategies(store, [
+      { kind: "extract", id: meta.extractStrategy, loc: ["header", "x-extract-strategy"] },
+      { kind: "split", id: meta.splitStrategy, loc: ["header", "x-split-strategy"] },
+    ]);
     refuseDuplicate(store, meta.md5);
   }
 

@@ -14,5 +14,6 @@ export * as processing from "./processing.js";
 export * as resources from "./resources.js";
 export * as search from "./search.js";
 export * as searchConfigs from "./search-configs.js";
+export * as strategies from "./strategies.js";
 export * as uploads from "./uploads.js";
 export { buildPath, buildQuery, route, type RouteDef } from "./route.js";

@@ -17,6 +17,8 @@ export const ProcessingField = z.object({
   field_id: z.string(),
   status: ResourceStatus,
   error: FieldError.optional(),
+  /** A PENDING field that failed transiently and waits for its next attempt (EXPIRED at first_failure + the deadline). */
+  retry: z.object({ attempts: z.number().int(), first_failure: z.string(), next_attempt: z.string() }).optional(),
 });
 
 /** One resource in the processing listing. */
@@ -26,7 +28,7 @@ export const ProcessingItem = z.object({
   slug: z.string().optional(),
   title: z.string().optional(),
   status: ResourceStatus,
-  /** Waiting in the queue, or being processed now. */
+  /** Waiting in the queue, being processed now, or waiting for a retry. */
   scheduled: z.boolean(),
   running: z.boolean(),
   completed: z.boolean(),
@@ -39,7 +41,15 @@ export type ProcessingItem = z.infer<typeof ProcessingItem>;
 
 export const ProcessingStatus = z.object({
   /** The queue of this knowledge box: resources (and fields) waiting and running. */
-  queue: z.object({ pending: z.number().int(), running: z.number().int(), pending_fields: z.number().int(), running_fields: z.number().int() }),
+  queue: z.object({
+    pending: z.number().int(),
+    running: z.number().int(),
+    pending_fields: z.number().int(),
+    running_fields: z.number().int(),
+    /** Resources (and fields) waiting for a retry after a transient failure. */
+    retrying: z.number().int().optional(),
+    retrying_fields: z.number().int().optional(),
+  }),
   /** Resources by status, over the whole knowledge box. */
   totals: z.record(z.string(), z.number().int()),
   results: z.array(ProcessingItem),

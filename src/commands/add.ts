@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { Command } from "commander";
-import type { Classification } from "../api/common.js";
+import type { Classification, ResourceStatus } from "../api/common.js";
 import { processingStatus } from "../api/processing.js";
 import * as resources from "../api/resources.js";
 import type { Context } from "../cli/context.js";
@@ -21,7 +21,12 @@ export interface AddOptions {
   slug?: string;
   json?: boolean;
   quiet?: boolean;
+  splitStrategy?: string;
+  extractStrategy?: string;
 }
+
+/** Strategy ids for every added field. */
+type Strategies = { split_strategy?: string; extract_strategy?: string };
 
 interface Item {
   source: string;
@@ -59,16 +64,16 @@ function collectItems(ctx: Context, inputs: string[], failed: AddResult[]): Item
   return items;
 }
 
-async function addUrl(client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource): Promise<AddResult> {
+async function addUrl(client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource, strategies: Strategies): Promise<AddResult> {
   const uri = item.url as string;
-  const body: resources.CreateResource = { title: uri, ...extra, links: { link: { uri } }, origin: { url: uri } };
+  const body: resources.CreateResource = { title: uri, ...extra, links: { link: { uri, ...strategies } }, origin: { url: uri } };
   const r = await client.call(resources.createResource, { params: { kbid }, body });
   return { source: item.source, resource: r.uuid, status: "PENDING" };
 }
 
-async function addFile(ctx: Context, client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource): Promise<AddResult> {
+async function addFile(ctx: Context, client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource, strategies: Strategies): Promise<AddResult> {
   const path = item.path as string;
-  const job: UploadJob = { kbid, path, md5: await md5Of(path) };
+  const job: UploadJob = { kbid, path, md5: await md5Of(path), splitStrategy: strategies.split_strategy, extractStrategy: strategies.extract_strategy };
   const withPayload = Object.keys(extra).length > 0 || item.origin !== undefined;
   if (withPayload) job.create = { ...extra, origin: { filename: basename(path), ...(item.origin ? { path: item.origin } : {}) } };
   // Small plain files take one request; big ones (or with labels, origin...) go by TUS, which carries a payload.
@@ -91,17 +96,29 @@ async function pool<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): 
   return out;
 }
 
-/** Resource ids of the knowledge box in the given statuses (every page). */
-async function idsIn(client: KboxClient, kbid: string, status: ("PENDING" | "ERROR" | "EMPTY")[]): Promise<Map<string, string | undefined>> {
-  const out = new Map<string, string | undefined>();
+interface Seen {
+  status: string;
+  error?: string;
+  /** Some field failed transiently and waits for a retry. */
+  retrying: boolean;
+}
+
+/** Resources of the knowledge box in the given statuses (every page), with their first field error. */
+async function idsIn(client: KboxClient, kbid: string, status: ResourceStatus[]): Promise<Map<string, Seen>> {
+  const out = new Map<string, Seen>();
   let cursor: string | undefined;
   do {
     const page = await client.call(processingStatus, { params: { kbid }, query: { status, limit: 1000, cursor } });
-    for (const r of page.results) out.set(r.resource_id, r.fields.find((f) => f.error)?.error?.body);
+    for (const r of page.results) {
+      out.set(r.resource_id, { status: r.status, error: r.fields.find((f) => f.error)?.error?.body, retrying: r.fields.some((f) => f.retry) });
+    }
     cursor = page.cursor ?? undefined;
   } while (cursor);
   return out;
 }
+
+/** Statuses that end processing with a failure (the exit code counts them). */
+const FAILED = new Set(["FAILED", "ERROR", "EXPIRED", "BLOCKED"]);
 
 /** Follow processing until none of `results` is PENDING; a bar on a TTY, a line per change when piped. */
 async function waitFor(ctx: Context, client: KboxClient, kbid: string, results: AddResult[], quiet?: boolean): Promise<void> {
@@ -111,21 +128,23 @@ async function waitFor(ctx: Context, client: KboxClient, kbid: string, results: 
   for (;;) {
     const pending = await idsIn(client, kbid, ["PENDING"]);
     const left = [...mine].filter((rid) => pending.has(rid)).length;
+    const retrying = [...mine].filter((rid) => pending.get(rid)?.retrying).length;
     const done = mine.size - left;
-    if (!quiet && done !== last) {
+    // A transient failure (server down, 503, 429) keeps a resource PENDING while it is retried: say so.
+    const state = done * 1000 + retrying;
+    if (!quiet && state !== last) {
       if (ctx.io.stderr.isTTY) bar(done, mine.size);
-      else ctx.io.stderr.write(`processed ${done}/${mine.size}\n`);
+      else ctx.io.stderr.write(`processed ${done}/${mine.size}${retrying ? ` (${retrying} retrying after a transient failure)` : ""}\n`);
     }
-    last = done;
+    last = state;
     if (!left) break;
     await new Promise((r) => setTimeout(r, 300));
   }
-  const errors = await idsIn(client, kbid, ["ERROR"]);
-  const empty = await idsIn(client, kbid, ["EMPTY"]);
+  const ended = await idsIn(client, kbid, ["ERROR", "EXPIRED", "BLOCKED", "EMPTY"]);
   for (const r of results) {
     if (!r.resource || !mine.has(r.resource)) continue;
-    if (errors.has(r.resource)) Object.assign(r, { status: "ERROR", error: errors.get(r.resource) });
-    else r.status = empty.has(r.resource) ? "EMPTY" : "PROCESSED";
+    const e = ended.get(r.resource);
+    Object.assign(r, e ? { status: e.status, ...(e.error ? { error: e.error } : {}) } : { status: "PROCESSED" });
   }
 }
 
@@ -135,7 +154,7 @@ function report(ctx: Context, results: AddResult[], opts: AddOptions): void {
     return;
   }
   const st = styles(ctx.io);
-  const colour = (s: string) => (s === "ERROR" || s === "FAILED" ? st.red(s) : s === "PROCESSED" ? st.green(s) : s);
+  const colour = (s: string) => (FAILED.has(s) ? st.red(s) : s === "PROCESSED" ? st.green(s) : s);
   printTable(
     ctx.io,
     [
@@ -163,9 +182,13 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
   const client = await ctx.client(opts);
   const bar = opts.quiet ? () => undefined : progressBar(ctx, "uploading");
   let sent = 0;
+  const strategies: Strategies = {
+    ...(opts.splitStrategy ? { split_strategy: opts.splitStrategy } : {}),
+    ...(opts.extractStrategy ? { extract_strategy: opts.extractStrategy } : {}),
+  };
   const added = await pool(items, 4, async (item): Promise<AddResult> => {
     try {
-      return item.url ? await addUrl(client, kbid, item, extra) : await addFile(ctx, client, kbid, item, extra);
+      return item.url ? await addUrl(client, kbid, item, extra, strategies) : await addFile(ctx, client, kbid, item, extra, strategies);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) return { source: item.source, status: "DUPLICATE", error: "already in the knowledge box" };
       return { source: item.source, status: "FAILED", error: e instanceof ApiError ? String(e.detail) : (e as Error).message };
@@ -176,7 +199,7 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
   const results = [...added, ...failed];
   if (opts.wait) await waitFor(ctx, client, kbid, results, opts.quiet);
   report(ctx, results, opts);
-  const bad = results.filter((r) => r.status === "FAILED" || r.status === "ERROR").length;
+  const bad = results.filter((r) => FAILED.has(r.status)).length;
   if (bad && bad === results.length) ctx.exitCode = EXIT.failure;
   else if (bad) ctx.exitCode = EXIT.partial;
 }
@@ -186,10 +209,12 @@ export function addCommand(ctx: Context): Command {
     .description("Add files, folders (recursively) and URLs to a knowledge box")
     .argument("<inputs...>", "files, folders or http(s) URLs")
     .option("--kb <kb>", "knowledge box slug or uuid")
-    .option("--wait", "follow processing until every resource is done (exit 5 when some failed, 1 when all did)")
+    .option("--wait", "follow processing until every resource is done (exit 5 when some failed, ERROR/EXPIRED/BLOCKED, 1 when all did)")
     .option("--label <labelset/label>", "classification for every added resource (repeatable)", collect)
     .option("--hidden", "add them hidden")
     .option("--slug <slug>", "slug of the resource (one input only)")
+    .option("--split-strategy <id>", "split every added field with this split strategy (see kbox strategy)")
+    .option("--extract-strategy <id>", "process every added field with this extract strategy")
     .option("--json", "print the results as JSON")
     .addHelpText(
       "after",

@@ -51,7 +51,7 @@ export function catalogCommand(ctx: Context): Command {
     .argument("[title]", "words of the title (the last may be a prefix)")
     .option("--kb <kb>", "knowledge box slug or uuid")
     .option("--match <mode>", "words, fuzzy, starts_with, ends_with, contains, exact", "words")
-    .option("--status <status>", "PENDING, PROCESSED, ERROR, ...")
+    .option("--status <status>", "PENDING, PROCESSED, ERROR, EMPTY, BLOCKED or EXPIRED")
     .option("--label <labelset/label>", "only resources with this label (repeatable)", collect)
     .option("--sort <field[:order]>", "created, modified or title; asc or desc")
     .option("--page <n>", "page number, from 0")

@@ -79,6 +79,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./search-config/index.js")).searchConfigCommand(ctx),
   },
   { name: "labelset", summary: "Labelsets: the labels a knowledge box offers", load: async (ctx) => (await import("./labelset/index.js")).labelsetCommand(ctx) },
+  {
+    name: "strategy",
+    summary: "Split and extract strategies: how fields that name them are cut into paragraphs",
+    load: async (ctx) => (await import("./strategy/index.js")).strategyCommand(ctx),
+  },
   { name: "sync", summary: "Keep folders and sitemaps in sync with a knowledge box", load: async (ctx) => (await import("./sync/index.js")).syncCommand(ctx) },
   {
     name: "watch",

@@ -32,6 +32,9 @@ export interface UploadJob {
   create?: CreateResource;
   /** Into a field of an existing resource instead of a new one. */
   field?: { rid: string; field: string };
+  /** Split and extract strategy ids for the file field (x-split-strategy / x-extract-strategy). */
+  splitStrategy?: string;
+  extractStrategy?: string;
   onProgress?: (sent: number, total: number) => void;
 }
 
@@ -47,6 +50,14 @@ async function expectStatus(res: Awaited<ReturnType<KboxClient["raw"]>>, ok: num
   return text;
 }
 
+/** The strategy headers of a job (the daemon answers 422 for an id the knowledge box does not have). */
+function strategyHeaders(job: UploadJob): Record<string, string> {
+  return {
+    ...(job.splitStrategy ? { [UPLOAD_HEADERS.splitStrategy]: job.splitStrategy } : {}),
+    ...(job.extractStrategy ? { [UPLOAD_HEADERS.extractStrategy]: job.extractStrategy } : {}),
+  };
+}
+
 /** One direct upload: the file streams as the raw body. */
 export async function directUpload(client: KboxClient, job: UploadJob): Promise<UploadResponse> {
   const size = statSync(job.path).size;
@@ -56,6 +67,7 @@ export async function directUpload(client: KboxClient, job: UploadJob): Promise<
     [UPLOAD_HEADERS.filename]: encodeURIComponent(basename(job.path)),
   };
   if (job.md5) headers[UPLOAD_HEADERS.md5] = job.md5;
+  Object.assign(headers, strategyHeaders(job));
   const base = job.field ? `/api/v1/kb/${job.kbid}/resource/${job.field.rid}/file/${job.field.field}` : `/api/v1/kb/${job.kbid}`;
   const res = await client.raw({ method: "POST", path: `${base}/upload`, headers, body: createReadStream(job.path) });
   const out = JSON.parse(await expectStatus(res, [201])) as UploadResponse;
@@ -86,7 +98,7 @@ async function tusStart(client: KboxClient, job: UploadJob, size: number): Promi
   if (job.md5) meta.push(`md5 ${b64(job.md5)}`);
   const base = job.field ? `/api/v1/kb/${job.kbid}/resource/${job.field.rid}/file/${job.field.field}` : `/api/v1/kb/${job.kbid}`;
   const body = job.create && !job.field ? JSON.stringify(job.create) : undefined;
-  const headers: Record<string, string> = { "tus-resumable": TUS_VERSION, "upload-length": String(size), "upload-metadata": meta.join(",") };
+  const headers: Record<string, string> = { "tus-resumable": TUS_VERSION, "upload-length": String(size), "upload-metadata": meta.join(","), ...strategyHeaders(job) };
   if (body) headers["content-type"] = "application/json";
   const res = await client.raw({ method: "POST", path: `${base}/tusupload`, headers, body });
   await expectStatus(res, [201]);
@@ -150,6 +162,8 @@ export interface UploadOptions {
   resource?: string;
   field?: string;
   direct?: boolean;
+  splitStrategy?: string;
+  extractStrategy?: string;
 }
 
 export async function runUpload(ctx: Context, file: string, opts: UploadOptions): Promise<void> {
@@ -160,6 +174,7 @@ export async function runUpload(ctx: Context, file: string, opts: UploadOptions)
   const client = await ctx.client(opts);
   const job: UploadJob = { kbid, path, md5: await md5Of(path), onProgress: opts.quiet ? undefined : progressBar(ctx, basename(path)) };
   if (opts.resource) job.field = { rid: opts.resource, field: opts.field ?? "file" };
+  Object.assign(job, { splitStrategy: opts.splitStrategy, extractStrategy: opts.extractStrategy });
   let out: UploadResponse;
   try {
     out = opts.direct ? await directUpload(client, job) : await tusUpload(ctx, client, job);
@@ -179,7 +194,9 @@ export function uploadCommand(ctx: Context): Command {
     .option("--resource <id>", "into a file field of this resource (id) instead of a new resource")
     .option("--field <id>", "field id with --resource (default: file)")
     .option("--direct", "one direct upload instead of TUS")
+    .option("--split-strategy <id>", "split the file with this split strategy (see kbox strategy)")
+    .option("--extract-strategy <id>", "process the file with this extract strategy")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox upload report.pdf\n  kbox upload big.pdf --kb notes --json\n  kbox upload scan.pdf --resource 0f1e… --field scan")
+    .addHelpText("after", "\nExamples:\n  kbox upload report.pdf\n  kbox upload big.pdf --kb notes --json\n  kbox upload scan.pdf --resource 0f1e… --field scan\n  kbox upload notes.txt --split-strategy 5b2c…")
     .action(async (file: string, _o, cmd: Command) => runUpload(ctx, file, ctx.opts<UploadOptions>(cmd)));
 }

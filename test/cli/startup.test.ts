@@ -68,6 +68,7 @@ beforeAll(async () => {
     params: { kbid: kb.uuid },
     body: { title: "Fox", texts: { body: { body: "The quick brown fox jumps over the lazy dog." } } },
   });
+  await d.daemon.services.processing.idle();
 });
 afterAll(async () => {
   await d?.stop();

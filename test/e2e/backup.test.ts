@@ -91,6 +91,7 @@ describe("backups while a writer keeps writing", () => {
 
   it("backs up a KB under concurrent writes and restores it as of the pinned versions", async () => {
     for (let n = 0; n < 20; n++) await addResource(n);
+    await d.daemon.services.processing.idle(); // these are PROCESSED in the backup; later ones may not be
     let stop = false;
     let written = 20;
     const writer = (async () => {

@@ -196,7 +196,7 @@ describe("incremental processing", () => {
 describe("processing status", () => {
   it("lists resources with field statuses, filtered and paginated by cursor", async () => {
     const all = await d.client.call(processing.processingStatus, { params: { kbid }, query: { limit: 1000 } });
-    expect(all.queue).toEqual({ pending: 0, running: 0, pending_fields: 0, running_fields: 0 });
+    expect(all.queue).toEqual({ pending: 0, running: 0, pending_fields: 0, running_fields: 0, retrying: 0, retrying_fields: 0 });
     const total = Object.values(all.totals).reduce((a, b) => a + b, 0);
     expect(all.results).toHaveLength(total);
     const seen: string[] = [];

@@ -27,9 +27,11 @@ export interface TestDaemon {
 }
 
 /** Start the real daemon in this process on a temp KBOX_HOME; `stop()` drains it and removes the home. */
-export async function startTestDaemon(opts: Omit<DaemonOptions, "env"> & { home?: string; keepHome?: boolean } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(
+  opts: Omit<DaemonOptions, "env"> & { home?: string; keepHome?: boolean; /** Extra daemon settings (KBOX_INGEST_RETRY_DEADLINE...). */ env?: NodeJS.ProcessEnv } = {},
+): Promise<TestDaemon> {
   const home = opts.home ?? tempHome();
-  const env = { KBOX_HOME: home, NO_COLOR: "1" } as NodeJS.ProcessEnv;
+  const env = { KBOX_HOME: home, NO_COLOR: "1", ...opts.env } as NodeJS.ProcessEnv;
   const daemon = await startDaemon({ ...opts, env });
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
   const url = daemon.tcp ? `http://127.0.0.1:${daemon.tcp.port}` : undefined;

@@ -41,12 +41,15 @@ message ModelProto {
 }
 `;
 
-const FLOAT = 1;
-const INT64 = 7;
-const ATTR_INT = 2;
+/** ONNX TensorProto data types. */
+export const FLOAT = 1;
+export const INT64 = 7;
+/** ONNX AttributeProto types. */
+export const ATTR_FLOAT = 1;
+export const ATTR_INT = 2;
 
 /** A seeded PRNG (mulberry32), so the same options always build byte-identical files. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -64,9 +67,12 @@ function floats(name: string, dims: number[], rand: () => number, scale = 1) {
   return { name, dims, data_type: FLOAT, raw_data: Buffer.from(data.buffer) };
 }
 
-const ints = (name: string, values: number[], dims = [values.length]) => ({ name, dims, data_type: INT64, int64_data: values });
-const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({ op_type, input, output, name: output[0], attribute });
-const io = (name: string, elem: number, dims: (number | string)[]) => ({
+/** An int64 initializer (a scalar when `dims` is []). */
+export const ints = (name: string, values: number[], dims = [values.length]) => ({ name, dims, data_type: INT64, int64_data: values });
+/** A graph node named after its first output. */
+export const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({ op_type, input, output, name: output[0], attribute });
+/** A graph input or output; string dims are symbolic (`batch`, `seq`). */
+export const io = (name: string, elem: number, dims: (number | string)[]) => ({
   name,
   type: { tensor_type: { elem_type: elem, shape: { dim: dims.map((d) => (typeof d === "number" ? { dim_value: d } : { dim_param: d })) } } },
 });
@@ -104,16 +110,25 @@ export async function tinyOnnx(opts: { vocab: number; dim: number; seed?: number
     initializer.push(ints("zero", [0], []), floats("head", [dim, 1], rand));
     outputs.splice(0, 1, io("logits", FLOAT, ["batch", 1]));
   }
+  return encodeOnnx({ name: "tiny", node: nodes, initializer, input: inputs, output: outputs });
+}
+
+/** A GraphProto as a plain object (nodes, initializers, inputs, outputs built with the helpers above). */
+export interface OnnxGraph {
+  name: string;
+  node: object[];
+  initializer: object[];
+  input: object[];
+  output: object[];
+}
+
+/** Encode a ModelProto holding `graph` with the default-domain `opset`. */
+export function encodeOnnx(graph: OnnxGraph, opset = 13): Uint8Array {
   const root = protobuf.parse(ONNX_PROTO, { keepCase: true }).root;
   const Model = root.lookupType("onnx.ModelProto");
-  const model = {
-    ir_version: 8,
-    producer_name: "kbox-tests",
-    opset_import: [{ domain: "", version: 13 }],
-    graph: { name: "tiny", node: nodes, initializer, input: inputs, output: outputs },
-  };
+  const model = { ir_version: 8, producer_name: "kbox-tests", opset_import: [{ domain: "", version: opset }], graph };
   const err = Model.verify(model);
-  if (err) throw new Error(`tiny onnx: ${err}`);
+  if (err) throw new Error(`${graph.name} onnx: ${err}`);
   return Model.encode(Model.fromObject(model)).finish();
 }
 
@@ -184,25 +199,15 @@ export interface TinyModelOptions {
   pooling?: "cls" | "mean";
 }
 
-/** The files of a tiny model repo, path -> bytes. */
-export async function tinyModelFiles(opts: TinyModelOptions = {}): Promise<Map<string, Buffer>> {
-  const vocab = bertVocab();
-  const dim = opts.dim ?? 16;
+const json = (v: unknown) => Buffer.from(JSON.stringify(v, null, 1));
+
+/**
+ * The non-ONNX files of a BERT repo, path -> bytes: `config` as config.json, the WordPiece
+ * tokenizer files over `vocab`, and 1_Pooling/config.json when `pooling` is given.
+ */
+export function bertRepoFiles(config: Record<string, unknown>, vocab: string[], pooling?: "cls" | "mean"): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  const json = (v: unknown) => Buffer.from(JSON.stringify(v, null, 1));
-  files.set(
-    "config.json",
-    json({
-      model_type: "bert",
-      architectures: [opts.crossEncoder ? "BertForSequenceClassification" : "BertModel"],
-      hidden_size: dim,
-      vocab_size: vocab.length,
-      max_position_embeddings: 512,
-      num_attention_heads: 1,
-      num_hidden_layers: 1,
-      ...(opts.crossEncoder ? { id2label: { 0: "LABEL_0" }, label2id: { LABEL_0: 0 } } : {}),
-    }),
-  );
+  files.set("config.json", json(config));
   files.set("tokenizer.json", json(bertTokenizerJson(vocab)));
   files.set(
     "tokenizer_config.json",
@@ -217,19 +222,43 @@ export async function tinyModelFiles(opts: TinyModelOptions = {}): Promise<Map<s
       mask_token: "[MASK]",
     }),
   );
-  if (opts.pooling) files.set("1_Pooling/config.json", json({ word_embedding_dimension: dim, pooling_mode_cls_token: opts.pooling === "cls", pooling_mode_mean_tokens: opts.pooling === "mean" }));
+  const dim = config.hidden_size;
+  if (pooling) files.set("1_Pooling/config.json", json({ word_embedding_dimension: dim, pooling_mode_cls_token: pooling === "cls", pooling_mode_mean_tokens: pooling === "mean" }));
+  return files;
+}
+
+/** The files of a tiny model repo, path -> bytes. */
+export async function tinyModelFiles(opts: TinyModelOptions = {}): Promise<Map<string, Buffer>> {
+  const vocab = bertVocab();
+  const dim = opts.dim ?? 16;
+  const config = {
+    model_type: "bert",
+    architectures: [opts.crossEncoder ? "BertForSequenceClassification" : "BertModel"],
+    hidden_size: dim,
+    vocab_size: vocab.length,
+    max_position_embeddings: 512,
+    num_attention_heads: 1,
+    num_hidden_layers: 1,
+    ...(opts.crossEncoder ? { id2label: { 0: "LABEL_0" }, label2id: { LABEL_0: 0 } } : {}),
+  };
+  const files = bertRepoFiles(config, vocab, opts.pooling);
   const onnx = await tinyOnnx({ vocab: vocab.length, dim, seed: opts.seed, crossEncoder: opts.crossEncoder });
   files.set(opts.onnxPath ?? "onnx/model.onnx", Buffer.from(onnx));
   return files;
 }
 
-/** Write a tiny model repo into `dir` (a local model folder). */
-export async function writeTinyModel(dir: string, opts: TinyModelOptions = {}): Promise<Map<string, Buffer>> {
-  const files = await tinyModelFiles(opts);
+/** Write a model repo's files (path -> bytes) into `dir`. */
+export function writeRepoFiles(dir: string, files: Map<string, Buffer>): void {
   for (const [path, bytes] of files) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), bytes);
   }
+}
+
+/** Write a tiny model repo into `dir` (a local model folder). */
+export async function writeTinyModel(dir: string, opts: TinyModelOptions = {}): Promise<Map<string, Buffer>> {
+  const files = await tinyModelFiles(opts);
+  writeRepoFiles(dir, files);
   return files;
 }
 

@@ -8,7 +8,8 @@ export type ExtractionErrorCode =
   | "FETCH_FAILED"
   | "FETCH_TIMEOUT"
   | "TOO_LARGE"
-  | "SELECTOR_NO_MATCH";
+  | "SELECTOR_NO_MATCH"
+  | "BLOCKED";
 
 // Numeric codes follow the hosted service's error kinds: 1 = extraction, 2 = fetching a link.
 const NUMERIC: Record<ExtractionErrorCode, number> = {
@@ -21,19 +22,34 @@ const NUMERIC: Record<ExtractionErrorCode, number> = {
   FETCH_FAILED: 2,
   FETCH_TIMEOUT: 2,
   TOO_LARGE: 2,
+  BLOCKED: 2,
 };
 
-/** A handled extraction failure: the queue records it on the field (status ERROR) instead of crashing. */
+/** How a failure may be retried: transient ones (network, timeout, 408/429/5xx) are, after `retryAfterMs` when the server said. */
+export interface ExtractionErrorOptions {
+  cause?: unknown;
+  transient?: boolean;
+  retryAfterMs?: number;
+}
+
+/**
+ * A handled extraction failure: the queue records it on the field instead of crashing (status ERROR,
+ * BLOCKED for code BLOCKED; a transient one keeps the field PENDING and is retried).
+ */
 export class ExtractionError extends Error {
   readonly code: number;
+  readonly transient: boolean;
+  readonly retryAfterMs: number | undefined;
   override readonly name = "ExtractionError";
   constructor(
     readonly code_str: ExtractionErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: ExtractionErrorOptions,
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = NUMERIC[code_str];
+    this.transient = options?.transient ?? false;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 

@@ -2,14 +2,9 @@ import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Extracted } from "../types.js";
 import { type Detected, detectFile } from "./detect.js";
-import { extractDocx } from "./docx.js";
-import { extractEpub } from "./epub.js";
 import { asExtractionError, ExtractionError } from "./errors.js";
 import { extractHtml } from "./html.js";
 import { jsonlToText, jsonToText, markdownToText, rstToText } from "./markup.js";
-import { extractOdt, extractPptx } from "./office.js";
-import { extractPdf } from "./pdf.js";
-import { extractCsv, extractXlsx } from "./sheet.js";
 import { plainText } from "./text.js";
 
 /** What `extractFileField` needs to know about a stored file. */
@@ -28,15 +23,17 @@ const MAX_TEXT_FILE = 256 * 1024 * 1024;
 
 type Reader = (input: FileInput, d: Detected) => Promise<Extracted>;
 
+// The parsers of binary formats (pdf.js, ExcelJS, JSZip) are big: each loads on its first document,
+// so an extraction worker that only ever sees text starts fast and stays small.
 const READERS: Record<string, Reader> = {
-  "application/pdf": (i) => extractPdf(i.path, i.password),
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": (i) => extractDocx(i.path),
-  "application/vnd.openxmlformats-officedocument.presentationml.presentation": (i) => extractPptx(i.path),
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": (i) => extractXlsx(i.path),
-  "application/vnd.oasis.opendocument.text": (i) => extractOdt(i.path),
-  "application/epub+zip": (i) => extractEpub(i.path),
-  "text/csv": (i, d) => extractCsv(i.path, nodeEncoding(d), "text/csv"),
-  "text/tab-separated-values": (i, d) => extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
+  "application/pdf": async (i) => (await import("./pdf.js")).extractPdf(i.path, i.password),
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": async (i) => (await import("./docx.js")).extractDocx(i.path),
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": async (i) => (await import("./office.js")).extractPptx(i.path),
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": async (i) => (await import("./sheet.js")).extractXlsx(i.path),
+  "application/vnd.oasis.opendocument.text": async (i) => (await import("./office.js")).extractOdt(i.path),
+  "application/epub+zip": async (i) => (await import("./epub.js")).extractEpub(i.path),
+  "text/csv": async (i, d) => (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/csv"),
+  "text/tab-separated-values": async (i, d) => (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
   "text/html": async (i, d) => extractHtml(await readText(i.path, d), { mainContent: i.htmlMainContent }),
   "application/xml": async (i, d) => ({ ...extractHtml(await readText(i.path, d)), metadata: { mime_type: "application/xml" } }),
   "text/markdown": async (i, d) => markdownToText(await readText(i.path, d)),

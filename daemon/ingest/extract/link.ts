@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { fetch as undiciFetch } from "undici";
 import type { LinkField } from "../../../src/api/fields.js";
 import type { Extracted } from "../types.js";
+import { blockedCause, checkUrlHost, publicOnlyDispatcher } from "./address-guard.js";
 import { ExtractionError } from "./errors.js";
 import { extractFile } from "./file.js";
 import { extractHtml } from "./html.js";
@@ -24,6 +25,8 @@ export interface LinkOptions {
   maxRedirects?: number;
   signal?: AbortSignal;
   fetchImpl?: FetchImpl;
+  /** Allow loopback, private and link-local addresses (default true here; the queue passes the daemon's policy). */
+  allowPrivate?: boolean;
 }
 
 const DEFAULTS = { timeoutMs: 30_000, maxBytes: 50 * 1024 * 1024, maxRedirects: 5 };
@@ -66,12 +69,15 @@ async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions
     if (u.protocol !== "http:" && u.protocol !== "https:") {
       throw new ExtractionError("INVALID_INPUT", `Only http and https links can be fetched, not ${u.protocol}`);
     }
+    // Every hop is checked: a public page may redirect to an internal one.
+    if (o.allowPrivate === false) checkUrlHost(u);
     const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
     Object.assign(headers, lowerKeys(value.headers ?? {}));
     const cookies = Object.entries(value.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
     // Cookies are the caller's for the link's own host: never hand them to another host on a redirect.
     if (cookies.length && u.host === new URL(value.uri).host) headers.cookie = cookies.join("; ");
-    const res = await doFetch(url, { headers, redirect: "manual", signal });
+    const guard = o.allowPrivate === false ? { dispatcher: publicOnlyDispatcher() } : {};
+    const res = await doFetch(url, { headers, redirect: "manual", signal, ...guard });
     const loc = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && loc) {
       await discard(res);
@@ -81,7 +87,10 @@ async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions
     }
     if (res.status < 200 || res.status >= 300) {
       await discard(res);
-      throw new ExtractionError("FETCH_FAILED", `Fetching ${url} failed: HTTP ${res.status}`);
+      // 408, 429 and 5xx may well work later: the queue retries them; other statuses are final.
+      const transient = res.status === 408 || res.status === 429 || res.status >= 500;
+      const retryAfterMs = transient ? retryAfter(res.headers.get("retry-after")) : undefined;
+      throw new ExtractionError("FETCH_FAILED", `Fetching ${url} failed: HTTP ${res.status}`, { transient, retryAfterMs });
     }
     return { res, url };
   }
@@ -136,13 +145,24 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
+/** Retry-After in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfter(v: string | null): number | undefined {
+  if (!v) return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Network failures and timeouts are transient (the queue retries them); a cancel by the caller is not a failure of the link. */
 function fetchError(err: unknown, uri: string, timeoutMs: number, callerSignal?: AbortSignal): ExtractionError {
   if (err instanceof ExtractionError) return err;
+  const blocked = blockedCause(err);
+  if (blocked) return blocked;
   const e = err as Error & { cause?: Error };
-  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") {
-    return new ExtractionError("FETCH_TIMEOUT", `Fetching ${uri} timed out after ${timeoutMs} ms`);
-  }
   if (callerSignal?.aborted) return new ExtractionError("FETCH_FAILED", `Fetching ${uri} was cancelled`);
+  if (e?.name === "TimeoutError" || e?.cause?.name === "TimeoutError") {
+    return new ExtractionError("FETCH_TIMEOUT", `Fetching ${uri} timed out after ${timeoutMs} ms`, { transient: true });
+  }
   const detail = e?.cause?.message ?? e?.message ?? String(err);
-  return new ExtractionError("FETCH_FAILED", `Fetching ${uri} failed: ${detail}`, { cause: err });
+  return new ExtractionError("FETCH_FAILED", `Fetching ${uri} failed: ${detail}`, { cause: err, transient: true });
 }

@@ -28,7 +28,8 @@ export async function runResourceStatus(ctx: Context, ref: string, opts: { json?
   const status = (res.metadata as { status?: string } | undefined)?.status ?? "";
   ctx.status(`${res.id} ${status}`, opts);
   const st = styles(ctx.io);
-  const colour = (s: string) => (s === "ERROR" ? st.red(s) : s === "PROCESSED" ? st.green(s) : s === "PENDING" ? st.yellow(s) : s);
+  const failed = (s: string) => s === "ERROR" || s === "EXPIRED" || s === "BLOCKED";
+  const colour = (s: string) => (failed(s) ? st.red(s) : s === "PROCESSED" ? st.green(s) : s === "PENDING" ? st.yellow(s) : s);
   printTable(
     ctx.io,
     [
