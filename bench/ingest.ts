@@ -11,7 +11,7 @@
  * the exact architecture of all-MiniLM-L6-v2 and random weights: same cost per token, no meaning.
  *
  *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=200] [--model <folder>] [--no-embed]
- * KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * KBOX_BENCH_VERBOSE=1 prints CPU by thread and memory over time; KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -22,12 +22,13 @@ import { extractFileField } from "../daemon/ingest/extract/index.js";
 import { splitParagraphs } from "../daemon/ingest/split.js";
 import { readManifest } from "../daemon/models/manifest.js";
 import { OnnxEmbedder } from "../daemon/models/onnx.js";
+import { status } from "../src/api/daemon.js";
 import { counters, createKb } from "../src/api/kbs.js";
 import { pullModel } from "../src/api/models.js";
 import { kboxPaths } from "../src/api/paths.js";
 import { processingStatus } from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
-import { hello } from "../src/client/connect.js";
+import { daemonEnv, hello } from "../src/client/connect.js";
 import { directUpload } from "../src/commands/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
@@ -40,6 +41,8 @@ const PDF_MB = Number(args[2] ?? 200);
 const MODEL = flag("--model") > 0 ? process.argv[flag("--model") + 1] : undefined;
 const EMBED = flag("--no-embed") < 0;
 const ROOT = join(import.meta.dirname, "..");
+/** KBOX_BENCH_VERBOSE=1: CPU by thread for each stage, and the memory of the PDF stage every 5 s. */
+const VERBOSE = Boolean(process.env.KBOX_BENCH_VERBOSE);
 
 interface Row {
   what: string;
@@ -63,36 +66,97 @@ class Daemon {
   ) {}
 
   static async start(home: string): Promise<Daemon> {
-    const env = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0" };
+    // As `kbox` starts it: with jemalloc preloaded when the system has it.
+    const env = daemonEnv({ ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0" });
     const child = spawn(process.execPath, [...(process.env.KBOXD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []), join(ROOT, "dist/bin/kboxd.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
     const client = new KboxClient({ kind: "unix", socket: kboxPaths(env).socket });
     for (let i = 0; i < 600 && !(await hello(client)); i++) await new Promise((r) => setTimeout(r, 50));
     return new Daemon(child, client);
   }
 
-  /** Resident and peak resident memory in MB (all threads: the extraction workers, LanceDB, onnxruntime). */
-  memory(): { rss: number; peak: number } {
-    const s = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
-    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) / 1024;
-    return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+  /** The daemon's pid and its children's (the extraction workers). */
+  private pids(): number[] {
+    const pid = this.child.pid as number;
+    let kids: number[] = [];
+    try {
+      kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+    } catch {}
+    return [pid, ...kids];
   }
 
-  /** CPU seconds the daemon has used (all threads), from /proc: robust to other load on the machine. */
+  private static stat(pid: number): string[] {
+    const st = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return st.slice(st.lastIndexOf(") ") + 2).split(" ");
+  }
+
+  /** Resident memory of the daemon and its workers, in MB (all threads: LanceDB, onnxruntime...). */
+  memory(): number {
+    return this.memoryParts().reduce((a, b) => a + b, 0);
+  }
+
+  /** Resident memory in MB: the daemon's, then its workers' together. */
+  memoryParts(): [number, number] {
+    const mb = (pid: number) => {
+      try {
+        return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+      } catch {
+        return 0; // a worker that just exited
+      }
+    };
+    const [self, ...kids] = this.pids();
+    return [mb(self), kids.reduce((n, k) => n + mb(k), 0)];
+  }
+
+  /** Sample memory every 100 ms until the returned function is called; it returns the peak in MB. */
+  sampleMemory(): () => number {
+    let peak = this.memory();
+    let n = 0;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, this.memory());
+      if (VERBOSE && ++n % 50 === 0) {
+        void this.client.call(status).then((st) => {
+          const mb = (b = 0) => (b / 2 ** 20).toFixed(0);
+          say(`  RSS at ${n / 10} s: ${this.memoryParts().map((m) => m.toFixed(0)).join(" + ")} MB (heap ${mb(st.heap_bytes)}, external ${mb(st.external_bytes)}, LanceDB caches ${mb(st.cache_bytes)})`);
+        });
+      }
+    }, 100);
+    return () => {
+      clearInterval(timer);
+      return Math.max(peak, this.memory());
+    };
+  }
+
+  /** CPU seconds used by the daemon and its workers (live and exited), from /proc: robust to other load. */
   cpu(): number {
-    const f = readFileSync(`/proc/${this.child.pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in clock ticks (100/s)
+    const [self, ...kids] = this.pids();
+    const f = Daemon.stat(self);
+    let ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]); // utime stime cutime cstime
+    for (const pid of kids) {
+      try {
+        const k = Daemon.stat(pid);
+        ticks += Number(k[11]) + Number(k[12]);
+      } catch {}
+    }
+    return ticks / 100;
   }
 
-  /** CPU seconds by thread name (main, the workers, LanceDB's and onnxruntime's pools). */
+  /** CPU seconds by thread name in the daemon (main, LanceDB's and onnxruntime's pools), and the workers'. */
   threads(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const t of readdirSync(`/proc/${this.child.pid}/task`)) {
+    const [self, ...kids] = this.pids();
+    for (const t of readdirSync(`/proc/${self}/task`)) {
       try {
-        const st = readFileSync(`/proc/${this.child.pid}/task/${t}/stat`, "utf8");
+        const st = readFileSync(`/proc/${self}/task/${t}/stat`, "utf8");
         const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")")).replace(/[-_ ]?\d+$/, "");
         const f = st.slice(st.lastIndexOf(") ") + 2).split(" ");
         out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
       } catch {} // the thread ended
+    }
+    for (const pid of kids) {
+      try {
+        const k = Daemon.stat(pid);
+        out.set("extract-workers", (out.get("extract-workers") ?? 0) + (Number(k[11]) + Number(k[12])) / 100);
+      } catch {}
     }
     return out;
   }
@@ -124,7 +188,7 @@ async function ingest(d: Daemon, slug: string, files: string[]): Promise<{ secon
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = d.cpu() - cpu0;
-  if (process.env.KBOX_BENCH_THREADS) {
+  if (VERBOSE) {
     const by = [...d.threads()].map(([n, v]) => [n, v - (threads0.get(n) ?? 0)] as const).filter(([, v]) => v > 0.01);
     say(`${slug}: CPU s by thread: ${by.sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(", ")}`);
   }
@@ -165,8 +229,9 @@ async function embedding(home: string, corpus: string[], texts: string[]): Promi
   if (!dir) {
     say("building an encoder shaped like all-MiniLM-L6-v2 (random weights)...");
     dir = join(home, "minilm-l6-shape");
-    const { writeBertModel } = await import("../test/helpers/bert-model.js");
-    await writeBertModel(dir, { layers: 6, hidden: 384, heads: 12, intermediate: 1536, pooling: "mean" });
+    const { writeBertModel, MINILM_L6 } = await import("../test/helpers/bert-model.js");
+    // int8, as kbox runs its MiniLM-class defaults (onnx/model_quantized.onnx).
+    writeBertModel(dir, { ...MINILM_L6, quantized: true });
   }
   const d = await Daemon.start(join(home, "embed"));
   try {
@@ -180,9 +245,11 @@ async function embedding(home: string, corpus: string[], texts: string[]): Promi
     const emb = await OnnxEmbedder.open(installed, readManifest(installed) as never);
     await emb.embed(texts.slice(0, 64), "passage");
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     for (let i = 0; i < texts.length; i += 32) await emb.embed(texts.slice(i, i + 32), "passage");
     const raw = (performance.now() - t0) / 1000;
-    rows.push({ what: `model alone (${id}, this process)`, files: 0, mb: 0, paragraphs: texts.length, seconds: raw });
+    const c = process.cpuUsage(c0);
+    rows.push({ what: `model alone (${id}, this process)`, files: 0, mb: 0, paragraphs: texts.length, seconds: raw, cpu: (c.user + c.system) / 1e6 });
     await ingest(d, "bench-embed-warmup", corpus.slice(0, 4));
     const r = await ingest(d, "bench-embed", corpus);
     const perParagraph = r.seconds / r.paragraphs / (raw / texts.length);
@@ -206,7 +273,7 @@ async function main(): Promise<void> {
 
     const d = await Daemon.start(join(home, "keyword"));
     try {
-      await ingest(d, "bench-warmup", corpus.slice(0, 6)); // the extraction workers start
+      await ingest(d, "bench-warmup", process.env.KBOX_BENCH_WARM ? corpus : corpus.slice(0, 6)); // the extraction workers start (KBOX_BENCH_WARM: and warm up)
       const r = await ingest(d, "bench-keyword", corpus);
       rows.push({ what: "pipeline, keyword only", files: corpus.length, mb, ...r, extra: `all uploads answered after ${r.uploaded.toFixed(2)} s` });
     } finally {
@@ -218,10 +285,18 @@ async function main(): Promise<void> {
       const pdfs = await pdfSet(join(home, "pdfs"), PDF_MB);
       const p = await Daemon.start(join(home, "pdf"));
       try {
-        const before = p.memory().rss;
+        const before = p.memory();
+        const peak = p.sampleMemory();
         const r = await ingest(p, "bench-pdf", pdfs);
-        const m = p.memory();
-        rows.push({ what: "PDF set, fresh daemon", files: pdfs.length, mb: mbOf(pdfs), ...r, extra: `daemon RSS: ${before.toFixed(0)} MB idle, peak ${m.peak.toFixed(0)} MB, ${m.rss.toFixed(0)} MB after` });
+        const top = peak();
+        const st = await p.client.call(status);
+        rows.push({
+          what: "PDF set, fresh daemon",
+          files: pdfs.length,
+          mb: mbOf(pdfs),
+          ...r,
+          extra: `RSS of daemon + workers: ${before.toFixed(0)} MB idle, peak ${top.toFixed(0)} MB, after ${p.memoryParts().map((m) => m.toFixed(0)).join(" + ")} MB (daemon JS heap ${((st.heap_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, external ${((st.external_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, LanceDB caches ${((st.cache_bytes ?? 0) / 2 ** 20).toFixed(0)} MB)`,
+        });
       } finally {
         await p.stop();
       }

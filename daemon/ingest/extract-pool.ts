@@ -1,9 +1,8 @@
+import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { FieldDoc } from "../store/index.js";
 import type { ExtractJob, ExtractReply } from "./extract-worker.js";
 import { ExtractionError } from "./extract/errors.js";
@@ -11,10 +10,17 @@ import { type BlobPaths, type FieldOutcome, fieldError, type ProcessOptions } fr
 
 /** Sizing of the extraction pool. */
 export interface ExtractPoolOptions {
-  /** Worker threads (default KBOX_EXTRACT_WORKERS, else the core count, at most 4). */
+  /** Worker processes (default KBOX_EXTRACT_WORKERS, else the core count, at most 4). */
   size?: number;
-  /** Heap limit of each worker in MB (default 768): a document that needs more ends as ERROR, the daemon lives on. */
+  /** Heap limit of each worker in MB (default 1024): a document that needs more ends as ERROR, the daemon lives on. */
   maxHeapMb?: number;
+  /** A worker with nothing to do exits after this long (ms), giving its memory back. */
+  idleMs?: number;
+  /**
+   * A worker whose resident memory passed this (MB) after a job is replaced (default 320): V8 keeps
+   * the heap a big document needed, so without this a worker's memory only ever grows.
+   */
+  recycleMb?: number;
   /** A worker is replaced after this many jobs, so that parser caches and heap fragmentation never pile up. */
   jobsPerWorker?: number;
 }
@@ -27,34 +33,37 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: ChildProcess;
   job?: Job;
   done: number;
   onAbort?: () => void;
+  idle?: NodeJS.Timeout;
+  rss: number;
 }
 
 /** The worker's entry: compiled JavaScript next to this file, or the TypeScript source through tsx (tests, benches). */
-function entry(): { script: URL | string; eval?: boolean } {
-  const js = new URL("./extract-worker.js", import.meta.url);
-  if (existsSync(fileURLToPath(js))) return { script: js };
-  // Loader hooks given by --import do not reach worker threads on Node 20: the worker loads tsx itself.
-  const pkg = createRequire(import.meta.url).resolve("tsx/package.json");
-  const api = pathToFileURL(join(dirname(pkg), "dist/esm/api/index.mjs")).href;
-  const ts = new URL("./extract-worker.ts", import.meta.url).href;
-  return { script: `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(api)}))`, eval: true };
+function entry(): { script: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL("./extract-worker.js", import.meta.url));
+  if (existsSync(js)) return { script: js, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  return { script: fileURLToPath(new URL("./extract-worker.ts", import.meta.url)), execArgv: ["--import", tsx] };
 }
 
 const failed = (message: string): FieldOutcome => ({ status: "ERROR", error: fieldError(new ExtractionError("TOO_LARGE", message)), units: [], languages: [] });
 
 /**
- * Runs extraction and splitting in worker threads: parsing a PDF or a spreadsheet no longer holds
+ * Runs extraction and splitting in worker processes: parsing a PDF or a spreadsheet no longer holds
  * the event loop that serves requests and writes the index, the cores work in parallel, and each
- * worker's heap is capped, so one huge document costs an ERROR on its field rather than the daemon.
+ * worker's heap is capped, so one huge or hostile document costs an ERROR on its field, not the
+ * daemon. (Worker threads were tried first: V8 aborts the whole process when a thread's heap limit
+ * is hit by one large allocation, so they isolate nothing.)
  */
 export class ExtractPool {
   readonly size: number;
   private readonly maxHeapMb: number;
   private readonly jobsPerWorker: number;
+  private readonly idleMs: number;
+  private readonly recycleBytes: number;
   private readonly slots: (Slot | undefined)[];
   private readonly waiting: Job[] = [];
   private nextId = 1;
@@ -63,15 +72,17 @@ export class ExtractPool {
   constructor(opts: ExtractPoolOptions = {}) {
     const env = Number(process.env.KBOX_EXTRACT_WORKERS);
     this.size = Math.max(1, opts.size ?? (env || Math.min(4, availableParallelism())));
-    this.maxHeapMb = opts.maxHeapMb ?? 768;
+    this.maxHeapMb = opts.maxHeapMb ?? 1024;
     this.jobsPerWorker = opts.jobsPerWorker ?? 500;
+    this.idleMs = opts.idleMs ?? 60_000;
+    this.recycleBytes = (opts.recycleMb ?? 320) * 2 ** 20;
     this.slots = Array.from({ length: this.size }, () => undefined);
   }
 
   /** Extract and split one field in a worker; resolves with its outcome (ERROR outcomes included). */
   run(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<FieldOutcome> {
     if (this.closed) return Promise.reject(new Error("the extraction pool is closed"));
-    signal?.throwIfAborted();
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const msg: ExtractJob = { id: this.nextId++, doc, blob: doc.blob ? blobs.path(doc.blob) : undefined, opts };
     return new Promise((resolve, reject) => {
       this.waiting.push({ msg, resolve, reject, signal });
@@ -79,11 +90,17 @@ export class ExtractPool {
     });
   }
 
+  /** Workers running, and their resident memory after their last job (bytes). */
+  memory(): { workers: number; rss_bytes: number } {
+    const live = this.slots.filter((s): s is Slot => Boolean(s));
+    return { workers: live.length, rss_bytes: live.reduce((n, s) => n + s.rss, 0) };
+  }
+
   /** Stop the workers; jobs still waiting are refused. */
   async close(): Promise<void> {
     this.closed = true;
     for (const j of this.waiting.splice(0)) j.reject(new Error("the extraction pool is closed"));
-    await Promise.all(this.slots.map((s) => s?.worker.terminate()));
+    await Promise.all(this.slots.map((s, i) => s && this.retire(i, s)));
   }
 
   private dispatch(): void {
@@ -96,28 +113,35 @@ export class ExtractPool {
         continue;
       }
       const slot = this.slots[i] ?? this.spawn(i);
+      clearTimeout(slot.idle);
       slot.job = job;
-      slot.onAbort = () => slot.worker.postMessage({ cancel: job.msg.id });
+      slot.onAbort = () => slot.worker.connected && slot.worker.send({ cancel: job.msg.id });
       job.signal?.addEventListener("abort", slot.onAbort, { once: true });
-      slot.worker.postMessage(job.msg);
+      slot.worker.send(job.msg);
     }
   }
 
   private spawn(i: number): Slot {
-    const { script, eval: isEval } = entry();
-    const worker = new Worker(script, { eval: isEval, resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
-    const slot: Slot = { worker, done: 0 };
+    const { script, execArgv } = entry();
+    const worker = fork(script, [], {
+      execArgv: [...execArgv, `--max-old-space-size=${this.maxHeapMb}`],
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const slot: Slot = { worker, done: 0, rss: 0 };
     this.slots[i] = slot;
     worker.on("message", (reply: ExtractReply) => {
       const job = this.finish(slot);
       if (!job) return;
       if ("outcome" in reply) job.resolve(reply.outcome);
       else job.reject(reply.aborted ? (job.signal?.reason ?? new Error(reply.error)) : new Error(reply.error));
-      if (++slot.done >= this.jobsPerWorker) this.retire(i, slot);
+      slot.rss = reply.rss;
+      if (++slot.done >= this.jobsPerWorker || reply.rss > this.recycleBytes) void this.retire(i, slot);
+      else if (!this.waiting.length) slot.idle = setTimeout(() => !slot.job && this.retire(i, slot), this.idleMs).unref();
       this.dispatch();
     });
-    worker.on("error", (err) => this.crashed(i, slot, err));
-    worker.on("exit", (code) => this.crashed(i, slot, new Error(`the extraction worker exited (${code})`)));
+    worker.on("error", (err) => this.crashed(i, slot, err.message));
+    worker.on("exit", (code, signal) => this.crashed(i, slot, signal ?? `exit code ${code}`));
     return slot;
   }
 
@@ -129,23 +153,31 @@ export class ExtractPool {
     return job;
   }
 
-  private retire(i: number, slot: Slot): void {
+  /** Let a worker go (quota reached, idle, or closing): it finishes nothing, it has no job. */
+  private retire(i: number, slot: Slot): Promise<void> {
     if (this.slots[i] === slot) this.slots[i] = undefined;
+    clearTimeout(slot.idle);
     slot.worker.removeAllListeners("exit");
-    void slot.worker.terminate();
+    slot.worker.removeAllListeners("message");
+    if (slot.worker.exitCode !== null || slot.worker.signalCode !== null) return Promise.resolve();
+    const gone = new Promise<void>((r) => slot.worker.once("exit", () => r()));
+    slot.worker.kill();
+    return gone;
   }
 
   /** A worker died (out of memory, a native crash): its field ends as ERROR and a fresh worker takes over. */
-  private crashed(i: number, slot: Slot, err: Error & { code?: string }): void {
+  private crashed(i: number, slot: Slot, why: string): void {
     if (this.slots[i] !== slot) return;
     this.slots[i] = undefined;
+    clearTimeout(slot.idle);
     slot.worker.removeAllListeners();
-    void slot.worker.terminate();
+    slot.worker.kill("SIGKILL");
     const job = this.finish(slot);
     if (job && !this.closed) {
+      // V8 aborts (SIGABRT, or exit code 134) when the heap limit is reached.
       if (job.signal?.aborted) job.reject(job.signal.reason);
-      else if (err.code === "ERR_WORKER_OUT_OF_MEMORY") job.resolve(failed(`The document needs more than ${this.maxHeapMb} MB of memory to extract`));
-      else job.resolve({ status: "ERROR", error: fieldError(err), units: [], languages: [] });
+      else if (why === "SIGABRT" || why === "exit code 134") job.resolve(failed(`The document needs more than ${this.maxHeapMb} MB of memory to extract`));
+      else job.resolve({ status: "ERROR", error: fieldError(new Error(`the extraction worker died (${why})`)), units: [], languages: [] });
     }
     if (!this.closed) this.dispatch();
   }

@@ -1,9 +1,9 @@
 /**
- * The extraction worker: runs `processField` (extract + split, the CPU- and memory-heavy part of
- * ingestion) off the daemon's main thread. One job at a time; the pool sends `{id, doc, blob}` and
- * gets back `{id, outcome}` (plain data), or `{id, error}` when something unexpected threw.
+ * The extraction worker, a child process of the daemon: runs `processField` (extract + split, the
+ * CPU- and memory-heavy part of ingestion) outside the process that holds the index. The pool sends
+ * `{id, doc, blob}` and gets back `{id, outcome}` (plain data), or `{id, error}` when something
+ * unexpected threw. A parser that exhausts its heap or crashes takes only this process down.
  */
-import { parentPort } from "node:worker_threads";
 import type { FieldDoc } from "../store/index.js";
 import { type ProcessOptions, processField } from "./process-field.js";
 
@@ -16,13 +16,17 @@ export interface ExtractJob {
 }
 
 /** What the worker answers. */
-export type ExtractReply = { id: number; outcome: Awaited<ReturnType<typeof processField>> } | { id: number; error: string; aborted?: boolean };
+export type ExtractReply = ({ id: number; outcome: Awaited<ReturnType<typeof processField>> } | { id: number; error: string; aborted?: boolean }) & {
+  /** The worker's resident memory after the job, in bytes: the pool replaces workers that grew too big. */
+  rss: number;
+};
 
-const port = parentPort;
-if (!port) throw new Error("extract-worker must run in a worker thread");
+const send = process.send?.bind(process);
+if (!send) throw new Error("extract-worker must run as a child process with an IPC channel");
 const running = new Map<number, AbortController>();
+process.on("disconnect", () => process.exit(0)); // the daemon is gone
 
-port.on("message", async (msg: ExtractJob | { cancel: number }) => {
+process.on("message", async (msg: ExtractJob | { cancel: number }) => {
   if ("cancel" in msg) {
     running.get(msg.cancel)?.abort();
     return;
@@ -32,11 +36,11 @@ port.on("message", async (msg: ExtractJob | { cancel: number }) => {
   const blobs = { path: () => msg.blob ?? "" };
   let reply: ExtractReply;
   try {
-    reply = { id: msg.id, outcome: await processField(msg.doc, blobs, ac.signal, msg.opts) };
+    reply = { id: msg.id, outcome: await processField(msg.doc, blobs, ac.signal, msg.opts), rss: process.memoryUsage.rss() };
   } catch (e) {
-    reply = { id: msg.id, error: (e as Error)?.message ?? String(e), aborted: ac.signal.aborted };
+    reply = { id: msg.id, error: (e as Error)?.message ?? String(e), aborted: ac.signal.aborted, rss: process.memoryUsage.rss() };
   } finally {
     running.delete(msg.id);
   }
-  port.postMessage(reply);
+  send(reply);
 });

@@ -151,6 +151,11 @@ export class ProcessingQueue implements ProcessingSink {
     return { queued: w.length, running: r.length, queued_fields: fields(w), running_fields: fields(r), retrying: t.resources, retrying_fields: t.fields };
   }
 
+  /** The extraction workers and their memory (daemon status). */
+  workers(): { workers: number; rss_bytes: number } {
+    return this.pool.memory();
+  }
+
   /** Resolves when nothing is waiting or running. */
   idle(): Promise<void> {
     if (!this.waiting.size && !this.running.size) return Promise.resolve();

@@ -31,6 +31,7 @@ export class IndexMaintainer {
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private dirty = false;
+  private lastWrite = 0;
   private closed = false;
   private readonly ann = new Map<string, { rows: number; partitions: number }>();
   /** Runs of optimize, with their cost, for benchmarks and logs. */
@@ -69,10 +70,23 @@ export class IndexMaintainer {
 
   private schedule(): void {
     this.dirty = true;
+    this.lastWrite = Date.now();
+    this.arm();
+  }
+
+  /**
+   * While writes go on, the indexes catch up only once the unindexed rows are a good share of the
+   * indexed ones (the full-text index is rewritten on every update, so frequent updates during a big
+   * ingestion cost quadratic time and growing memory); once writes settle, everything is indexed.
+   */
+  private arm(): void {
     if (this.closed || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (!this.running) this.running = this.run().finally(() => (this.running = null));
+      const settled = Date.now() - this.lastWrite >= this.delayMs;
+      if (settled) this.dirty = true;
+      if (!this.running) this.running = this.run(settled).finally(() => (this.running = null));
+      if (!settled) this.arm(); // look again once writes settle
     }, this.delayMs);
     this.timer.unref();
   }
@@ -108,7 +122,7 @@ export class IndexMaintainer {
     await this.ensureFts();
     const stats = await t.indexStats(FTS_INDEX);
     const unindexed = stats?.numUnindexedRows ?? 0;
-    if (unindexed > 0 && (force || unindexed >= Math.max(2000, (stats?.numIndexedRows ?? 0) * 0.05))) {
+    if (unindexed > 0 && (force || unindexed >= Math.max(2000, (stats?.numIndexedRows ?? 0) * 0.5))) {
       // Between commits of the table's write queue, so it never races the store's own compaction.
       await this.timed("optimize", () => this.paragraphs.compact(true));
     }

@@ -5,10 +5,30 @@ import type { Schema } from "apache-arrow";
 export type Connection = lancedb.Connection;
 export type Table = lancedb.Table;
 
+const MB = 1024n * 1024n;
+const cacheMb = (name: string, fallback: number) => BigInt(Number(process.env[name]) || fallback) * MB;
+let session: lancedb.Session | undefined;
+
+/**
+ * One LanceDB session (its index and metadata caches) for every knowledge box of the daemon. By
+ * default each connection would get its own caches of up to 6 GB of index data and 1 GB of file
+ * metadata, which a long ingestion fills with the manifests of thousands of versions.
+ */
+function sharedSession(): lancedb.Session {
+  session ??= new lancedb.Session(cacheMb("KBOX_INDEX_CACHE_MB", 512), cacheMb("KBOX_METADATA_CACHE_MB", 64));
+  return session;
+}
+
+/** Bytes held by LanceDB's index and metadata caches (daemon status). */
+export function cacheBytes(): number {
+  return Number(session?.sizeBytes() ?? 0);
+}
+
 /** Open (creating) a LanceDB database folder. */
 export async function openDb(dir: string): Promise<Connection> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return lancedb.connect(dir);
+  // The session goes in the options: connect()'s third argument is not used for a local path.
+  return lancedb.connect(dir, { session: sharedSession() } as Partial<lancedb.ConnectionOptions>);
 }
 
 /** Open a table, creating it empty with `schema` when missing. */

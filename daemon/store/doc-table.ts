@@ -155,18 +155,25 @@ export class DocTable<T> {
  * JSON documents grouped (e.g. fields by resource) and read on demand: for large records such as
  * field values with their extracted text, which must not all sit in memory.
  */
+/** How many new groups keep their documents in memory until first read (see GroupedDocTable.group). */
+const CACHED_GROUPS = 256;
+
 export class GroupedDocTable<T> {
-  /** Groups minted by this process (see markNew), with the ids of theirs written since. */
-  private readonly fresh = new Map<string, Set<string>>();
+  /**
+   * Groups minted by this process (see markNew): the ids of theirs written since, and, until the
+   * group is first read, the documents themselves (all of the group's, so the read needs no query).
+   */
+  private readonly fresh = new Map<string, { ids: Set<string>; docs?: Map<string, T> }>();
+  private cached = 0;
   private readonly writer: DocWriter<T>;
 
   private constructor(table: Table) {
     this.writer = new DocWriter<T>(table, {
-      absent: (id, group) => this.fresh.get(group)?.has(id) === false,
-      stored: (id, group) => this.fresh.get(group)?.add(id),
+      absent: (id, group) => this.fresh.get(group)?.ids.has(id) === false,
+      stored: (id, group) => this.fresh.get(group)?.ids.add(id),
       deleted: (op) => {
-        if ("group" in op) this.fresh.delete(op.group);
-        else for (const ids of this.fresh.values()) ids.delete(op.id);
+        if ("group" in op) this.forget(op.group);
+        else for (const g of this.fresh.values()) g.ids.delete(op.id);
       },
     });
   }
@@ -177,8 +184,18 @@ export class GroupedDocTable<T> {
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */
   markNew(group: string): void {
-    if (this.fresh.size >= 100_000) this.fresh.clear(); // forgetting is safe: puts merge again
-    this.fresh.set(group, new Set());
+    if (this.fresh.size >= 100_000) {
+      this.fresh.clear(); // forgetting is safe: puts merge and reads query again
+      this.cached = 0;
+    }
+    const docs = this.cached < CACHED_GROUPS ? new Map<string, T>() : undefined;
+    if (docs) this.cached++;
+    this.fresh.set(group, { ids: new Set(), docs });
+  }
+
+  private forget(group: string): void {
+    if (this.fresh.get(group)?.docs) this.cached--;
+    this.fresh.delete(group);
   }
 
   get table(): Table {
@@ -193,11 +210,19 @@ export class GroupedDocTable<T> {
 
   async group(group: string): Promise<Map<string, T>> {
     await this.writer.idle();
+    const f = this.fresh.get(group);
+    if (f?.docs) {
+      const docs = f.docs;
+      f.docs = undefined;
+      this.cached--;
+      return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
+    }
     const rows = await this.writer.table.query().where(`grp = ${sqlString(group)}`).select(["id", "doc"]).toArray();
     return new Map(rows.map((r) => [r.id as string, JSON.parse(r.doc as string) as T]));
   }
 
   put(id: string, group: string, doc: T): Promise<void> {
+    this.fresh.get(group)?.docs?.set(id, doc);
     return this.writer.push({ kind: "put", id, doc, group });
   }
 
@@ -211,6 +236,7 @@ export class GroupedDocTable<T> {
     return rows.map((r) => JSON.parse(r.doc as string) as T);
   }
   delete(id: string): Promise<void> {
+    for (const g of this.fresh.values()) g.docs?.delete(id);
     return this.writer.push({ kind: "delete", id });
   }
   deleteGroup(group: string): Promise<void> {

@@ -26,6 +26,16 @@ export const DaemonStatus = Hello.extend({
   kbs: z.number().int(),
   queue: z.object({ pending: z.number().int(), running: z.number().int() }).optional(),
   rss_bytes: z.number().int(),
+  /** The daemon's JavaScript heap in use; the rest of its RSS is native (LanceDB, models). */
+  heap_bytes: z.number().int().optional(),
+  /** Memory of JavaScript objects held outside the heap (Arrow and I/O buffers). */
+  external_bytes: z.number().int().optional(),
+  /** LanceDB's index and metadata caches (KBOX_INDEX_CACHE_MB, KBOX_METADATA_CACHE_MB bound them). */
+  cache_bytes: z.number().int().optional(),
+  /** The memory allocator: "jemalloc" when preloaded (kbox does it when the system has it), else "system". */
+  allocator: z.string().optional(),
+  /** Extraction worker processes and their resident memory (not counted in rss_bytes). */
+  extract_workers: z.object({ workers: z.number().int(), rss_bytes: z.number().int() }).optional(),
 });
 export const status = route({
   method: "GET",

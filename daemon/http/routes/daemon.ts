@@ -1,3 +1,4 @@
+import { cacheBytes } from "../../store/db.js";
 import type { Hono } from "hono";
 import * as api from "../../../src/api/daemon.js";
 import { PROTOCOL_VERSION } from "../../../src/api/version.js";
@@ -21,7 +22,12 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     ...hello(),
     uptime_s: (Date.now() - Date.parse(s.info.started)) / 1000,
     kbs: s.store.kbs.size,
-    rss_bytes: process.memoryUsage().rss,
+    rss_bytes: process.memoryUsage.rss(),
+    heap_bytes: process.memoryUsage().heapUsed,
+    external_bytes: process.memoryUsage().external,
+    cache_bytes: cacheBytes(),
+    allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
+    extract_workers: s.processing.workers(),
   }));
   mount(app, api.shutdown, async ({ principal }) => {
     // Only the owner of the socket may stop the daemon, never a TCP client whatever its roles.

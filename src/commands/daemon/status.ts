@@ -25,7 +25,8 @@ export async function runStatus(ctx: Context, opts: { json?: boolean }): Promise
     ["listen", s.listen.join(", ")],
     ["data", s.data_dir],
     ["knowledge boxes", String(s.kbs)],
-    ["memory", `${Math.round(s.rss_bytes / 1048576)} MiB`],
+    ["memory", `${Math.round(s.rss_bytes / 1048576)} MiB${s.heap_bytes ? ` (JavaScript heap ${Math.round(s.heap_bytes / 1048576)} MiB)` : ""}${s.allocator ? `, ${s.allocator} allocator` : ""}`],
+    ...(s.extract_workers?.workers ? [["extraction workers", `${s.extract_workers.workers}, ${Math.round(s.extract_workers.rss_bytes / 1048576)} MiB`] as [string, string]] : []),
   ]);
 }
 

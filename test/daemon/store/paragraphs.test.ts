@@ -88,4 +88,32 @@ describe("ParagraphStore", () => {
     expect(rows.map((r) => `${r.rid}:${r.text}`).sort()).toEqual(["r1:new", "r2:other"]);
     expect(existsSync(journal)).toBe(false);
   });
+
+  it("writes a new resource's fields with one append, then replaces them like any other", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbox-par-"));
+    const journal = join(dir, "paragraphs.journal");
+    const store = await ParagraphStore.open(await openDb(join(dir, "db")), {}, journal);
+    store.markNew("r1");
+    const before = await store.table.version();
+    await Promise.all([store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "alpha")]), store.replaceField("r1", "t/b", [row("r1", "t/b", 0, "beta")])]);
+    expect((await store.table.version()) - before).toBe(1); // one add: no delete commit
+    // A second write of the same field must replace, not add beside the first.
+    await store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "alpha two"), row("r1", "t/a", 20, "alpha three")]);
+    expect((await store.table.query().select(["text"]).toArray()).map((r) => r.text).sort()).toEqual(["alpha three", "alpha two", "beta"]);
+    // Deleted, then written again under the same id: the old rows are gone and stay gone.
+    await store.deleteResource("r1");
+    await store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "again")]);
+    expect((await store.table.query().select(["text"]).toArray()).map((r) => r.text)).toEqual(["again"]);
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it("does not trust a restart: ids are not fresh after reopening", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbox-par-"));
+    const store = await ParagraphStore.open(await openDb(join(dir, "db")));
+    store.markNew("r1");
+    await store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "first")]);
+    const reopened = await ParagraphStore.open(await openDb(join(dir, "db")));
+    await reopened.replaceField("r1", "t/a", [row("r1", "t/a", 0, "second")]);
+    expect((await reopened.table.query().select(["text"]).toArray()).map((r) => r.text)).toEqual(["second"]);
+  });
 });
