@@ -10,7 +10,7 @@ import { type BlobPaths, type FieldOutcome, fieldError, type ProcessOptions } fr
 
 /** Sizing of the extraction pool. */
 export interface ExtractPoolOptions {
-  /** Worker processes (default KBOX_EXTRACT_WORKERS, else the core count, at most 4). */
+  /** Worker processes (default: the core count, at most 4; the daemon passes KBOX_EXTRACT_WORKERS). */
   size?: number;
   /** Heap limit of each worker in MB (default 1024): a document that needs more ends as ERROR, the daemon lives on. */
   maxHeapMb?: number;
@@ -70,8 +70,7 @@ export class ExtractPool {
   private closed = false;
 
   constructor(opts: ExtractPoolOptions = {}) {
-    const env = Number(process.env.KBOX_EXTRACT_WORKERS);
-    this.size = Math.max(1, opts.size ?? (env || Math.min(4, availableParallelism())));
+    this.size = Math.max(1, opts.size ?? Math.min(4, availableParallelism()));
     this.maxHeapMb = opts.maxHeapMb ?? 1024;
     this.jobsPerWorker = opts.jobsPerWorker ?? 500;
     this.idleMs = opts.idleMs ?? 60_000;

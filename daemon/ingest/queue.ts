@@ -76,7 +76,7 @@ export class ProcessingQueue implements ProcessingSink {
     opts: QueueOptions = {},
   ) {
     this.concurrency = Math.max(1, opts.concurrency ?? (Number(process.env.KBOX_INGEST_CONCURRENCY) || 16));
-    this.pool = new ExtractPool({ size: opts.extractors });
+    this.pool = new ExtractPool({ size: opts.extractors ?? opts.settings?.extractWorkers });
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? (() => undefined);
     this.settings = opts.settings ?? { retry: DEFAULT_RETRY, allowPrivateLinks: true };

@@ -24,6 +24,8 @@ export interface IngestSettings {
   retry: RetryPolicy;
   /** Links may reach loopback/private/link-local addresses. */
   allowPrivateLinks: boolean;
+  /** Extraction worker processes (KBOX_EXTRACT_WORKERS; default: see ExtractPool). */
+  extractWorkers?: number;
 }
 
 export type RetryState = NonNullable<FieldSummary["retry"]>;
@@ -58,7 +60,11 @@ export function ingestSettings(env: NodeJS.ProcessEnv, tcp: boolean): IngestSett
     maxDelayMs: d("KBOX_INGEST_RETRY_MAX_DELAY", DEFAULT_RETRY.maxDelayMs),
   };
   const allow = env.KBOX_LINKS_ALLOW_PRIVATE;
-  return { retry, allowPrivateLinks: allow ? flag(allow, "KBOX_LINKS_ALLOW_PRIVATE") : !tcp };
+  const workers = env.KBOX_EXTRACT_WORKERS ? Number(env.KBOX_EXTRACT_WORKERS) : undefined;
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 64)) {
+    throw new Error(`KBOX_EXTRACT_WORKERS must be a whole number from 1 to 64, not ${JSON.stringify(env.KBOX_EXTRACT_WORKERS)}`);
+  }
+  return { retry, allowPrivateLinks: allow ? flag(allow, "KBOX_LINKS_ALLOW_PRIVATE") : !tcp, extractWorkers: workers };
 }
 
 const human = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3600_000)} h`);
