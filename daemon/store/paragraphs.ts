@@ -112,6 +112,8 @@ type Op =
 export class ParagraphStore {
   private readonly queue: WriteQueue<Op>;
   private published = -1;
+  /** The table's schema, read once per change of columns (LanceDB decodes it from IPC on every call). */
+  private schema: Promise<InstanceType<typeof Schema>> | undefined;
   private vectorsets = new Map<string, number>();
   private readonly commitListeners: (() => void)[] = [];
   private commits = 0;
@@ -185,6 +187,7 @@ export class ParagraphStore {
     if (have === dim) return;
     if (have !== undefined) throw new Error(`vectorset ${vectorset} has dimension ${have}, not ${dim}`);
     await this.exclusive((t) => t.addColumns(new Schema([vectorField(vectorset, dim)])));
+    this.schema = undefined;
     this.vectorsets.set(vectorset, dim);
   }
 
@@ -367,7 +370,8 @@ export class ParagraphStore {
         if (stale) await this.writer.delete(stale);
         return;
       }
-      const data = makeArrowTable(rows, { schema: await this.writer.schema() });
+      this.schema ??= this.writer.schema();
+      const data = makeArrowTable(rows, { schema: await this.schema });
       if (stale) {
         // The journal's scope covers the first writes too, so that replaying it never adds them twice.
         await this.journal.write(whereOf(reps) as string, data);
