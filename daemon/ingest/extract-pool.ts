@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { FieldDoc } from "../store/index.js";
 import type { ExtractJob, ExtractReply } from "./extract-worker.js";
 import { ExtractionError } from "./extract/errors.js";
-import { type BlobPaths, type FieldOutcome, fieldError, type ProcessOptions } from "./process-field.js";
+import { type BlobPaths, type FieldOutcome, fieldError, finishField, type ProcessOptions } from "./process-field.js";
 
 /** Sizing of the extraction pool. */
 export interface ExtractPoolOptions {
@@ -132,7 +132,7 @@ export class ExtractPool {
     worker.on("message", (reply: ExtractReply) => {
       const job = this.finish(slot);
       if (!job) return;
-      if ("outcome" in reply) job.resolve(reply.outcome);
+      if ("prepared" in reply) finishField(job.msg.doc, reply.prepared).then(job.resolve, job.reject);
       else job.reject(reply.aborted ? (job.signal?.reason ?? new Error(reply.error)) : new Error(reply.error));
       slot.rss = reply.rss;
       if (++slot.done >= this.jobsPerWorker || reply.rss > this.recycleBytes) void this.retire(i, slot);

@@ -1,11 +1,13 @@
 /**
- * The extraction worker, a child process of the daemon: runs `processField` (extract + split, the
- * CPU- and memory-heavy part of ingestion) outside the process that holds the index. The pool sends
- * `{id, doc, blob}` and gets back `{id, outcome}` (plain data), or `{id, error}` when something
- * unexpected threw. A parser that exhausts its heap or crashes takes only this process down.
+ * The extraction worker, a child process of the daemon: extracts and splits fields (the CPU- and
+ * memory-heavy part of ingestion) outside the process that holds the index. The pool sends
+ * `{id, doc, blob}` and gets back `{id, prepared}` (plain data; the daemon detects languages and
+ * finishes the outcome), or `{id, error}` when something unexpected threw. A parser that exhausts
+ * its heap or crashes takes only this process down.
  */
 import type { FieldDoc } from "../store/index.js";
-import { type ProcessOptions, processField } from "./process-field.js";
+import { deferLanguageDetection } from "./language.js";
+import { type PreparedField, type ProcessOptions, prepareField } from "./process-field.js";
 
 /** A job sent to the worker: the field record and the path of its blob (file fields). */
 export interface ExtractJob {
@@ -16,7 +18,7 @@ export interface ExtractJob {
 }
 
 /** What the worker answers. */
-export type ExtractReply = ({ id: number; outcome: Awaited<ReturnType<typeof processField>> } | { id: number; error: string; aborted?: boolean }) & {
+export type ExtractReply = ({ id: number; prepared: PreparedField } | { id: number; error: string; aborted?: boolean }) & {
   /** The worker's resident memory after the job, in bytes: the pool replaces workers that grew too big. */
   rss: number;
 };
@@ -24,6 +26,7 @@ export type ExtractReply = ({ id: number; outcome: Awaited<ReturnType<typeof pro
 const send = process.send?.bind(process);
 if (!send) throw new Error("extract-worker must run as a child process with an IPC channel");
 const running = new Map<number, AbortController>();
+deferLanguageDetection(); // the daemon detects languages: one detector in memory, not one per worker
 process.on("disconnect", () => process.exit(0)); // the daemon is gone
 
 process.on("message", async (msg: ExtractJob | { cancel: number }) => {
@@ -36,7 +39,7 @@ process.on("message", async (msg: ExtractJob | { cancel: number }) => {
   const blobs = { path: () => msg.blob ?? "" };
   let reply: ExtractReply;
   try {
-    reply = { id: msg.id, outcome: await processField(msg.doc, blobs, ac.signal, msg.opts), rss: process.memoryUsage.rss() };
+    reply = { id: msg.id, prepared: await prepareField(msg.doc, blobs, ac.signal, msg.opts), rss: process.memoryUsage.rss() };
   } catch (e) {
     reply = { id: msg.id, error: (e as Error)?.message ?? String(e), aborted: ac.signal.aborted, rss: process.memoryUsage.rss() };
   } finally {

@@ -10,12 +10,22 @@ interface Eld {
 
 let eld: Eld | null = null;
 let loading: Promise<void> | null = null;
+let deferred = false;
+
+/**
+ * Leave detection to another process: extraction workers call this, so that none of them holds the
+ * detector (about 145 MB each); the daemon detects once the text comes back (see finishField).
+ */
+export function deferLanguageDetection(): void {
+  deferred = true;
+}
 
 /**
  * Loads the offline n-gram detector (about 0.7 s, once). Loaded on first use rather than at import so
  * that starting the daemon stays fast; extractors await it before calling `detectLanguage`.
  */
 export function loadLanguageDetector(): Promise<void> {
+  if (deferred) return Promise.resolve();
   loading ??= import("eld/small").then((m) => {
     eld = m.default as unknown as Eld;
   });
@@ -36,6 +46,7 @@ export function detectLanguage(text: string): DetectedLanguage {
     void loadLanguageDetector();
     return { languages: [] };
   }
+
   const counts = new Map<string, number>();
   for (const sample of samples(text)) {
     const r = eld.detect(sample);

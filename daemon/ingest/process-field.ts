@@ -3,6 +3,7 @@ import type { ConversationField, FileField, KeyValueField, LinkField, TextField 
 import type { BlobStore } from "../store/blobs.js";
 import type { FieldDoc } from "../store/index.js";
 import {
+  detectLanguages,
   ExtractionError,
   extractConversationField,
   extractFileField,
@@ -102,12 +103,21 @@ function paragraphMeta(u: IndexUnit) {
 
 const strip = (m: Extracted["metadata"]) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== null));
 
-/** Split an extraction into index units and the `extracted` document of the field. */
-export function outcomeOf(doc: FieldDoc, ex: Extracted, opts: ProcessOptions = {}): FieldOutcome {
+/** Split an extraction into index units (the whole field, or one per conversation message). */
+function splitUnits(ex: Extracted, opts: ProcessOptions = {}): IndexUnit[] {
   const lang = ex.metadata.language ?? "";
-  const units: IndexUnit[] = ex.splits
+  return ex.splits
     ? Object.entries(ex.splits).map(([ident, sub]) => ({ split: ident, paragraphs: splitParagraphs(sub, opts.split), lang: sub.metadata.language ?? lang }))
     : [{ split: "", paragraphs: splitParagraphs(ex, opts.split), lang }];
+}
+
+/** Split an extraction into index units and the `extracted` document of the field. */
+export function outcomeOf(doc: FieldDoc, ex: Extracted, opts: ProcessOptions = {}): FieldOutcome {
+  return describe(doc, ex, splitUnits(ex, opts));
+}
+
+/** The outcome of a field from its extraction and its split units. */
+function describe(doc: FieldDoc, ex: Extracted, units: IndexUnit[]): FieldOutcome {
   const whole = units.find((u) => u.split === "");
   const metadata = { ...strip(ex.metadata), paragraphs: whole ? paragraphMeta(whole) : [], last_extract: new Date().toISOString() };
   const extracted: Record<string, unknown> = {
@@ -134,6 +144,30 @@ export function outcomeOf(doc: FieldDoc, ex: Extracted, opts: ProcessOptions = {
   }
   const empty = units.every((u) => u.paragraphs.length === 0);
   return { status: empty ? "EMPTY" : "PROCESSED", units, extracted, mime: ex.metadata.mime_type, language: ex.metadata.language, languages: ex.metadata.languages ?? [] };
+}
+
+/** What an extraction worker sends back: the extraction (languages not yet detected) and its units, or a final outcome. */
+export type PreparedField = { ex: Extracted; units: IndexUnit[] } | { outcome: FieldOutcome };
+
+/** The worker's half of processField: extract and split, leaving language detection to the daemon. */
+export async function prepareField(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<PreparedField> {
+  try {
+    const ex = await extractField(doc, blobs, signal, opts);
+    return { ex, units: splitUnits(ex, opts) };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return { outcome: failedOutcome(err) };
+  }
+}
+
+/** The daemon's half: detect languages (once, here, rather than in every worker) and describe the outcome. */
+export async function finishField(doc: FieldDoc, prepared: PreparedField): Promise<FieldOutcome> {
+  if ("outcome" in prepared) return prepared.outcome;
+  const { ex, units } = prepared;
+  await detectLanguages(ex);
+  const lang = ex.metadata.language ?? "";
+  for (const u of units) u.lang = (u.split ? ex.splits?.[u.split]?.metadata.language : undefined) ?? lang;
+  return describe(doc, ex, units);
 }
 
 /** Extract and split one field; extraction failures become an ERROR outcome, never a throw. */

@@ -26,8 +26,12 @@ async function synced(): Promise<Map<string, Record<string, any>>> {
   const list = await d.client.call(resources.listResources, { params: { kbid }, query: { size: 200 } });
   const out = new Map<string, Record<string, any>>();
   for (const r of list.resources) {
-    const full = await d.client.call(resources.getResource.byId, { params: { kbid, rid: r.id }, query: { show: ["basic", "origin"] } });
-    if ((full.origin as any)?.source_id) out.set((full.origin as any).path, full);
+    // The sync may delete a resource between the listing and this read: it is simply gone.
+    const full = await d.client.call(resources.getResource.byId, { params: { kbid, rid: r.id }, query: { show: ["basic", "origin"] } }).catch((e) => {
+      if (e?.status === 404) return undefined;
+      throw e;
+    });
+    if ((full?.origin as any)?.source_id) out.set((full?.origin as any).path, full as Record<string, any>);
   }
   return out;
 }

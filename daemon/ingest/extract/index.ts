@@ -54,6 +54,31 @@ export async function extractLinkField(value: LinkField, opts?: LinkOptions): Pr
   return withLanguage(ex, value.language);
 }
 
+/** Messages are short and may each be in another language: a conversation's are theirs, by count. */
+function conversationLanguages(whole: Extracted, splits: Record<string, Extracted>): void {
+  const counts = new Map<string, number>();
+  for (const s of Object.values(splits)) for (const l of s.metadata.languages ?? []) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const languages = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
+  whole.metadata.languages = languages;
+  if (languages.length) whole.metadata.language = languages[0];
+  else delete whole.metadata.language;
+}
+
+/**
+ * Language detection for an extraction made without it (in a worker that defers detection): the
+ * same result as detecting during extraction, since a given or declared language is already in
+ * `metadata.language` and wins over the detected one either way.
+ */
+export async function detectLanguages(ex: Extracted): Promise<void> {
+  await loadLanguageDetector();
+  if (!ex.splits) {
+    withLanguage(ex);
+    return;
+  }
+  for (const s of Object.values(ex.splits)) withLanguage(s);
+  conversationLanguages(ex, ex.splits);
+}
+
 /** Extracts a conversation: one split per message ident, and the whole conversation as `text`. */
 export async function extractConversationField(value: { messages: Message[] }): Promise<Extracted> {
   await loadLanguageDetector();
@@ -75,12 +100,7 @@ export async function extractConversationField(value: { messages: Message[] }): 
     b.block(ex.text);
   }
   const whole = b.build({ mime_type: "text/x-conversation", messages: value.messages.length });
-  // Messages are short and may each be in another language: the conversation's are theirs, by count.
-  const counts = new Map<string, number>();
-  for (const s of Object.values(splits)) for (const l of s.metadata.languages ?? []) counts.set(l, (counts.get(l) ?? 0) + 1);
-  const languages = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
-  whole.metadata.languages = languages;
-  if (languages.length) whole.metadata.language = languages[0];
+  conversationLanguages(whole, splits);
   whole.splits = splits;
   return whole;
 }

@@ -32,6 +32,30 @@ describe("ExtractPool", () => {
     expect(b.units[0].paragraphs.map((x) => x.page_number)).toEqual([1, 2]);
   }, 60_000);
 
+  it("detects languages in the daemon, as processField does, for conversations and given languages too", async () => {
+    const p = pool({ size: 1 });
+    const fr = text("Le chat dort sur le canapé depuis ce matin. Il fait beau dehors et les oiseaux chantent dans le jardin.");
+    const convo = {
+      type: "conversation",
+      id: "c",
+      value: {
+        messages: [
+          { ident: "m1", content: { text: "Good morning, how are you doing today? I hope the weather is nice where you are." } },
+          { ident: "m2", content: { text: "Muy bien, gracias. Hoy hace mucho sol en Madrid y vamos a la playa por la tarde." } },
+          { ident: "m3", content: { text: "That sounds lovely, enjoy the beach and send me some pictures of the sea later." } },
+        ],
+      },
+    } as unknown as FieldDoc;
+    for (const doc of [fr, convo]) {
+      const got = await p.run(doc, noBlobs);
+      expect(withoutDates(got)).toEqual(withoutDates(await processField(doc, noBlobs)));
+    }
+    const c = await p.run(convo, noBlobs);
+    expect(c.languages).toEqual(["en", "es"]);
+    expect(c.units.map((u) => u.lang)).toEqual(["en", "es", "en"]);
+    expect((await p.run(fr, noBlobs)).language).toBe("fr");
+  }, 60_000);
+
   it("replaces workers after their quota of jobs, and loses none", async () => {
     const p = pool({ size: 1, jobsPerWorker: 2 });
     const out = await Promise.all(Array.from({ length: 5 }, (_, i) => p.run(text(`Document number ${i}.`), noBlobs)));
