@@ -31,7 +31,8 @@ async function synced(): Promise<Map<string, Record<string, any>>> {
       if (e?.status === 404) return undefined;
       throw e;
     });
-    if ((full?.origin as any)?.source_id) out.set((full?.origin as any).path, full as Record<string, any>);
+    const origin = full?.origin as any;
+    if (full && origin?.source_id) out.set(origin.path, full);
   }
   return out;
 }
