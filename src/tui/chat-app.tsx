@@ -81,7 +81,11 @@ export function ChatApp({ session }: { session: ChatSession }) {
       busy.current?.abort();
       return;
     }
-    if (key.return) {
+    // A pasted line (or keys typed faster than they are read) arrives as one chunk with its newline:
+    // ink reports it as text, not as Enter, so the newline is looked for here.
+    const newline = !key.return && ch ? ch.search(/[\r\n]/) : -1;
+    if (newline >= 0) setInput((s) => s + ch.slice(0, newline));
+    if (key.return || newline >= 0) {
       const text = line.current.trim();
       setInput("");
       if (!text || busy.current) return;

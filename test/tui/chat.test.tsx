@@ -63,6 +63,16 @@ describe("kbox chat TUI (ink-testing-library)", () => {
     app.unmount();
   });
 
+  it("takes a pasted line, newline included, as a question", async () => {
+    const session = await chatSession(new Context(bufferIO({ env: d.env }).io), { kb: "tui", features: "keyword" });
+    const app = render(<ChatApp session={session} />);
+    app.stdin.write("Where is the office located?\r"); // one chunk, as a paste or a fast pty delivers it
+    const f = await until(app.lastFrame, (x) => x.includes("Sources"));
+    expect(f).toContain("› Where is the office located?");
+    expect(f).toMatch(/Lisbon[^\n]*\[1\]/);
+    app.unmount();
+  });
+
   it("fits an 80x24 terminal", async () => {
     const session = await chatSession(new Context(bufferIO({ env: d.env }).io), { kb: "tui", features: "keyword" });
     const app = render(<ChatApp session={session} />);
