@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { FieldDoc } from "../store/index.js";
 import type { ExtractJob, ExtractReply } from "./extract-worker.js";
 import { ExtractionError } from "./extract/errors.js";
-import { type BlobPaths, type FieldOutcome, fieldError, finishField, type ProcessOptions } from "./process-field.js";
+import { type BlobPaths, type FieldOutcome, failedOutcome, finishField, type ProcessOptions } from "./process-field.js";
 
 /** Sizing of the extraction pool. */
 export interface ExtractPoolOptions {
@@ -48,8 +48,6 @@ function entry(): { script: string; execArgv: string[] } {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   return { script: fileURLToPath(new URL("./extract-worker.ts", import.meta.url)), execArgv: ["--import", tsx] };
 }
-
-const failed = (message: string): FieldOutcome => ({ status: "ERROR", error: fieldError(new ExtractionError("TOO_LARGE", message)), units: [], languages: [] });
 
 /**
  * Runs extraction and splitting in worker processes: parsing a PDF or a spreadsheet no longer holds
@@ -98,7 +96,9 @@ export class ExtractPool {
   /** Stop the workers; jobs still waiting are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const j of this.waiting.splice(0)) j.reject(new Error("the extraction pool is closed"));
+    const closed = new Error("the extraction pool is closed");
+    for (const j of this.waiting.splice(0)) j.reject(closed);
+    for (const s of this.slots) if (s) this.finish(s)?.reject(closed); // a job still running is abandoned
     await Promise.all(this.slots.map((s, i) => s && this.retire(i, s)));
   }
 
@@ -175,8 +175,9 @@ export class ExtractPool {
     if (job && !this.closed) {
       // V8 aborts (SIGABRT, or exit code 134) when the heap limit is reached.
       if (job.signal?.aborted) job.reject(job.signal.reason);
-      else if (why === "SIGABRT" || why === "exit code 134") job.resolve(failed(`The document needs more than ${this.maxHeapMb} MB of memory to extract`));
-      else job.resolve({ status: "ERROR", error: fieldError(new Error(`the extraction worker died (${why})`)), units: [], languages: [] });
+      else if (why === "SIGABRT" || why === "exit code 134") {
+        job.resolve(failedOutcome(new ExtractionError("TOO_LARGE", `The document needs more than ${this.maxHeapMb} MB of memory to extract`)));
+      } else job.resolve(failedOutcome(new Error(`the extraction worker died (${why})`)));
     }
     if (!this.closed) this.dispatch();
   }

@@ -46,7 +46,6 @@ export function detectLanguage(text: string): DetectedLanguage {
     void loadLanguageDetector();
     return { languages: [] };
   }
-
   const counts = new Map<string, number>();
   for (const sample of samples(text)) {
     const r = eld.detect(sample);

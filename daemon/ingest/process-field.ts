@@ -69,15 +69,18 @@ export async function extractField(doc: FieldDoc, blobs: BlobPaths, signal?: Abo
   }
 }
 
+/** The retry marks of an error flagged transient (a link fetch or embeddings call worth trying again). */
+export function transientOf(err: unknown): Pick<FieldOutcome, "transient" | "retryAfterMs"> {
+  const t = err as { transient?: unknown; retryAfterMs?: unknown } | undefined;
+  if (t?.transient !== true) return {};
+  return typeof t.retryAfterMs === "number" ? { transient: true, retryAfterMs: t.retryAfterMs } : { transient: true };
+}
+
 /** The outcome of a failure, as plain data: BLOCKED by policy, transient (retried) or ERROR. */
 export function failedOutcome(err: unknown): FieldOutcome {
   const out: FieldOutcome = { status: "ERROR", error: fieldError(err), units: [], languages: [] };
   if (err instanceof ExtractionError && err.code_str === "BLOCKED") out.status = "BLOCKED";
-  else if ((err as { transient?: unknown })?.transient === true) {
-    out.transient = true;
-    const after = (err as { retryAfterMs?: unknown }).retryAfterMs;
-    if (typeof after === "number") out.retryAfterMs = after;
-  }
+  else Object.assign(out, transientOf(err));
   return out;
 }
 

@@ -3,7 +3,7 @@ import { fieldKey } from "../resources/fields.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import { type VectorsetEmbedder, embedRows } from "./embed.js";
-import { type BlobPaths, type FieldOutcome, fieldError, type ProcessOptions } from "./process-field.js";
+import { type BlobPaths, type FieldOutcome, failedOutcome, fieldError, type ProcessOptions, transientOf } from "./process-field.js";
 import { refreshResource } from "./refresh.js";
 import { DEFAULT_RETRY, type RetryPolicy, expireIfDue, nextRetry } from "./retry.js";
 import { buildRows } from "./rows.js";
@@ -67,8 +67,7 @@ async function indexRows(ctx: RunContext, res: ResourceDoc, doc: FieldDoc, outco
     const e = fieldError(err);
     Object.assign(outcome, { status: "ERROR", error: { ...e, code_str: "EMBEDDING_FAILED", body: `Embedding failed: ${(err as Error).message}` } });
     // An embeddings endpoint that is down or overloaded (remote.ts marks it) is retried, not an ERROR.
-    const t = err as { transient?: unknown; retryAfterMs?: unknown };
-    if (t?.transient === true) Object.assign(outcome, { transient: true, ...(typeof t.retryAfterMs === "number" ? { retryAfterMs: t.retryAfterMs } : {}) });
+    Object.assign(outcome, transientOf(err));
     return [];
   }
   return rows;
@@ -89,7 +88,7 @@ async function prepare(ctx: RunContext, rid: string, fields: string[], stats: Ru
       const doc = docs.get(`${rid}/${key}`);
       const outcome: FieldOutcome = doc
         ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc) })
-        : { status: "ERROR", error: fieldError(new Error("the field's value is missing")), units: [], languages: [] };
+        : failedOutcome(new Error("the field's value is missing"));
       return { key, hash, doc, outcome, rows: [] };
     }),
   );

@@ -17,7 +17,7 @@ export interface EmbedderSource {
 export interface QueueOptions {
   /** Resources in flight at once (default KBOX_INGEST_CONCURRENCY or 16): storage latency is hidden by batching. */
   concurrency?: number;
-  /** Extraction worker threads (default: see ExtractPool). */
+  /** Extraction worker processes (default: see ExtractPool). */
   extractors?: number;
   /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
   highWater?: number;
@@ -263,7 +263,7 @@ export class ProcessingQueue implements ProcessingSink {
     }
     if (!store.resources.has(item.rid)) return undefined;
     let embedders: Promise<VectorsetEmbedder[]> | undefined;
-    const ctx = {
+    const ctx: RunContext = {
       store,
       embedders: () => {
         embedders ??= this.models ? this.models.embeddersFor(kb) : Promise.resolve([]);
@@ -273,8 +273,7 @@ export class ProcessingQueue implements ProcessingSink {
         const k = keyOf(item.kbid, item.rid);
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
-      extract: ((doc, blobs, signal, opts) =>
-        this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks })) as RunContext["extract"],
+      extract: (doc, blobs, signal, opts) => this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks }),
       signal: this.abort.signal,
       retry: this.settings.retry,
     };

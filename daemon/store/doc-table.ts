@@ -1,5 +1,6 @@
 import { arrow } from "./arrow.js";
 import { type Connection, type Table, openOrCreate, sqlIn, sqlString } from "./db.js";
+import { MintedKeys } from "./minted.js";
 import { WriteQueue } from "./write-queue.js";
 
 type Op<T> = { kind: "put"; id: string; doc: T; group: string } | { kind: "delete"; id: string } | { kind: "deleteGroup"; group: string };
@@ -151,29 +152,29 @@ export class DocTable<T> {
   }
 }
 
+/** How many new groups keep their documents in memory until first read, at most (see GroupedDocTable.group). */
+const CACHED_GROUPS = 256;
+
 /**
  * JSON documents grouped (e.g. fields by resource) and read on demand: for large records such as
  * field values with their extracted text, which must not all sit in memory.
  */
-/** How many new groups keep their documents in memory until first read (see GroupedDocTable.group). */
-const CACHED_GROUPS = 256;
-
 export class GroupedDocTable<T> {
-  /**
-   * Groups minted by this process (see markNew): the ids of theirs written since, and, until the
-   * group is first read, the documents themselves (all of the group's, so the read needs no query).
-   */
-  private readonly fresh = new Map<string, { ids: Set<string>; docs?: Map<string, T> }>();
-  private cached = 0;
+  /** Groups minted by this process (resources just created) and their documents written since. */
+  private readonly fresh = new MintedKeys();
+  /** All the documents of a few minted groups, until the group is first read: that read needs no query. */
+  private readonly unread = new Map<string, Map<string, T>>();
   private readonly writer: DocWriter<T>;
 
   private constructor(table: Table) {
     this.writer = new DocWriter<T>(table, {
-      absent: (id, group) => this.fresh.get(group)?.ids.has(id) === false,
-      stored: (id, group) => this.fresh.get(group)?.ids.add(id),
+      absent: (id, group) => this.fresh.absent(group, id),
+      stored: (id, group) => this.fresh.written(group, id),
       deleted: (op) => {
-        if ("group" in op) this.forget(op.group);
-        else for (const g of this.fresh.values()) g.ids.delete(op.id);
+        if ("group" in op) {
+          this.fresh.forget(op.group);
+          this.unread.delete(op.group);
+        } else this.fresh.deleted(op.id);
       },
     });
   }
@@ -184,18 +185,10 @@ export class GroupedDocTable<T> {
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */
   markNew(group: string): void {
-    if (this.fresh.size >= 100_000) {
-      this.fresh.clear(); // forgetting is safe: puts merge and reads query again
-      this.cached = 0;
-    }
-    const docs = this.cached < CACHED_GROUPS ? new Map<string, T>() : undefined;
-    if (docs) this.cached++;
-    this.fresh.set(group, { ids: new Set(), docs });
-  }
-
-  private forget(group: string): void {
-    if (this.fresh.get(group)?.docs) this.cached--;
-    this.fresh.delete(group);
+    this.fresh.mint(group);
+    // Oldest out (a group that is never read must not hold its place): its read will simply query.
+    if (this.unread.size >= CACHED_GROUPS) this.unread.delete(this.unread.keys().next().value as string);
+    this.unread.set(group, new Map());
   }
 
   get table(): Table {
@@ -210,11 +203,9 @@ export class GroupedDocTable<T> {
 
   async group(group: string): Promise<Map<string, T>> {
     await this.writer.idle();
-    const f = this.fresh.get(group);
-    if (f?.docs) {
-      const docs = f.docs;
-      f.docs = undefined;
-      this.cached--;
+    const docs = this.unread.get(group);
+    if (docs) {
+      this.unread.delete(group);
       return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
     }
     const rows = await this.writer.table.query().where(`grp = ${sqlString(group)}`).select(["id", "doc"]).toArray();
@@ -222,7 +213,7 @@ export class GroupedDocTable<T> {
   }
 
   put(id: string, group: string, doc: T): Promise<void> {
-    this.fresh.get(group)?.docs?.set(id, doc);
+    this.unread.get(group)?.set(id, doc);
     return this.writer.push({ kind: "put", id, doc, group });
   }
 
@@ -236,7 +227,7 @@ export class GroupedDocTable<T> {
     return rows.map((r) => JSON.parse(r.doc as string) as T);
   }
   delete(id: string): Promise<void> {
-    for (const g of this.fresh.values()) g.docs?.delete(id);
+    for (const docs of this.unread.values()) docs.delete(id);
     return this.writer.push({ kind: "delete", id });
   }
   deleteGroup(group: string): Promise<void> {

@@ -3,6 +3,7 @@ import { makeArrowTable } from "@lancedb/lancedb";
 import { analysisLanguage, keywordTerms } from "../search/analyzer.js";
 import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
+import { MintedKeys } from "./minted.js";
 import { ReplaceJournal } from "./paragraph-journal.js";
 import { WriteQueue } from "./write-queue.js";
 
@@ -117,12 +118,8 @@ export class ParagraphStore {
   private vectorsets = new Map<string, number>();
   private readonly commitListeners: (() => void)[] = [];
   private commits = 0;
-  /**
-   * Resources created by this process whose paragraphs were never written, with the fields written
-   * since: a first write of a field has nothing to delete, so it is one commit (an add) instead of a
-   * journaled delete and add. Forgotten at restart (and when large): the safe path is the default.
-   */
-  private readonly fresh = new Map<string, Set<string>>();
+  /** Resources minted by this process and their fields written since: a first write is one append. */
+  private readonly fresh = new MintedKeys();
   private readonly compaction: CompactionPolicy;
   /** Compaction runs so far, for tests, benchmarks and logs. */
   readonly compactions: { fragmentsBefore: number; ms: number }[] = [];
@@ -197,18 +194,13 @@ export class ParagraphStore {
   }
 
   deleteResource(rid: string): Promise<void> {
-    this.fresh.delete(rid);
+    this.fresh.forget(rid);
     return this.queue.push({ kind: "deleteResource", rid });
   }
 
   /** Declare a resource id that was just minted: no paragraph of it can exist yet. */
   markNew(rid: string): void {
-    if (this.fresh.size >= 100_000) this.fresh.clear();
-    this.fresh.set(rid, new Set());
-  }
-
-  private isFirstWrite(rid: string, field: string): boolean {
-    return this.fresh.get(rid)?.has(field) === false;
+    this.fresh.mint(rid);
   }
 
   idle(): Promise<void> {
@@ -357,7 +349,8 @@ export class ParagraphStore {
       } else replaces.set(`${op.rid}\u0000${op.field}`, op);
     }
     const reps = [...replaces.values()];
-    const first = new Set(reps.filter((r) => this.isFirstWrite(r.rid, r.field)));
+    // First writes of fields of a new resource have nothing to delete: no journal, no delete commit.
+    const first = new Set(reps.filter((r) => this.fresh.absent(r.rid, r.field)));
     const rows = reps.flatMap((r) => r.rows.map((p) => this.toArrowRow(p)));
     // `rid IN (...)` first: the BTREE index finds the rows; the per-field scope refines them.
     const whereOf = (rs: typeof reps) => {
@@ -379,9 +372,9 @@ export class ParagraphStore {
       }
       await this.writer.add(data);
       if (stale) await this.journal.clear();
-      for (const r of first) this.fresh.get(r.rid)?.add(r.field);
+      for (const r of first) this.fresh.written(r.rid, r.field);
     } catch (e) {
-      for (const r of reps) this.fresh.delete(r.rid); // unsure what landed: back to the safe path
+      for (const r of reps) this.fresh.forget(r.rid); // unsure what landed: back to the safe path
       throw e;
     }
   }

@@ -28,6 +28,11 @@ export function daemonCommand(env: NodeJS.ProcessEnv = process.env): { cmd: stri
 /** Where Linux distributions put jemalloc (Debian/Ubuntu: the libjemalloc2 package). */
 const JEMALLOC = ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2", "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2"];
 
+/** The system's jemalloc, if it has one. */
+export function jemallocPath(): string | undefined {
+  return JEMALLOC.find((p) => existsSync(p));
+}
+
 /**
  * The daemon's environment: with jemalloc preloaded when the system has it (KBOX_ALLOCATOR=system
  * opts out). Under glibc's allocator the daemon's native memory (LanceDB's writers, many threads)
@@ -35,7 +40,7 @@ const JEMALLOC = ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch6
  */
 export function daemonEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   if (process.platform !== "linux" || env.KBOX_ALLOCATOR === "system" || env.LD_PRELOAD?.includes("jemalloc")) return env;
-  const lib = JEMALLOC.find((p) => existsSync(p));
+  const lib = jemallocPath();
   return lib ? { ...env, LD_PRELOAD: env.LD_PRELOAD ? `${lib}:${env.LD_PRELOAD}` : lib } : env;
 }
 

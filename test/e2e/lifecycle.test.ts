@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { kboxPaths } from "../../src/api/paths.js";
 import { PROTOCOL_VERSION } from "../../src/api/version.js";
 import { KboxClient } from "../../src/client/client.js";
-import { daemonEnv, hello, waitGone } from "../../src/client/connect.js";
+import { daemonEnv, hello, jemallocPath, waitGone } from "../../src/client/connect.js";
 import { removeHome, runCli, tempHome } from "../helpers/daemon.js";
 
 const homes: string[] = [];
@@ -84,7 +84,7 @@ describe("daemon lifecycle through the CLI", () => {
     const sj = JSON.parse((await t.cli(["daemon", "status", "--json"])).stdout);
     expect(sj).toMatchObject({ running: true, name: "kboxd", pid, protocol: 1 });
     // Started by kbox, the daemon runs on jemalloc wherever the system has it (.ci/apt-packages installs it).
-    expect(sj.allocator).toBe(existsSync("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2") ? "jemalloc" : "system");
+    expect(sj.allocator).toBe(jemallocPath() ? "jemalloc" : "system");
     expect(sj.extract_workers).toEqual({ workers: 0, rss_bytes: 0 });
 
     const logs = await t.cli(["daemon", "logs", "-n", "5"]);
@@ -103,7 +103,7 @@ describe("daemon lifecycle through the CLI", () => {
   });
 
   it("preloads jemalloc for the daemon unless told not to, keeping another preload", () => {
-    const lib = ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2"].find((p) => existsSync(p));
+    const lib = jemallocPath();
     if (!lib) {
       expect(daemonEnv({ A: "1" })).toEqual({ A: "1" }); // nothing to preload on this system
       return;

@@ -18,17 +18,20 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     listen: s.info.listen,
   });
   mount(app, api.hello, async () => hello());
-  mount(app, api.status, async () => ({
-    ...hello(),
-    uptime_s: (Date.now() - Date.parse(s.info.started)) / 1000,
-    kbs: s.store.kbs.size,
-    rss_bytes: process.memoryUsage.rss(),
-    heap_bytes: process.memoryUsage().heapUsed,
-    external_bytes: process.memoryUsage().external,
-    cache_bytes: cacheBytes(),
-    allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
-    extract_workers: s.processing.workers(),
-  }));
+  mount(app, api.status, async () => {
+    const mem = process.memoryUsage();
+    return {
+      ...hello(),
+      uptime_s: (Date.now() - Date.parse(s.info.started)) / 1000,
+      kbs: s.store.kbs.size,
+      rss_bytes: mem.rss,
+      heap_bytes: mem.heapUsed,
+      external_bytes: mem.external,
+      cache_bytes: cacheBytes(),
+      allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
+      extract_workers: s.processing.workers(),
+    };
+  });
   mount(app, api.shutdown, async ({ principal }) => {
     // Only the owner of the socket may stop the daemon, never a TCP client whatever its roles.
     if (principal.via !== "socket") throw forbidden();
