@@ -11,7 +11,7 @@
  * the exact architecture of all-MiniLM-L6-v2 and random weights: same cost per token, no meaning.
  *
  *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=200] [--model <folder>] [--no-embed]
- * KBOX_BENCH_VERBOSE=1 prints CPU by thread and memory over time; KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * KBOX_BENCH_UPLOADS sets the uploads in flight (default 8); KBOX_BENCH_VERBOSE=1 prints CPU by thread and memory over time; KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -176,7 +176,7 @@ async function ingest(d: Daemon, slug: string, files: string[]): Promise<{ secon
   const threads0 = d.threads();
   let next = 0;
   await Promise.all(
-    Array.from({ length: 8 }, async () => {
+    Array.from({ length: Number(process.env.KBOX_BENCH_UPLOADS ?? 8) }, async () => {
       while (next < files.length) await directUpload(d.client, { kbid: kb.uuid, path: files[next++] });
     }),
   );

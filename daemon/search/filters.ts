@@ -121,12 +121,12 @@ export function paragraphPropSql(p: ParagraphProp, ctx: FilterContext): string {
 
 /** Key-value fields are read from the field records; the result is the set of matching resources. */
 async function keyValueSql(e: Expr<KeyValueProp>, ctx: FilterContext): Promise<string> {
-  const rows = await ctx.store.fields.table.query().where("id LIKE '%/k/%'").select(["id", "grp", "doc"]).toArray();
+  const docs = await ctx.store.fields.latest("id LIKE '%/k/%'");
   const byField = new Map<string, Map<string, Record<string, string>>>();
-  for (const row of rows) {
-    const doc = JSON.parse(row.doc as string) as { rid: string; id: string; value?: { data?: Record<string, string> } };
+  for (const doc of docs.values() as Iterable<{ rid: string; id: string; value?: unknown }>) {
+    const data = (doc.value as { data?: Record<string, string> } | undefined)?.data;
     if (!byField.has(doc.id)) byField.set(doc.id, new Map());
-    byField.get(doc.id)?.set(doc.rid, doc.value?.data ?? {});
+    byField.get(doc.id)?.set(doc.rid, data ?? {});
   }
   return compileExpr(e, (p) => {
     const cmp = (a: string, b: string | number) => (typeof b === "number" || (!Number.isNaN(Number(a)) && !Number.isNaN(Number(b))) ? Number(a) - Number(b) : a.localeCompare(String(b)));

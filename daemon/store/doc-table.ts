@@ -5,13 +5,36 @@ import { WriteQueue } from "./write-queue.js";
 
 type Op<T> = { kind: "put"; id: string; doc: T; group: string } | { kind: "delete"; id: string } | { kind: "deleteGroup"; group: string };
 
-const { Field, Schema, Utf8 } = arrow;
-/** `grp` lets a document belong to a group (a field to its resource) for bulk reads and deletes. */
-const SCHEMA = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false)]);
+const { Field, Int64, Schema, Utf8 } = arrow;
+/**
+ * A row per version of a document: `grp` lets a document belong to a group (a field to its resource)
+ * for bulk reads and deletes; `seq` orders versions, and readers take each id's highest.
+ */
+const SCHEMA = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false), new Field("seq", new Int64(), false)]);
+
+/** Open (creating) a document table; one from before versions gets the `seq` column, its rows being version 0. */
+async function openVersioned(db: Connection, name: string): Promise<Table> {
+  const table = await openOrCreate(db, name, SCHEMA);
+  if (!(await table.schema()).fields.some((f) => f.name === "seq")) await table.addColumns([{ name: "seq", valueSql: "CAST(0 AS BIGINT)" }]);
+  return table;
+}
+
+/** The highest version of each id among `rows`, and the ids that also had older versions. */
+function latestOf<R extends { id: unknown; seq: unknown }>(rows: R[]): { latest: Map<string, R>; stale: Set<string> } {
+  const latest = new Map<string, R>();
+  const stale = new Set<string>();
+  for (const r of rows) {
+    const id = r.id as string;
+    const cur = latest.get(id);
+    if (cur) stale.add(id);
+    if (!cur || Number(r.seq) > Number(cur.seq)) latest.set(id, r);
+  }
+  return { latest, stale };
+}
 
 /**
- * What a writer knows of the ids on disk: a put of an id certainly absent is appended (one cheap
- * commit) instead of merged (a join against the whole table). When unsure, it merges.
+ * What a writer knows of the ids on disk: a put of an id certainly absent leaves no older version
+ * behind to delete. When unsure, the put is noted and the next sweep deletes what it superseded.
  */
 interface Presence {
   absent(id: string, group: string): boolean;
@@ -21,13 +44,25 @@ interface Presence {
 
 const unknown: Presence = { absent: () => false, stored: () => undefined, deleted: () => undefined };
 
-/** Batched, serialised writes of JSON documents to one LanceDB table. */
+/** Superseded versions are deleted once this many ids have some (or a second after writes stop). */
+const SWEEP_IDS = 500;
+
+/**
+ * Batched, serialised writes of JSON documents to one LanceDB table. Every put is an append of a new
+ * version: one cheap commit, where updating the row in place (a merge-insert, a join against the
+ * whole table) cost about twice as much and was most of what ingestion spent writing records.
+ */
 class DocWriter<T> {
   private readonly queue: WriteQueue<Op<T>>;
   private commits = 0;
+  /** Ids given a new version over an older one (or found with several): the next sweep deletes the older. */
+  private superseded = new Set<string>();
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly table: Table,
+    /** The highest version on disk. */
+    private seq: number,
     private readonly presence: Presence = unknown,
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops));
@@ -42,25 +77,46 @@ class DocWriter<T> {
   }
 
   close(reason?: string): void {
+    clearTimeout(this.sweepTimer);
     this.queue.close(reason);
   }
 
+  /** These ids may have versions below their latest: a coming sweep deletes them. */
+  stale(ids: Iterable<string>): void {
+    for (const id of ids) this.superseded.add(id);
+    if (this.superseded.size && !this.sweepTimer) {
+      this.sweepTimer = setTimeout(() => {
+        this.sweepTimer = undefined;
+        void this.queue.exclusive(() => this.sweep()).catch(() => undefined);
+      }, 1000);
+      this.sweepTimer.unref();
+    }
+  }
+
+  /** Delete the superseded versions of the noted ids: a read and one delete commit for many ids. */
+  private async sweep(): Promise<void> {
+    if (!this.superseded.size) return;
+    const ids = this.superseded;
+    this.superseded = new Set();
+    const rows = await this.table.query().where(sqlIn("id", ids)).select(["id", "seq"]).toArray();
+    const { latest } = latestOf(rows);
+    const old = rows.filter((r) => latest.get(r.id as string) !== r).map((r) => String(r.seq));
+    if (old.length) await this.table.delete(`seq IN (${old.join(", ")})`);
+  }
+
   private async commit(ops: Op<T>[]): Promise<void> {
-    // Applied in order, but consecutive puts are merged into one commit (two when some are new).
+    // Applied in order; consecutive puts are one append.
     let puts = new Map<string, Extract<Op<T>, { kind: "put" }>>();
-    const rows = (ps: Extract<Op<T>, { kind: "put" }>[]) => ps.map((p) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc) }));
     const flush = async () => {
       if (!puts.size) return;
       const all = [...puts.values()];
       puts = new Map();
-      const added = all.filter((p) => this.presence.absent(p.id, p.group));
-      const merged = all.filter((p) => !added.includes(p));
-      if (added.length) {
-        await this.table.add(rows(added));
-        for (const p of added) this.presence.stored(p.id, p.group);
-      }
-      if (merged.length) await this.table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows(merged));
-      for (const p of merged) this.presence.stored(p.id, p.group);
+      const first = this.seq + 1;
+      await this.table.add(all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) })));
+      this.seq += all.length;
+      const over = all.filter((p) => !this.presence.absent(p.id, p.group)).map((p) => p.id);
+      for (const p of all) this.presence.stored(p.id, p.group);
+      if (over.length) this.stale(over);
     };
     for (const op of ops) {
       if (op.kind === "put") {
@@ -72,6 +128,7 @@ class DocWriter<T> {
       this.presence.deleted(op.kind === "delete" ? { id: op.id } : { group: op.group });
     }
     await flush();
+    if (this.superseded.size >= SWEEP_IDS) await this.sweep();
     this.commits += 1;
     // Compaction runs inside the queue so that it never races one of our commits.
     if (this.commits % 200 === 0) await compact(this.table);
@@ -94,7 +151,7 @@ export class DocTable<T> {
   private constructor(private readonly writer: DocWriter<T>) {}
 
   static async open<T>(db: Connection, name: string): Promise<DocTable<T>> {
-    const table = await openOrCreate(db, name, SCHEMA);
+    const table = await openVersioned(db, name);
     // The ids on disk (the cache runs ahead of them: it holds puts not yet committed).
     const onDisk = new Set<string>();
     const presence: Presence = {
@@ -102,11 +159,15 @@ export class DocTable<T> {
       stored: (id) => onDisk.add(id),
       deleted: (op) => "id" in op && onDisk.delete(op.id),
     };
-    const t = new DocTable<T>(new DocWriter<T>(table, presence));
-    for (const row of await table.query().select(["id", "doc"]).toArray()) {
-      t.cache.set(row.id as string, JSON.parse(row.doc as string) as T);
-      onDisk.add(row.id as string);
+    const { latest, stale } = latestOf(await table.query().select(["id", "doc", "seq"]).toArray());
+    let seq = 0;
+    for (const r of latest.values()) seq = Math.max(seq, Number(r.seq));
+    const t = new DocTable<T>(new DocWriter<T>(table, seq, presence));
+    for (const [id, row] of latest) {
+      t.cache.set(id, JSON.parse(row.doc as string) as T);
+      onDisk.add(id);
     }
+    if (stale.size) t.writer.stale(stale); // left by a stop before the last sweep
     return t;
   }
 
@@ -166,8 +227,8 @@ export class GroupedDocTable<T> {
   private readonly unread = new Map<string, Map<string, T>>();
   private readonly writer: DocWriter<T>;
 
-  private constructor(table: Table) {
-    this.writer = new DocWriter<T>(table, {
+  private constructor(table: Table, seq: number) {
+    this.writer = new DocWriter<T>(table, seq, {
       absent: (id, group) => this.fresh.absent(group, id),
       stored: (id, group) => this.fresh.written(group, id),
       deleted: (op) => {
@@ -180,7 +241,10 @@ export class GroupedDocTable<T> {
   }
 
   static async open<T>(db: Connection, name: string): Promise<GroupedDocTable<T>> {
-    return new GroupedDocTable<T>(await openOrCreate(db, name, SCHEMA));
+    const table = await openVersioned(db, name);
+    let seq = 0;
+    for (const r of await table.query().select(["seq"]).toArray()) seq = Math.max(seq, Number(r.seq));
+    return new GroupedDocTable<T>(table, seq);
   }
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */
@@ -196,9 +260,7 @@ export class GroupedDocTable<T> {
   }
 
   async get(id: string): Promise<T | undefined> {
-    await this.writer.idle();
-    const rows = await this.writer.table.query().where(`id = ${sqlString(id)}`).select(["doc"]).limit(1).toArray();
-    return rows.length ? (JSON.parse(rows[0].doc as string) as T) : undefined;
+    return (await this.latest(`id = ${sqlString(id)}`)).get(id);
   }
 
   async group(group: string): Promise<Map<string, T>> {
@@ -208,8 +270,18 @@ export class GroupedDocTable<T> {
       this.unread.delete(group);
       return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
     }
-    const rows = await this.writer.table.query().where(`grp = ${sqlString(group)}`).select(["id", "doc"]).toArray();
-    return new Map(rows.map((r) => [r.id as string, JSON.parse(r.doc as string) as T]));
+    return this.latest(`grp = ${sqlString(group)}`);
+  }
+
+  /**
+   * The latest version of every document whose rows match `where`, a condition on `id` and `grp`
+   * only (every version of a document has the same), by id.
+   */
+  async latest(where: string): Promise<Map<string, T>> {
+    await this.writer.idle();
+    const { latest, stale } = latestOf(await this.writer.table.query().where(where).select(["id", "doc", "seq"]).toArray());
+    if (stale.size) this.writer.stale(stale);
+    return new Map([...latest].map(([id, r]) => [id, JSON.parse(r.doc as string) as T]));
   }
 
   put(id: string, group: string, doc: T): Promise<void> {
@@ -223,8 +295,11 @@ export class GroupedDocTable<T> {
    */
   async containing(text: string, limit: number): Promise<T[]> {
     await this.writer.idle();
-    const rows = await this.writer.table.query().where(`doc LIKE ${sqlString(`%${text}%`)}`).select(["doc"]).limit(limit).toArray();
-    return rows.map((r) => JSON.parse(r.doc as string) as T);
+    const hits = await this.writer.table.query().where(`doc LIKE ${sqlString(`%${text}%`)}`).select(["id", "doc", "seq"]).limit(limit).toArray();
+    if (!hits.length) return [];
+    // A hit may be an older version of its document: only latest versions count.
+    const { latest } = latestOf(await this.writer.table.query().where(sqlIn("id", new Set(hits.map((h) => h.id as string)))).select(["id", "seq"]).toArray());
+    return hits.filter((h) => Number(latest.get(h.id as string)?.seq) === Number(h.seq)).map((h) => JSON.parse(h.doc as string) as T);
   }
   delete(id: string): Promise<void> {
     for (const docs of this.unread.values()) docs.delete(id);

@@ -115,7 +115,8 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
     }
     for (const rel of await walk(blobSrc)) if (!rel.includes(".tmp-")) await linkFile(blobSrc, blobDst, rel);
     for (const p of pinned) await linkDatasetVersion(tableDir(kb.dir, p.name), tableDir(dest, p.name), p.version);
-    for (const p of pinned) p.rows = await p.table.countRows();
+    // Document tables keep a row per version until a sweep: count documents, not rows.
+    for (const p of pinned) p.rows = p.name === "paragraphs" ? await p.table.countRows() : await countDocuments(p.table);
   } catch (e) {
     await release();
     throw e;
@@ -167,4 +168,8 @@ export async function installKbDir(store: Store, kbid: string, from: string): Pr
   await store.dropKb(kbid);
   await mkdir(dirname(store.kbDir(kbid)), { recursive: true, mode: 0o700 });
   await rename(from, store.kbDir(kbid));
+}
+
+async function countDocuments(table: import("./db.js").Table): Promise<number> {
+  return new Set((await table.query().select(["id"]).toArray()).map((r) => r.id as string)).size;
 }

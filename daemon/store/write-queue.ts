@@ -16,6 +16,12 @@ export class WriteQueue<Op> {
   constructor(
     private readonly commit: (ops: Op[]) => Promise<void>,
     private readonly maxBatch = 1000,
+    /**
+     * Group commit: when writes arrived while the last commit ran (several writers at once), wait this
+     * long for more before the next one, so that a busy table makes fewer, larger commits. A lone
+     * writer never waits: its write finds the queue empty.
+     */
+    private readonly gatherMs = 25,
   ) {}
 
   /** Resolves once the op is committed (on disk). */
@@ -51,6 +57,7 @@ export class WriteQueue<Op> {
   private async drain(): Promise<void> {
     // Yield once so that writes issued in the same tick join the batch.
     await new Promise((r) => setImmediate(r));
+    let busy = false;
     while (this.pending.length) {
       const head = this.pending[0];
       if (head.kind === "task") {
@@ -58,6 +65,7 @@ export class WriteQueue<Op> {
         await head.run().catch(() => undefined);
         continue;
       }
+      if (busy && this.gatherMs > 0 && this.pending.length < this.maxBatch) await new Promise((r) => setTimeout(r, this.gatherMs));
       let n = 0;
       while (n < this.pending.length && n < this.maxBatch && this.pending[n].kind === "op") n++;
       const batch = this.pending.splice(0, n) as Extract<Entry<Op>, { kind: "op" }>[];
@@ -71,6 +79,7 @@ export class WriteQueue<Op> {
       } catch (e) {
         for (const b of batch) b.reject(e);
       }
+      busy = this.pending.length > 0; // these came in during the commit: others are writing too
     }
     this.running = null;
   }

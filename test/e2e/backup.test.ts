@@ -57,9 +57,12 @@ async function waitFinished(id: string): Promise<bk.Backup> {
 async function rowsAt(s: KbStore, table: string, version: number | undefined, cols: string[]): Promise<Record<string, unknown>[]> {
   const t = await s.db.openTable(table);
   if (version !== undefined) await t.checkout(version);
-  const rows = await t.query().select(cols).toArray();
+  const versioned = (await t.schema()).fields.some((f) => f.name === "seq"); // a document table: a row per version
+  const rows = await t.query().select(versioned ? [...cols, "seq"] : cols).toArray();
   t.close();
-  return rows.map((r) => Object.fromEntries(cols.map((c) => [c, r[c]])));
+  const latest = new Map<unknown, Record<string, unknown>>();
+  for (const r of rows) if (!versioned || !latest.has(r.id) || Number(r.seq) > Number(latest.get(r.id)?.seq)) latest.set(versioned ? r.id : latest.size, r);
+  return [...latest.values()].map((r) => Object.fromEntries(cols.map((c) => [c, r[c]])));
 }
 
 const sortBy = <T>(xs: T[], key: (x: T) => string) => [...xs].sort((a, b) => key(a).localeCompare(key(b)));

@@ -1,11 +1,13 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { getDocument, PDFDataRangeTransport } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { PDFDocumentProxy, TextItem } from "pdfjs-dist/types/src/display/api.js";
 import type { Extracted } from "../types.js";
 import { TextBuilder } from "./builder.js";
 import { asExtractionError, ExtractionError } from "./errors.js";
+import { loadPdfjs } from "./pdfjs.js";
+
+const { getDocument, PDFDataRangeTransport } = await loadPdfjs();
 
 const pdfjsDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 

@@ -90,6 +90,29 @@ describe("WriteQueue", () => {
     expect(log).toEqual(["commit a,b", "task", "commit c"]);
   });
 
+  it("group commit: writes that keep arriving during commits are gathered; a lone writer never waits", async () => {
+    const batches: number[][] = [];
+    const commit = async (ops: number[]) => {
+      batches.push(ops);
+      await new Promise((r) => setTimeout(r, 5));
+    };
+    // A lone writer, one write after the other: each commits at once, alone (a wait of a minute would time the test out).
+    const lone = new WriteQueue<number>(commit, 1000, 60_000);
+    for (let i = 0; i < 5; i++) await lone.push(i);
+    expect(batches).toEqual([[0], [1], [2], [3], [4]]);
+    // Many writers, a write every 2 ms: after the first commit, later ones are gathered 40 ms at a time.
+    batches.length = 0;
+    const q = new WriteQueue<number>(commit, 1000, 40);
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 60; i++) {
+      writes.push(q.push(100 + i));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await Promise.all(writes);
+    expect(batches.flat()).toEqual(Array.from({ length: 60 }, (_, i) => 100 + i)); // in order, each once
+    expect(batches.length).toBeLessThan(12); // without gathering: a commit per 5 ms, about 25
+  });
+
   it("rejects the ops of a failed commit and goes on with the next ones", async () => {
     const q = new WriteQueue<number>(async (ops) => {
       if (ops.includes(13)) throw new Error("unlucky");

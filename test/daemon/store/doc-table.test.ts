@@ -1,52 +1,80 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openDb } from "../../../daemon/store/db.js";
 import { DocTable, GroupedDocTable } from "../../../daemon/store/doc-table.js";
 
 const home = () => join(mkdtempSync(join(tmpdir(), "kbox-doc-")), "db");
-/** Every stored row's id, duplicates included (a put that appended beside an old row would show twice). */
-const ids = async (t: { table: { query(): { select(c: string[]): { toArray(): Promise<Record<string, unknown>[]> } } } }) =>
-  (await t.table.query().select(["id"]).toArray()).map((r) => r.id as string).sort();
+type Raw = { table: { query(): { select(c: string[]): { toArray(): Promise<Record<string, unknown>[]> } } } };
+/** Every stored row's id, older versions included. */
+const ids = async (t: Raw) => (await t.table.query().select(["id"]).toArray()).map((r) => r.id as string).sort();
+/** Old versions are deleted in the background: wait until the rows are exactly these. */
+const settlesTo = (t: Raw, want: string[]) => vi.waitFor(async () => expect(await ids(t)).toEqual(want), { timeout: 5000, interval: 100 });
 
 describe("DocTable", () => {
-  it("appends new ids and merges known ones: never two rows for one id, before or after a reopen", async () => {
+  it("every put appends a version; readers see the latest, before and after a reopen; old versions go", async () => {
     const path = home();
     const t = await DocTable.open<{ v: number }>(await openDb(path), "docs");
     await Promise.all([t.put("a", { v: 1 }), t.put("b", { v: 1 })]);
     await Promise.all([t.put("a", { v: 2 }), t.put("c", { v: 1 })]);
     await t.delete("b");
     await t.put("b", { v: 3 });
-    expect(await ids(t)).toEqual(["a", "b", "c"]);
+    // A reopen while "a" still has two versions (as after a kill -9 before the sweep) reads the latest.
+    const early = await DocTable.open<{ v: number }>(await openDb(path), "docs");
+    expect(early.get("a")).toEqual({ v: 2 });
+    await settlesTo(t, ["a", "b", "c"]);
     const again = await DocTable.open<{ v: number }>(await openDb(path), "docs");
     expect([again.get("a"), again.get("b"), again.get("c")]).toEqual([{ v: 2 }, { v: 3 }, { v: 1 }]);
     await again.put("a", { v: 4 });
-    expect(await ids(again)).toEqual(["a", "b", "c"]);
+    await settlesTo(again, ["a", "b", "c"]);
     expect((await DocTable.open<{ v: number }>(await openDb(path), "docs")).get("a")).toEqual({ v: 4 });
+  });
+
+  it("opens a table written before versions (no seq column) and keeps its documents", async () => {
+    const path = home();
+    const db = await openDb(path);
+    const { arrow } = await import("../../../daemon/store/arrow.js");
+    const { Field, Schema, Utf8 } = arrow;
+    const old = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false)]);
+    const table = await db.createEmptyTable("docs", old);
+    await table.add([{ id: "a", grp: "", doc: JSON.stringify({ v: 1 }) }]);
+    const t = await DocTable.open<{ v: number }>(await openDb(path), "docs");
+    expect(t.get("a")).toEqual({ v: 1 });
+    await t.put("a", { v: 2 });
+    await settlesTo(t, ["a"]);
+    expect((await DocTable.open<{ v: number }>(await openDb(path), "docs")).get("a")).toEqual({ v: 2 });
   });
 });
 
 describe("GroupedDocTable", () => {
-  it("appends the documents of a group minted by this process, and merges everything else", async () => {
+  it("reads the latest version of every document, by id, by group and by text; old versions go", async () => {
     const path = home();
-    const t = await GroupedDocTable.open<{ v: number }>(await openDb(path), "fields");
+    const t = await GroupedDocTable.open<{ v: number; s?: string }>(await openDb(path), "fields");
     t.markNew("r1");
-    await Promise.all([t.put("r1/a", "r1", { v: 1 }), t.put("r1/b", "r1", { v: 1 }), t.put("r2/a", "r2", { v: 1 })]);
-    await t.put("r1/a", "r1", { v: 2 }); // written before: merged
-    await t.put("r2/a", "r2", { v: 2 }); // not minted here: merged
-    expect(await ids(t)).toEqual(["r1/a", "r1/b", "r2/a"]);
+    await Promise.all([t.put("r1/a", "r1", { v: 1 }), t.put("r1/b", "r1", { v: 1 }), t.put("r2/a", "r2", { v: 1, s: "needle" })]);
+    await t.put("r1/a", "r1", { v: 2 }); // written before
+    await t.put("r2/a", "r2", { v: 2 }); // not minted here: may have been on disk
+    expect(await t.get("r2/a")).toEqual({ v: 2 });
     expect([...(await t.group("r1")).entries()].sort()).toEqual([
       ["r1/a", { v: 2 }],
       ["r1/b", { v: 1 }],
     ]);
+    expect(await t.containing("needle", 10)).toEqual([]); // only an old version had it
+    expect([...(await t.latest("id LIKE 'r2/%'")).values()]).toEqual([{ v: 2 }]);
+    await settlesTo(t, ["r1/a", "r1/b", "r2/a"]);
     await t.deleteGroup("r1");
     await t.put("r1/a", "r1", { v: 3 });
     await t.delete("r2/a");
     await t.put("r2/a", "r2", { v: 3 });
     await t.put("r1/a", "r1", { v: 4 });
-    expect(await ids(t)).toEqual(["r1/a", "r2/a"]);
     expect(await t.get("r1/a")).toEqual({ v: 4 });
+    // A reopen continues the versions: a put after it is the latest.
+    const again = await GroupedDocTable.open<{ v: number }>(await openDb(path), "fields");
+    expect(await again.get("r1/a")).toEqual({ v: 4 });
+    await again.put("r1/a", "r1", { v: 5 });
+    expect(await again.get("r1/a")).toEqual({ v: 5 });
+    await settlesTo(again, ["r1/a", "r2/a"]);
   });
 
   it("serves a new group's first read from memory, then from disk, with the same documents", async () => {

@@ -88,6 +88,29 @@ describe("extractFileField: PDF", () => {
     const err = await extractionError(extractFileField({ path: at("truncated.pdf") }));
     expect(err.message.length).toBeGreaterThan(10);
   });
+
+  test("reading a PDF leaves the engine's Array.prototype.push and JSON in place (pdf.js's legacy build replaces them)", async () => {
+    // A fresh process: this one may have loaded pdf.js already, and its polyfills pass for native code.
+    await buildPdf(at("natives.pdf"), ["Some text about engines."]);
+    const script = at("natives.mts");
+    const ext = new URL("../../../../daemon/ingest/extract/index.ts", import.meta.url).href;
+    await writeFile(
+      script,
+      `const natives = [Array.prototype.push, JSON.parse, JSON.stringify];
+const { extractFileField } = await import(${JSON.stringify(ext)});
+const ex = await extractFileField({ path: ${JSON.stringify(at("natives.pdf"))} });
+const now = [Array.prototype.push, JSON.parse, JSON.stringify];
+console.log(JSON.stringify({ text: ex.text, same: natives.map((f, i) => f === now[i]), added: typeof Promise.withResolvers }));`,
+    );
+    const { execFile } = await import("node:child_process");
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["--import", "tsx", script], { cwd: new URL("../../../../", import.meta.url) }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    );
+    const r = JSON.parse(out.trim().split("\n").at(-1) as string);
+    expect(r.text).toContain("Some text about engines.");
+    expect(r.same).toEqual([true, true, true]);
+    expect(r.added).toBe("function"); // what pdf.js needs and Node 20 lacks stays
+  });
 });
 
 describe("extractFileField: office and e-book formats", () => {
