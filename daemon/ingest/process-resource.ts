@@ -108,9 +108,16 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
   // A transient failure leaves what the field had indexed in place: only its status (PENDING, retry) changes.
   const retrying = work.filter((w) => w.outcome.transient);
   const live = work.filter((w) => !w.outcome.transient && current(ctx, rid, w.key, w.hash));
-  await Promise.all(live.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)));
+  const outputs = new Map<Work, string>(); // blob keys of the extraction outputs written
+  await Promise.all([
+    ...live.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)),
+    ...live.map(async (w) => {
+      if (w.outcome.extracted) outputs.set(w, await ctx.store.writeExtracted(rid, w.key, w.outcome.extracted));
+    }),
+  ]);
   if (!ctx.store.resources.get(rid)) {
     await ctx.store.paragraphs.deleteResource(rid); // deleted while we wrote: leave no orphans
+    await ctx.store.removeBlobs(outputs.values());
     return [];
   }
   const gone = live.filter((w) => !ctx.store.resources.get(rid)?.fields[w.key]);
@@ -121,13 +128,20 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
   await Promise.all(
     done.map((w) => {
       if (!w.doc) return undefined;
-      const next: FieldDoc = { ...w.doc, extracted: w.outcome.extracted };
+      const next: FieldDoc = { ...w.doc, extracted_blob: outputs.get(w), mime: w.outcome.mime };
+      delete next.extracted; // inline in older records; the output is in the blob folder now
+      if (!next.extracted_blob) delete next.extracted_blob;
+      if (!next.mime) delete next.mime;
       if (w.outcome.error) next.errors = [w.outcome.error];
       else delete next.errors;
-      if (!w.outcome.extracted) delete next.extracted;
       return ctx.store.fields.put(`${rid}/${w.key}`, rid, next);
     }),
   );
+  // The outputs the records no longer point to: the previous ones, and those of results dropped as stale.
+  await ctx.store.removeBlobs([
+    ...done.map((w) => w.doc?.extracted_blob).filter((k) => k && ![...outputs.values()].includes(k)),
+    ...[...outputs].filter(([w]) => !done.includes(w)).map(([, k]) => k),
+  ]);
   for (const w of done) {
     stats.fields += 1;
     stats.paragraphs += w.rows.length;
@@ -187,3 +201,4 @@ export async function processResource(ctx: RunContext, rid: string, fields: stri
   await commitStatuses(ctx, rid, results);
   return stats;
 }
+

@@ -2,10 +2,10 @@ import type { KbStore, ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import { fieldFacets, resourceColumns, userParagraphLabels } from "./rows.js";
 
-/** The MIME type a field's extraction found, from its stored extracted metadata. */
-function mimeOf(doc: { extracted?: Record<string, unknown> } | undefined): string | undefined {
+/** The MIME type a field's extraction found (from extracted metadata kept inline by older records). */
+function mimeOf(doc: { mime?: string; extracted?: Record<string, unknown> } | undefined): string | undefined {
   const m = (doc?.extracted?.metadata as { metadata?: { mime_type?: string } } | undefined)?.metadata;
-  return m?.mime_type;
+  return doc?.mime ?? m?.mime_type;
 }
 
 /**

@@ -104,6 +104,7 @@ export class ResourceService {
     const show = q.show ?? [];
     const needsFields = show.some((s) => s === "values" || s === "extracted" || s === "errors");
     const fields = needsFields ? await store.fields.group(res.id) : undefined;
+    if (fields && show.includes("extracted")) await store.loadExtracted(fields.values());
     return resourceView(res, fields, { show, fieldTypes: q.field_type, extracted: q.extracted });
   }
 
@@ -161,6 +162,7 @@ export class ResourceService {
     const summary = res.fields[key];
     if (!summary) throw notFound("Field does not exist");
     const doc = await store.fields.get(`${res.id}/${key}`);
+    if (show.includes("extracted")) await store.loadExtracted([doc]);
     const entry = fieldEntry(doc, summary, new Set(show.length ? show : ["values"]), extracted);
     return { field_type: type, field_id: id, ...entry };
   }
@@ -178,7 +180,7 @@ export class ResourceService {
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
     if (!res.fields[key]) throw notFound("Field does not exist");
-    const old = type === "file" ? await store.fields.get(`${res.id}/${key}`) : undefined;
+    const old = await store.fields.get(`${res.id}/${key}`);
     const next = structuredClone(res);
     delete next.fields[key];
     next.last_seqid = this.nextSeq();
@@ -186,7 +188,7 @@ export class ResourceService {
     await store.resources.put(res.id, next);
     await this.processing.forget(store.kbid, res.id, [key]);
     await Promise.all([store.fields.delete(`${res.id}/${key}`), store.paragraphs.replaceField(res.id, key, [])]);
-    await removeBlobs(store, [old?.blob]);
+    await store.removeBlobs([old?.blob, old?.extracted_blob]);
   }
 
   async appendMessages(kbid: string, ref: ResourceRef, id: string, messages: unknown[]): Promise<{ seqid: number }> {
@@ -256,11 +258,6 @@ export class ResourceService {
     if (prepared.length) res.metadata.status = "PENDING";
     await store.resources.put(res.id, res);
     const keep = new Set(prepared.map((p) => p.blob));
-    await removeBlobs(store, replaced.map((d) => d?.blob).filter((b) => !keep.has(b)));
+    await store.removeBlobs(replaced.map((d) => d?.blob).filter((b) => !keep.has(b)));
   }
-}
-
-/** Remove blobs no record points to any more; a failure only leaves an orphan file behind. */
-async function removeBlobs(store: KbStore, keys: (string | undefined)[]): Promise<void> {
-  await Promise.all(keys.filter((k): k is string => Boolean(k)).map((k) => store.blobs.remove(k).catch(() => undefined)));
 }

@@ -66,6 +66,7 @@ export async function shapeResources(store: KbStore, hits: Ranked[], firstOrder:
       const doc = store.resources.get(h.rid);
       let fields: Map<string, FieldDoc> | undefined;
       if (doc && needsFields) fields = await store.fields.group(h.rid);
+      if (fields && o.show.includes("extracted")) await store.loadExtracted(fields.values());
       const view = doc ? resourceView(doc, fields, { show: o.show, fieldTypes: o.fieldTypes as never, extracted: o.extracted }) : { id: h.rid };
       r = { ...view, id: h.rid, fields: {} };
       resources[h.rid] = r;

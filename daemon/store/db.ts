@@ -24,9 +24,19 @@ export function cacheBytes(): number {
   return Number(session?.sizeBytes() ?? 0);
 }
 
+/**
+ * LanceDB's full-text index builder holds up to LANCE_FTS_PARTITION_SIZE MiB of posting lists per
+ * worker before it writes a partition (2048 by default), and an update loads the index's existing
+ * partitions into that budget: on a big knowledge box each catch-up briefly took hundreds of MB.
+ * kbox defaults it lower (more, smaller partitions); set the variable to override.
+ */
+const FTS_PARTITION_MB = "256";
+
 /** Open (creating) a LanceDB database folder. */
 export async function openDb(dir: string): Promise<Connection> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Read by LanceDB when it first builds a full-text index, so set before any table is opened.
+  process.env.LANCE_FTS_PARTITION_SIZE ??= FTS_PARTITION_MB;
   // The session goes in the options: connect()'s third argument is not used for a local path.
   return lancedb.connect(dir, { session: sharedSession() } as Partial<lancedb.ConnectionOptions>);
 }

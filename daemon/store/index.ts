@@ -1,4 +1,5 @@
-import { rm } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { BlobStore } from "./blobs.js";
 import { type Connection, openDb } from "./db.js";
@@ -34,6 +35,35 @@ export class KbStore {
   markNewResource(rid: string): void {
     this.fields.markNew(rid);
     this.paragraphs.markNew(rid);
+  }
+
+  /**
+   * Write a field's extraction output (its whole text and paragraph positions: often larger than
+   * everything else about the field) to the blob folder, under a new key; returns the key. Kept out
+   * of the fields table, whose compactions rewrite every row: with the text inline, each compaction
+   * rewrote (and held in memory) all the text of the knowledge box.
+   */
+  async writeExtracted(rid: string, field: string, extracted: Record<string, unknown>): Promise<string> {
+    const name = `${createHash("sha1").update(field).digest("hex").slice(0, 16)}-${randomBytes(4).toString("hex")}.json`;
+    const key = BlobStore.key("r", rid, "extracted", name);
+    await this.blobs.write(key, Buffer.from(JSON.stringify(extracted)));
+    return key;
+  }
+
+  /** Fill in `extracted` of field records whose output is in the blob folder (for `show=extracted`). */
+  async loadExtracted(docs: Iterable<FieldDoc | undefined>): Promise<void> {
+    await Promise.all(
+      [...docs].map(async (d) => {
+        if (!d?.extracted_blob || d.extracted) return;
+        // A file removed under us (the field was reprocessed meanwhile) reads as nothing extracted yet.
+        d.extracted = await readFile(this.blobs.path(d.extracted_blob), "utf8").then(JSON.parse, () => undefined);
+      }),
+    );
+  }
+
+  /** Remove blobs no record points to any more; a failure only leaves an orphan file behind. */
+  async removeBlobs(keys: Iterable<string | undefined>): Promise<void> {
+    await Promise.all([...keys].filter((k): k is string => Boolean(k)).map((k) => this.blobs.remove(k).catch(() => undefined)));
   }
 
   /** Open another table of this knowledge box's database (search configurations, labelsets, sync, ...). */

@@ -70,8 +70,15 @@ export interface FieldDoc {
   id: string;
   /** The field value as the API serves it (file payloads replaced by a blob reference). */
   value: unknown;
-  /** Output of extraction, as `show=extracted` serves it. */
+  /**
+   * Output of extraction, as `show=extracted` serves it: in the blob folder at `extracted_blob` (see
+   * KbStore.writeExtracted; filled in here only by KbStore.loadExtracted), or inline in records
+   * written before kbox kept it there.
+   */
   extracted?: Record<string, unknown>;
+  extracted_blob?: string;
+  /** The MIME type extraction found (paragraph facets need it without reading the output). */
+  mime?: string;
   errors?: FieldError[];
   /** Blob key of a file field's bytes. */
   blob?: string;

@@ -41,8 +41,13 @@ export function jemallocPath(): string | undefined {
 export function daemonEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   if (process.platform !== "linux" || env.KBOX_ALLOCATOR === "system" || env.LD_PRELOAD?.includes("jemalloc")) return env;
   const lib = jemallocPath();
-  return lib ? { ...env, LD_PRELOAD: env.LD_PRELOAD ? `${lib}:${env.LD_PRELOAD}` : lib } : env;
+  if (!lib) return env;
+  // Freed pages go back to the system within a second, from a background thread (jemalloc's default
+  // keeps them 10 s): a spike of a big commit or compaction does not linger in the daemon's memory.
+  return { ...env, LD_PRELOAD: env.LD_PRELOAD ? `${lib}:${env.LD_PRELOAD}` : lib, MALLOC_CONF: env.MALLOC_CONF ?? JEMALLOC_CONF };
 }
+
+const JEMALLOC_CONF = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
 
 /** A daemon started in the background: its pid, and its exit code once it has exited (early death). */
 export interface SpawnedDaemon {

@@ -82,6 +82,9 @@ async function addFile(ctx: Context, client: KboxClient, kbid: string, item: Ite
 }
 
 /** Run `fn` over `items`, `width` at a time, in input order. */
+/** Files sent at once: enough for the daemon to batch its commits (see daemon/store/write-queue.ts). */
+const UPLOADS_IN_FLIGHT = 8;
+
 async function pool<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
@@ -186,7 +189,7 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
     ...(opts.splitStrategy ? { split_strategy: opts.splitStrategy } : {}),
     ...(opts.extractStrategy ? { extract_strategy: opts.extractStrategy } : {}),
   };
-  const added = await pool(items, 4, async (item): Promise<AddResult> => {
+  const added = await pool(items, UPLOADS_IN_FLIGHT, async (item): Promise<AddResult> => {
     try {
       return item.url ? await addUrl(client, kbid, item, extra, strategies) : await addFile(ctx, client, kbid, item, extra, strategies);
     } catch (e) {

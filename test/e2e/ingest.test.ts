@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -144,6 +144,36 @@ describe("file fields", () => {
     }
     expect(r.data.files.bin.error?.code_str).toBe("UNSUPPORTED_FORMAT");
     expect((await rowsOf(uuid)).map((x) => x.field)).toEqual(["a/title"]);
+  });
+});
+
+describe("extraction output", () => {
+  it("lives in the blob folder, not in the fields table; a new output replaces the old file; older inline records still serve theirs", async () => {
+    const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { texts: { body: { body: "Rivers run to the sea.\n\nMountains stand still.", format: "PLAIN" } } } });
+    await waitIdle(d.client, kbid);
+    const store = await d.daemon.services.store.kb(kbid);
+    const doc = await store.fields.get(`${uuid}/t/body`);
+    expect(doc?.extracted).toBeUndefined();
+    expect(doc?.extracted_blob).toMatch(new RegExp(`^r/${uuid}/extracted/`));
+    expect(doc?.mime).toBe("text/plain");
+    const file = store.blobs.path(doc?.extracted_blob as string);
+    expect(JSON.parse(readFileSync(file, "utf8")).text.text).toContain("Mountains stand still.");
+    expect((await show(uuid)).data.texts.body.extracted?.text.text).toContain("Rivers run to the sea.");
+    const one = await d.client.call(api.getField.byId, { params: { kbid, rid: uuid, field_type: "text", field_id: "body" }, query: { show: ["extracted"] } });
+    expect(JSON.stringify(one)).toContain("Mountains stand still.");
+
+    await d.client.call(api.reprocessResource.byId, { params: { kbid, rid: uuid } });
+    await waitIdle(d.client, kbid);
+    const again = await store.fields.get(`${uuid}/t/body`);
+    expect(again?.extracted_blob).not.toBe(doc?.extracted_blob);
+    expect(existsSync(file)).toBe(false);
+    expect((await show(uuid)).data.texts.body.extracted?.text.text).toContain("Rivers run to the sea.");
+
+    // A record written before (output inline): served as it is.
+    const legacy = { ...(again as NonNullable<typeof again>), extracted: { text: { text: "kept inline" } } };
+    delete legacy.extracted_blob;
+    await store.fields.put(`${uuid}/t/body`, uuid, legacy);
+    expect((await show(uuid)).data.texts.body.extracted?.text.text).toBe("kept inline");
   });
 });
 

@@ -108,7 +108,9 @@ describe("daemon lifecycle through the CLI", () => {
       expect(daemonEnv({ A: "1" })).toEqual({ A: "1" }); // nothing to preload on this system
       return;
     }
-    expect(daemonEnv({ A: "1" })).toEqual({ A: "1", LD_PRELOAD: lib });
+    // With quick return of freed memory to the system, unless the user configured jemalloc.
+    expect(daemonEnv({ A: "1" })).toEqual({ A: "1", LD_PRELOAD: lib, MALLOC_CONF: expect.stringContaining("dirty_decay_ms:1000") });
+    expect(daemonEnv({ MALLOC_CONF: "narenas:1" }).MALLOC_CONF).toBe("narenas:1");
     expect(daemonEnv({ LD_PRELOAD: "/x.so" }).LD_PRELOAD).toBe(`${lib}:/x.so`);
     expect(daemonEnv({ KBOX_ALLOCATOR: "system" }).LD_PRELOAD).toBeUndefined();
   });
