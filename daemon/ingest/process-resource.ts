@@ -137,11 +137,9 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
       return ctx.store.fields.put(`${rid}/${w.key}`, rid, next);
     }),
   );
-  // The outputs the records no longer point to: the previous ones, and those of results dropped as stale.
-  await ctx.store.removeBlobs([
-    ...done.map((w) => w.doc?.extracted_blob).filter((k) => k && ![...outputs.values()].includes(k)),
-    ...[...outputs].filter(([w]) => !done.includes(w)).map(([, k]) => k),
-  ]);
+  // The outputs the records no longer point to: the previous ones (new outputs always get new keys),
+  // and those of results dropped as stale.
+  await ctx.store.removeBlobs([...done.map((w) => w.doc?.extracted_blob), ...[...outputs].filter(([w]) => !done.includes(w)).map(([, k]) => k)]);
   for (const w of done) {
     stats.fields += 1;
     stats.paragraphs += w.rows.length;
@@ -201,4 +199,3 @@ export async function processResource(ctx: RunContext, rid: string, fields: stri
   await commitStatuses(ctx, rid, results);
   return stats;
 }
-

@@ -81,10 +81,10 @@ async function addFile(ctx: Context, client: KboxClient, kbid: string, item: Ite
   return { source: item.source, resource: out.uuid, status: "PENDING" };
 }
 
-/** Run `fn` over `items`, `width` at a time, in input order. */
 /** Files sent at once: enough for the daemon to batch its commits (see daemon/store/write-queue.ts). */
 const UPLOADS_IN_FLIGHT = 8;
 
+/** Run `fn` over `items`, `width` at a time, in input order. */
 async function pool<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
