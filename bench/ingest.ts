@@ -11,6 +11,7 @@
  * the exact architecture of all-MiniLM-L6-v2 and random weights: same cost per token, no meaning.
  *
  *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=200] [--model <folder>] [--no-embed]
+ * documents=0 skips stages 1, 2 and 4. KBOX_BENCH_PDF_DIR keeps the PDF set in that folder and reuses it on the next run.
  * KBOX_BENCH_UPLOADS sets the uploads in flight (default 8); KBOX_BENCH_VERBOSE=1 prints CPU by thread and memory over time; KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -206,9 +207,12 @@ async function extractOnly(files: string[]): Promise<{ seconds: number; paragrap
   return { seconds: (performance.now() - t0) / 1000, paragraphs: texts.length, texts, cpu: (c.user + c.system) / 1e6 };
 }
 
-/** PDFs of about 1 MB each (long pages of generated prose) until `mb` is reached. */
+/** PDFs of about 1 MB each (long pages of generated prose) until `mb` is reached; a set already in `dir` is reused. */
 async function pdfSet(dir: string, mb: number): Promise<string[]> {
   await mkdir(dir, { recursive: true });
+  const kept = readdirSync(dir).filter((f) => /^set-\d+\.pdf$/.test(f)).map((f) => join(dir, f));
+  if (kept.length && Math.abs(mbOf(kept) - mb) < 2) return kept;
+  say(`building a ${mb} MB PDF set...`);
   const rand = rng(7);
   const out: string[] = [];
   for (let i = 0, total = 0; total < mb * 2 ** 20; i++) {
@@ -264,25 +268,29 @@ async function main(): Promise<void> {
   execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "inherit" });
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-ingest-"));
   try {
-    say(`building a corpus of ${DOCS} documents...`);
-    const corpus = (await buildMixedCorpus(join(home, "corpus"), DOCS, { paragraphsPerDoc: PER_DOC })).map((c) => c.path);
-    const mb = mbOf(corpus);
-    await extractOnly(corpus.slice(0, 5)); // warm up: language detector, parsers
-    const ex = await extractOnly(corpus);
-    rows.push({ what: "extract + split only (1 thread)", files: corpus.length, mb, paragraphs: ex.paragraphs, seconds: ex.seconds, cpu: ex.cpu });
+    let corpus: string[] = [];
+    let texts: string[] = [];
+    if (DOCS > 0) {
+      say(`building a corpus of ${DOCS} documents...`);
+      corpus = (await buildMixedCorpus(join(home, "corpus"), DOCS, { paragraphsPerDoc: PER_DOC })).map((c) => c.path);
+      const mb = mbOf(corpus);
+      await extractOnly(corpus.slice(0, 5)); // warm up: language detector, parsers
+      const ex = await extractOnly(corpus);
+      texts = ex.texts;
+      rows.push({ what: "extract + split only (1 thread)", files: corpus.length, mb, paragraphs: ex.paragraphs, seconds: ex.seconds, cpu: ex.cpu });
 
-    const d = await Daemon.start(join(home, "keyword"));
-    try {
-      await ingest(d, "bench-warmup", process.env.KBOX_BENCH_WARM ? corpus : corpus.slice(0, 6)); // the extraction workers start (KBOX_BENCH_WARM: and warm up)
-      const r = await ingest(d, "bench-keyword", corpus);
-      rows.push({ what: "pipeline, keyword only", files: corpus.length, mb, ...r, extra: `all uploads answered after ${r.uploaded.toFixed(2)} s` });
-    } finally {
-      await d.stop();
+      const d = await Daemon.start(join(home, "keyword"));
+      try {
+        await ingest(d, "bench-warmup", process.env.KBOX_BENCH_WARM ? corpus : corpus.slice(0, 6)); // the extraction workers start (KBOX_BENCH_WARM: and warm up)
+        const r = await ingest(d, "bench-keyword", corpus);
+        rows.push({ what: "pipeline, keyword only", files: corpus.length, mb, ...r, extra: `all uploads answered after ${r.uploaded.toFixed(2)} s` });
+      } finally {
+        await d.stop();
+      }
     }
 
     if (PDF_MB > 0) {
-      say(`building a ${PDF_MB} MB PDF set...`);
-      const pdfs = await pdfSet(join(home, "pdfs"), PDF_MB);
+      const pdfs = await pdfSet(process.env.KBOX_BENCH_PDF_DIR ?? join(home, "pdfs"), PDF_MB);
       const p = await Daemon.start(join(home, "pdf"));
       try {
         const before = p.memory();
@@ -301,7 +309,7 @@ async function main(): Promise<void> {
         await p.stop();
       }
     }
-    if (EMBED) await embedding(home, corpus, ex.texts);
+    if (EMBED && DOCS > 0) await embedding(home, corpus, texts);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

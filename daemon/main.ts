@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { VERSION } from "../src/api/version.js";
+import { tuneHeap } from "./lifecycle/heap.js";
 import { startDaemon } from "./server.js";
 
 const HELP = `kboxd — the kbox daemon
@@ -46,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  tuneHeap();
   let daemon: Awaited<ReturnType<typeof startDaemon>>;
   try {
     daemon = await startDaemon({

@@ -241,9 +241,9 @@ export class ResourceService {
     const now = new Date().toISOString();
     const changed = prepared.filter((p) => res.fields[fieldKey(p.type, p.id)]?.hash !== p.hash || p.type === "file");
     this.processing.touch?.(store.kbid, res.id, changed.map((p) => fieldKey(p.type, p.id)));
-    // A replaced file leaves its old bytes behind; they go once the new record is committed.
+    // A replaced value leaves its old file bytes and extraction output behind; they go once the new record is committed.
     const replaced = await Promise.all(
-      changed.filter((p) => p.type === "file" && res.fields[fieldKey(p.type, p.id)]).map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),
+      changed.filter((p) => res.fields[fieldKey(p.type, p.id)]).map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),
     );
     await Promise.all(
       changed.map((p) => {
@@ -258,6 +258,6 @@ export class ResourceService {
     if (prepared.length) res.metadata.status = "PENDING";
     await store.resources.put(res.id, res);
     const keep = new Set(prepared.map((p) => p.blob));
-    await store.removeBlobs(replaced.map((d) => d?.blob).filter((b) => !keep.has(b)));
+    await store.removeBlobs(replaced.flatMap((d) => [keep.has(d?.blob) ? undefined : d?.blob, d?.extracted_blob]));
   }
 }

@@ -61,8 +61,8 @@ class DocWriter<T> {
 
   constructor(
     readonly table: Table,
-    /** The highest version on disk. */
-    private seq: number,
+    /** The highest version on disk: known, or read at the first put (a scan of the column). */
+    private seq: number | (() => Promise<number>),
     private readonly presence: Presence = unknown,
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops));
@@ -111,9 +111,10 @@ class DocWriter<T> {
       if (!puts.size) return;
       const all = [...puts.values()];
       puts = new Map();
+      if (typeof this.seq === "function") this.seq = await this.seq();
       const first = this.seq + 1;
       await this.table.add(all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) })));
-      this.seq += all.length;
+      this.seq = first + all.length - 1;
       const over = all.filter((p) => !this.presence.absent(p.id, p.group)).map((p) => p.id);
       for (const p of all) this.presence.stored(p.id, p.group);
       if (over.length) this.stale(over);
@@ -133,6 +134,15 @@ class DocWriter<T> {
     // Compaction runs inside the queue so that it never races one of our commits.
     if (this.commits % 200 === 0) await compact(this.table);
   }
+}
+
+/**
+ * The records of a table: its rows, but for a document table (a row per version until a sweep) its
+ * distinct ids.
+ */
+export async function countRecords(table: Table): Promise<number> {
+  if (!(await table.schema()).fields.some((f) => f.name === "seq")) return table.countRows();
+  return new Set((await table.query().select(["id"]).toArray()).map((r) => r.id as string)).size;
 }
 
 /** Merge small fragments; versions are kept an hour for readers and backups. */
@@ -227,8 +237,14 @@ export class GroupedDocTable<T> {
   private readonly unread = new Map<string, Map<string, T>>();
   private readonly writer: DocWriter<T>;
 
-  private constructor(table: Table, seq: number) {
-    this.writer = new DocWriter<T>(table, seq, {
+  private constructor(table: Table) {
+    // Reading the versions waits for the first write: opening a knowledge box stays a manifest read.
+    const highest = async () => {
+      let seq = 0;
+      for (const r of await table.query().select(["seq"]).toArray()) seq = Math.max(seq, Number(r.seq));
+      return seq;
+    };
+    this.writer = new DocWriter<T>(table, highest, {
       absent: (id, group) => this.fresh.absent(group, id),
       stored: (id, group) => this.fresh.written(group, id),
       deleted: (op) => {
@@ -241,10 +257,7 @@ export class GroupedDocTable<T> {
   }
 
   static async open<T>(db: Connection, name: string): Promise<GroupedDocTable<T>> {
-    const table = await openVersioned(db, name);
-    let seq = 0;
-    for (const r of await table.query().select(["seq"]).toArray()) seq = Math.max(seq, Number(r.seq));
-    return new GroupedDocTable<T>(table, seq);
+    return new GroupedDocTable<T>(await openVersioned(db, name));
   }
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */

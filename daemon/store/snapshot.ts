@@ -1,6 +1,7 @@
 import { link, mkdir, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openDb } from "./db.js";
+import { countRecords } from "./doc-table.js";
 import type { KbStore, Store } from "./index.js";
 
 /** A point-in-time copy of a knowledge box's files: every table pinned at one version. */
@@ -115,8 +116,7 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
     }
     for (const rel of await walk(blobSrc)) if (!rel.includes(".tmp-")) await linkFile(blobSrc, blobDst, rel);
     for (const p of pinned) await linkDatasetVersion(tableDir(kb.dir, p.name), tableDir(dest, p.name), p.version);
-    // Document tables keep a row per version until a sweep: count documents, not rows.
-    for (const p of pinned) p.rows = p.name === "paragraphs" ? await p.table.countRows() : await countDocuments(p.table);
+    for (const p of pinned) p.rows = await countRecords(p.table);
   } catch (e) {
     await release();
     throw e;
@@ -170,6 +170,3 @@ export async function installKbDir(store: Store, kbid: string, from: string): Pr
   await rename(from, store.kbDir(kbid));
 }
 
-async function countDocuments(table: import("./db.js").Table): Promise<number> {
-  return new Set((await table.query().select(["id"]).toArray()).map((r) => r.id as string)).size;
-}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
@@ -168,6 +168,14 @@ describe("extraction output", () => {
     expect(again?.extracted_blob).not.toBe(doc?.extracted_blob);
     expect(existsSync(file)).toBe(false);
     expect((await show(uuid)).data.texts.body.extracted?.text.text).toContain("Rivers run to the sea.");
+
+    // A new value: the old output goes with the old value.
+    const beforeEdit = store.blobs.path(again?.extracted_blob as string);
+    await d.client.call(api.putField.byId, { params: { kbid, rid: uuid, field_type: "text", field_id: "body" }, body: { body: "Lakes lie still.", format: "PLAIN" } });
+    await waitIdle(d.client, kbid);
+    expect(existsSync(beforeEdit)).toBe(false);
+    expect(readdirSync(dirname(beforeEdit))).toHaveLength(1);
+    expect((await show(uuid)).data.texts.body.extracted?.text.text).toBe("Lakes lie still.");
 
     // A record written before (output inline): served as it is.
     const legacy = { ...(again as NonNullable<typeof again>), extracted: { text: { text: "kept inline" } } };

@@ -3,16 +3,17 @@ import type { Hono } from "hono";
 import * as api from "../../../src/api/doctor.js";
 import type { Services } from "../../services.js";
 import type { Connection } from "../../store/db.js";
+import { countRecords } from "../../store/doc-table.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
-/** Open, count and read one row of every table of a database; a broken table reports its error. */
+/** Open, count (records: see countRecords) and read one row of every table of a database; a broken table reports its error. */
 async function checkTables(db: Connection): Promise<api.TableHealth[]> {
   const out: api.TableHealth[] = [];
   for (const name of await db.tableNames()) {
     try {
       const t = await db.openTable(name);
-      const rows = await t.countRows();
+      const rows = await countRecords(t);
       // Reading a row touches the data files, not only the manifest.
       await t.query().limit(1).toArray();
       out.push({ name, ok: true, rows, error: null });

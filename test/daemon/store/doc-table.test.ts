@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { openDb } from "../../../daemon/store/db.js";
-import { DocTable, GroupedDocTable } from "../../../daemon/store/doc-table.js";
+import { countRecords, DocTable, GroupedDocTable } from "../../../daemon/store/doc-table.js";
 
 const home = () => join(mkdtempSync(join(tmpdir(), "kbox-doc-")), "db");
 type Raw = { table: { query(): { select(c: string[]): { toArray(): Promise<Record<string, unknown>[]> } } } };
@@ -44,6 +44,18 @@ describe("DocTable", () => {
     await t.put("a", { v: 2 });
     await settlesTo(t, ["a"]);
     expect((await DocTable.open<{ v: number }>(await openDb(path), "docs")).get("a")).toEqual({ v: 2 });
+  });
+
+  it("counts documents, not the versions a sweep has not yet deleted; other tables by rows", async () => {
+    const db = await openDb(home());
+    const t = await DocTable.open<{ v: number }>(db, "docs");
+    const doc = (id: string, seq: number) => ({ id, grp: "", doc: "{}", seq: BigInt(seq) });
+    await t.table.add([doc("a", 1), doc("a", 2), doc("b", 3)]);
+    expect(await countRecords(t.table)).toBe(2);
+    const { arrow } = await import("../../../daemon/store/arrow.js");
+    const plain = await db.createEmptyTable("rows", new arrow.Schema([new arrow.Field("id", new arrow.Utf8(), false)]));
+    await plain.add([{ id: "x" }, { id: "x" }]);
+    expect(await countRecords(plain)).toBe(2);
   });
 });
 
