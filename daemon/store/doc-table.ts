@@ -12,11 +12,23 @@ const { Field, Int64, Schema, Utf8 } = arrow;
  */
 const SCHEMA = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false), new Field("seq", new Int64(), false)]);
 
+/** A table with versions: a document table opened by this kbox (a `seq` column). */
+async function versioned(table: Table): Promise<boolean> {
+  return (await table.schema()).fields.some((f) => f.name === "seq");
+}
+
 /** Open (creating) a document table; one from before versions gets the `seq` column, its rows being version 0. */
 async function openVersioned(db: Connection, name: string): Promise<Table> {
   const table = await openOrCreate(db, name, SCHEMA);
-  if (!(await table.schema()).fields.some((f) => f.name === "seq")) await table.addColumns([{ name: "seq", valueSql: "CAST(0 AS BIGINT)" }]);
+  if (!(await versioned(table))) await table.addColumns([{ name: "seq", valueSql: "CAST(0 AS BIGINT)" }]);
   return table;
+}
+
+/** The highest version among `rows` (0 when none). */
+function maxSeq(rows: Iterable<{ seq: unknown }>): number {
+  let seq = 0;
+  for (const r of rows) seq = Math.max(seq, Number(r.seq));
+  return seq;
 }
 
 /** The highest version of each id among `rows`, and the ids that also had older versions. */
@@ -141,7 +153,7 @@ class DocWriter<T> {
  * distinct ids.
  */
 export async function countRecords(table: Table): Promise<number> {
-  if (!(await table.schema()).fields.some((f) => f.name === "seq")) return table.countRows();
+  if (!(await versioned(table))) return table.countRows();
   return new Set((await table.query().select(["id"]).toArray()).map((r) => r.id as string)).size;
 }
 
@@ -170,9 +182,7 @@ export class DocTable<T> {
       deleted: (op) => "id" in op && onDisk.delete(op.id),
     };
     const { latest, stale } = latestOf(await table.query().select(["id", "doc", "seq"]).toArray());
-    let seq = 0;
-    for (const r of latest.values()) seq = Math.max(seq, Number(r.seq));
-    const t = new DocTable<T>(new DocWriter<T>(table, seq, presence));
+    const t = new DocTable<T>(new DocWriter<T>(table, maxSeq(latest.values()), presence));
     for (const [id, row] of latest) {
       t.cache.set(id, JSON.parse(row.doc as string) as T);
       onDisk.add(id);
@@ -239,11 +249,7 @@ export class GroupedDocTable<T> {
 
   private constructor(table: Table) {
     // Reading the versions waits for the first write: opening a knowledge box stays a manifest read.
-    const highest = async () => {
-      let seq = 0;
-      for (const r of await table.query().select(["seq"]).toArray()) seq = Math.max(seq, Number(r.seq));
-      return seq;
-    };
+    const highest = async () => maxSeq(await table.query().select(["seq"]).toArray());
     this.writer = new DocWriter<T>(table, highest, {
       absent: (id, group) => this.fresh.absent(group, id),
       stored: (id, group) => this.fresh.written(group, id),
