@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import * as kbs from "../src/api/kbs.js";
 import * as resources from "../src/api/resources.js";
-import { removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
 import { OpenAiStandIn } from "../test/daemon/ask/openai-standin.js";
+import { removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
 
 const N = Number(process.argv[2] ?? 300);
 const RUNS = Number(process.argv[3] ?? 20);
@@ -19,7 +19,8 @@ const { child, client } = await spawnTestDaemon(home);
 const llm = await OpenAiStandIn.start();
 llm.script = () => ({ chunks: Array.from({ length: 60 }, (_, i) => `token${i} `) });
 
-const rssKb = (field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
+const rssKb = (field: "VmRSS" | "VmHWM") =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
 
@@ -29,7 +30,10 @@ try {
   for (let i = 0; i < N; i++) {
     const t = TOPICS[i % TOPICS.length];
     const body = `The ${t} team meets every week in room ${i}. Its lead is person ${i}.\n\nDecisions about ${t} are recorded in note ${i} and reviewed monthly.\n\nQuestions about ${t} go to the ${t} channel.`;
-    await client.call(resources.createResource, { params: { kbid }, body: { slug: `doc-${i}`, title: `${t} ${i}`, texts: { body: { body, format: "PLAIN" } } } as never });
+    await client.call(resources.createResource, {
+      params: { kbid },
+      body: { slug: `doc-${i}`, title: `${t} ${i}`, texts: { body: { body, format: "PLAIN" } } } as never,
+    });
   }
   // Wait for ingestion: every resource PROCESSED (keyword retrieval; no embedder in the benchmark).
   for (;;) {
@@ -46,7 +50,12 @@ try {
       method: "POST",
       path: `/api/v1/kb/${kbid}/ask`,
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query: "When does the security team meet?", features: ["keyword"], debug: true, ...(model ? { generative_model: model } : {}) }),
+      body: JSON.stringify({
+        query: "When does the security team meet?",
+        features: ["keyword"],
+        debug: true,
+        ...(model ? { generative_model: model } : {}),
+      }),
     });
     let first = 0;
     let buf = "";
@@ -66,7 +75,9 @@ try {
     await timedAsk(model); // warm-up
     const r = [];
     for (let i = 0; i < RUNS; i++) r.push(await timedAsk(model));
-    console.log(`${label}: first byte ${fmt(r.map((x) => x.first))}; total ${fmt(r.map((x) => x.total))}; retrieval ${fmt(r.map((x) => x.retrieval))}`);
+    console.log(
+      `${label}: first byte ${fmt(r.map((x) => x.first))}; total ${fmt(r.map((x) => x.total))}; retrieval ${fmt(r.map((x) => x.retrieval))}`,
+    );
     return r;
   }
 
@@ -80,7 +91,11 @@ try {
   const direct: { first: number; total: number }[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
-    const res = await fetch(`${llm.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(prompt) });
+    const res = await fetch(`${llm.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(prompt),
+    });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let first = 0;
     for (;;) {
@@ -101,7 +116,9 @@ try {
   const timer = setInterval(() => (peak = Math.max(peak, rssKb("VmRSS"))), 5);
   await timedAsk(`openai:bench@${llm.url}`);
   clearInterval(timer);
-  console.log(`daemon memory: RSS ${(before / 1024).toFixed(0)} MiB before, peak ${(peak / 1024).toFixed(0)} MiB during a streamed answer (lifetime high-water ${(rssKb("VmHWM") / 1024).toFixed(0)} MiB)`);
+  console.log(
+    `daemon memory: RSS ${(before / 1024).toFixed(0)} MiB before, peak ${(peak / 1024).toFixed(0)} MiB during a streamed answer (lifetime high-water ${(rssKb("VmHWM") / 1024).toFixed(0)} MiB)`,
+  );
 } finally {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));

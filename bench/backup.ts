@@ -25,7 +25,17 @@ function paragraph(rid: string, i: number, seed: number): ParagraphRow {
   return {
     ...{ id: `${rid}/t/body/${i * 1000}-${i * 1000 + text.length}`, rid, field: "t/body", field_type: "text", split: "" },
     ...{ start: i * 1000, end: i * 1000 + text.length, page: 0, idx: i, kind: "TEXT", is_table: false, labels: [], facets: [] },
-    ...{ text, lang: "en", path: "", created: 0, modified: 0, hidden: false, groups: [], hash: `${seed}`, vectors: { bench: vec } },
+    ...{
+      text,
+      lang: "en",
+      path: "",
+      created: 0,
+      modified: 0,
+      hidden: false,
+      groups: [],
+      hash: `${seed}`,
+      vectors: { bench: vec },
+    },
   };
 }
 
@@ -45,10 +55,14 @@ async function main(): Promise<void> {
     const resources = Math.ceil(N / PER_RESOURCE);
     for (let r0 = 0; r0 < resources; r0 += 50) {
       const batch = Array.from({ length: Math.min(50, resources - r0) }, (_, k) => r0 + k);
-      const rids = await Promise.all(batch.map(async (r) => (await client.call(res.createResource, { params: { kbid }, body: { title: `doc ${r}` } })).uuid));
+      const rids = await Promise.all(
+        batch.map(async (r) => (await client.call(res.createResource, { params: { kbid }, body: { title: `doc ${r}` } })).uuid),
+      );
       await Promise.all(
         batch.map((r, k) => {
-          const rows = Array.from({ length: Math.min(PER_RESOURCE, N - r * PER_RESOURCE) }, (_, i) => paragraph(rids[k], i, r * PER_RESOURCE + i));
+          const rows = Array.from({ length: Math.min(PER_RESOURCE, N - r * PER_RESOURCE) }, (_, i) =>
+            paragraph(rids[k], i, r * PER_RESOURCE + i),
+          );
           return store.paragraphs.replaceField(rids[k], "t/body", rows);
         }),
       );
@@ -59,7 +73,10 @@ async function main(): Promise<void> {
     // Baseline find latency, then the same queries while a backup runs.
     const query = async () => {
       const q0 = performance.now();
-      await client.call(findApi.find, { params: { kbid }, body: { query: `item${Math.floor(Math.random() * N)}`, features: ["keyword"], top_k: 10 } });
+      await client.call(findApi.find, {
+        params: { kbid },
+        body: { query: `item${Math.floor(Math.random() * N)}`, features: ["keyword"], top_k: 10 },
+      });
       return performance.now() - q0;
     };
     await query(); // warm-up (index build, caches)
@@ -88,12 +105,18 @@ async function main(): Promise<void> {
 
     const size = mb(done.size);
     console.log(`snapshot (pin + links):  ${pinMs} ms`);
-    console.log(`backup:   ${backupSec.toFixed(2)}s  archive ${size.toFixed(1)} MiB  ${(size / backupSec).toFixed(1)} MiB/s  ${Math.round(done.paragraphs / backupSec)} paragraphs/s`);
-    console.log(`restore:  ${restoreSec.toFixed(2)}s  ${(size / restoreSec).toFixed(1)} MiB/s  ${Math.round(count / restoreSec)} paragraphs/s`);
+    console.log(
+      `backup:   ${backupSec.toFixed(2)}s  archive ${size.toFixed(1)} MiB  ${(size / backupSec).toFixed(1)} MiB/s  ${Math.round(done.paragraphs / backupSec)} paragraphs/s`,
+    );
+    console.log(
+      `restore:  ${restoreSec.toFixed(2)}s  ${(size / restoreSec).toFixed(1)} MiB/s  ${Math.round(count / restoreSec)} paragraphs/s`,
+    );
     const max = (xs: number[]) => Math.max(...xs).toFixed(1);
     const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
     console.log(`find latency idle:           p50 ${p50(base)} ms  max ${max(base)} ms (${base.length} queries)`);
-    console.log(`find latency during backup:  p50 ${p50(during)} ms  max ${max(during)} ms (${during.length} queries) <- longest pause`);
+    console.log(
+      `find latency during backup:  p50 ${p50(during)} ms  max ${max(during)} ms (${during.length} queries) <- longest pause`,
+    );
   } finally {
     await daemon.stop();
     rmSync(home, { recursive: true, force: true });

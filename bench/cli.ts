@@ -55,7 +55,9 @@ try {
 
   const base = median(times[0]);
   console.log(`kbox CLI, warm daemon, ${runs} runs each (node ${process.version}, load ${loadavg()[0].toFixed(1)})\n`);
-  console.log(`${"command".padEnd(24)}${"median".padStart(10)}${"min".padStart(10)}${"max".padStart(10)}${"over node".padStart(12)}`);
+  console.log(
+    `${"command".padEnd(24)}${"median".padStart(10)}${"min".padStart(10)}${"max".padStart(10)}${"over node".padStart(12)}`,
+  );
   cases.forEach((c, i) => {
     const m = median(times[i]);
     const cells = [m, Math.min(...times[i]), Math.max(...times[i])].map((v) => `${v.toFixed(1)} ms`.padStart(10));
@@ -63,7 +65,9 @@ try {
     console.log(`${c.label.padEnd(24)}${cells.join("")}${over.padStart(12)}`);
   });
   const find = median(times[3]);
-  console.log(`\nfind round trip: ${find.toFixed(1)} ms median, ${find <= TARGET_MS ? "within" : "over"} the ${TARGET_MS} ms target`);
+  console.log(
+    `\nfind round trip: ${find.toFixed(1)} ms median, ${find <= TARGET_MS ? "within" : "over"} the ${TARGET_MS} ms target`,
+  );
 } finally {
   spawnSync(process.execPath, [bin, "daemon", "stop", "--quiet"], { env });
   rmSync(home, { recursive: true, force: true });

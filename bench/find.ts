@@ -25,7 +25,28 @@ function rand(): number {
   return seed / 2 ** 32;
 }
 const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-const SYL = ["ka", "lo", "mi", "ne", "ru", "ta", "vi", "so", "pe", "da", "gu", "fe", "xo", "bri", "sta", "mon", "tel", "par", "qui", "zen"];
+const SYL = [
+  "ka",
+  "lo",
+  "mi",
+  "ne",
+  "ru",
+  "ta",
+  "vi",
+  "so",
+  "pe",
+  "da",
+  "gu",
+  "fe",
+  "xo",
+  "bri",
+  "sta",
+  "mon",
+  "tel",
+  "par",
+  "qui",
+  "zen",
+];
 const VOCAB = Array.from({ length: 20_000 }, (_, i) => {
   let w = "";
   for (let n = i + 7; n > 0 || w.length < 4; n = Math.floor(n / SYL.length)) w += SYL[n % SYL.length];
@@ -48,7 +69,11 @@ function pct(xs: number[], p: number): number {
  * Time kbox and the raw LanceDB calls on the same inputs, interleaved, so caches warm both alike;
  * which one runs first alternates, since the second run of a query finds its index pages cached.
  */
-async function timePair<T>(input: () => T, kbox: (x: T) => Promise<unknown>, raw: (x: T) => Promise<unknown>): Promise<[number[], number[]]> {
+async function timePair<T>(
+  input: () => T,
+  kbox: (x: T) => Promise<unknown>,
+  raw: (x: T) => Promise<unknown>,
+): Promise<[number[], number[]]> {
   const x0 = input();
   await kbox(x0);
   await raw(x0);
@@ -82,7 +107,16 @@ try {
   const R = Math.ceil(N / PER_RESOURCE);
   for (let r = 0; r < R; r++) {
     const rid = r.toString(16).padStart(32, "0");
-    const doc: ResourceDoc = { id: rid, title: sentence(5), metadata: { status: "PROCESSED", language: "en" }, created: now, modified: now, last_seqid: r, queue: "private", fields: {} };
+    const doc: ResourceDoc = {
+      id: rid,
+      title: sentence(5),
+      metadata: { status: "PROCESSED", language: "en" },
+      created: now,
+      modified: now,
+      last_seqid: r,
+      queue: "private",
+      fields: {},
+    };
     if (r % 10 === 0) doc.usermetadata = { classifications: [{ labelset: "topic", label: "ten" }] };
     void store.resources.put(rid, doc);
   }
@@ -92,11 +126,32 @@ try {
   for (let start = 0; start < N; start += BATCH) {
     const rows: Record<string, unknown>[] = [];
     for (let i = start; i < Math.min(N, start + BATCH); i++) {
-      const rid = Math.floor(i / PER_RESOURCE).toString(16).padStart(32, "0");
+      const rid = Math.floor(i / PER_RESOURCE)
+        .toString(16)
+        .padStart(32, "0");
       const text = sentence(30 + Math.floor(rand() * 50));
       const p: ParagraphRow = {
-        id: `${rid}/t/body/${i}-${i + text.length}`, rid, field: "t/body", field_type: "text", split: "", start: i, end: i + text.length, page: 0, idx: i % PER_RESOURCE,
-        kind: "TEXT", is_table: false, labels: [], facets: [], text, lang: "en", path: "", created: 0, modified: 0, hidden: false, groups: [], hash: "",
+        id: `${rid}/t/body/${i}-${i + text.length}`,
+        rid,
+        field: "t/body",
+        field_type: "text",
+        split: "",
+        start: i,
+        end: i + text.length,
+        page: 0,
+        idx: i % PER_RESOURCE,
+        kind: "TEXT",
+        is_table: false,
+        labels: [],
+        facets: [],
+        text,
+        lang: "en",
+        path: "",
+        created: 0,
+        modified: 0,
+        hidden: false,
+        groups: [],
+        hash: "",
         vectors: { bench: vectorNear(CENTROIDS[i % CENTROIDS.length], 0.6) },
       };
       rows.push(store.paragraphs.toArrowRow(p));
@@ -119,12 +174,22 @@ try {
   const raw = {
     keyword: async (q: string, where?: string) => {
       const b = buildKeyword(parseQuery(q), langs);
-      let x = table.query().fullTextSearch(b.query as never).select([...cols, "_score"]).limit(21);
+      let x = table
+        .query()
+        .fullTextSearch(b.query as never)
+        .select([...cols, "_score"])
+        .limit(21);
       if (where) x = x.where(where);
       return x.toArray();
     },
     semantic: async (v: number[], where?: string) => {
-      let x = table.query().nearestTo(v).column("vec_bench").distanceType("cosine").select([...cols, "_distance"]).limit(21);
+      let x = table
+        .query()
+        .nearestTo(v)
+        .column("vec_bench")
+        .distanceType("cosine")
+        .select([...cols, "_distance"])
+        .limit(21);
       const ann = m.annFor("bench");
       x = ann.indexed ? x.nprobes(ann.nprobes).refineFactor(ann.refineFactor) : x.bypassVectorIndex();
       if (where) x = x.where(where);
@@ -136,12 +201,37 @@ try {
   const find = (body: Record<string, unknown>) => s.search.find(kb.uuid, { top_k: 20, reranker: "noop", ...body });
   const results: [string, number[], number[]][] = [];
   const both = () => ({ q: words(), v: qv() });
-  results.push(["keyword", ...(await timePair(words, (q) => find({ query: q, features: ["keyword"] }), (q) => raw.keyword(q)))]);
-  results.push(["semantic", ...(await timePair(qv, (v) => find({ vector: v, features: ["semantic"] }), (v) => raw.semantic(v)))]);
-  results.push(["hybrid", ...(await timePair(both, (x) => find({ query: x.q, vector: x.v }), (x) => Promise.all([raw.keyword(x.q), raw.semantic(x.v)])))]);
+  results.push([
+    "keyword",
+    ...(await timePair(
+      words,
+      (q) => find({ query: q, features: ["keyword"] }),
+      (q) => raw.keyword(q),
+    )),
+  ]);
+  results.push([
+    "semantic",
+    ...(await timePair(
+      qv,
+      (v) => find({ vector: v, features: ["semantic"] }),
+      (v) => raw.semantic(v),
+    )),
+  ]);
+  results.push([
+    "hybrid",
+    ...(await timePair(
+      both,
+      (x) => find({ query: x.q, vector: x.v }),
+      (x) => Promise.all([raw.keyword(x.q), raw.semantic(x.v)]),
+    )),
+  ]);
   results.push([
     "hybrid+filter",
-    ...(await timePair(both, (x) => find({ query: x.q, vector: x.v, filter_expression: filterExpr }), (x) => Promise.all([raw.keyword(x.q, rawFilter), raw.semantic(x.v, rawFilter)]))),
+    ...(await timePair(
+      both,
+      (x) => find({ query: x.q, vector: x.v, filter_expression: filterExpr }),
+      (x) => Promise.all([raw.keyword(x.q, rawFilter), raw.semantic(x.v, rawFilter)]),
+    )),
   ]);
   // ANN recall@20 against exact search.
   let recall = Number.NaN;
@@ -149,20 +239,45 @@ try {
     let hit = 0;
     for (let i = 0; i < 20; i++) {
       const v = qv();
-      const exact = new Set((await table.query().nearestTo(v).column("vec_bench").distanceType("cosine").bypassVectorIndex().select(["id"]).limit(20).toArray()).map((r) => r.id));
+      const exact = new Set(
+        (
+          await table
+            .query()
+            .nearestTo(v)
+            .column("vec_bench")
+            .distanceType("cosine")
+            .bypassVectorIndex()
+            .select(["id"])
+            .limit(20)
+            .toArray()
+        ).map((r) => r.id),
+      );
       const ann = await raw.semantic(v);
       hit += ann.slice(0, 20).filter((r) => exact.has(r.id)).length;
     }
     recall = hit / 400;
   }
   console.log(`bench/find: ${N} paragraphs (${R} resources), ${DIM}-d vectors, ${Q} queries each`);
-  console.log(`load ${(loadMs / 1000).toFixed(1)} s; index build/optimize ${(indexMs / 1000).toFixed(1)} s (${m.log.map((l) => `${l.what} ${(l.ms / 1000).toFixed(1)} s`).join(", ") || "nothing to do"})`);
+  console.log(
+    `load ${(loadMs / 1000).toFixed(1)} s; index build/optimize ${(indexMs / 1000).toFixed(1)} s (${m.log.map((l) => `${l.what} ${(l.ms / 1000).toFixed(1)} s`).join(", ") || "nothing to do"})`,
+  );
   const ann = m.annFor("bench");
   const annType = (await table.listIndices()).find((i) => i.columns[0] === "vec_bench")?.indexType;
-  console.log(`vector search: ${ann.indexed ? `${annType}, nprobes ${ann.nprobes}, refine x${ann.refineFactor}: recall@20 vs exact ${recall.toFixed(3)}` : "exact (below the ANN threshold)"}`);
+  console.log(
+    `vector search: ${ann.indexed ? `${annType}, nprobes ${ann.nprobes}, refine x${ann.refineFactor}: recall@20 vs exact ${recall.toFixed(3)}` : "exact (below the ANN threshold)"}`,
+  );
   console.log(["query", "kbox p50", "kbox p95", "lancedb p50", "lancedb p95", "overhead"].join("\t"));
   for (const [name, k, r] of results) {
-    console.log([name, pct(k, 0.5).toFixed(1), pct(k, 0.95).toFixed(1), pct(r, 0.5).toFixed(1), pct(r, 0.95).toFixed(1), `${(pct(k, 0.5) / pct(r, 0.5)).toFixed(2)}x`].join("\t"));
+    console.log(
+      [
+        name,
+        pct(k, 0.5).toFixed(1),
+        pct(k, 0.95).toFixed(1),
+        pct(r, 0.5).toFixed(1),
+        pct(r, 0.95).toFixed(1),
+        `${(pct(k, 0.5) / pct(r, 0.5)).toFixed(2)}x`,
+      ].join("\t"),
+    );
   }
   // What a refresh costs after a burst of new writes.
   const t2 = performance.now();

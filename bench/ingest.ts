@@ -69,7 +69,11 @@ class Daemon {
   static async start(home: string): Promise<Daemon> {
     // As `kbox` starts it: with jemalloc preloaded when the system has it.
     const env = daemonEnv({ ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0" });
-    const child = spawn(process.execPath, [...(process.env.KBOXD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []), join(ROOT, "dist/bin/kboxd.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      [...(process.env.KBOXD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []), join(ROOT, "dist/bin/kboxd.js")],
+      { env, stdio: ["ignore", "ignore", "inherit"] },
+    );
     const client = new KboxClient({ kind: "unix", socket: kboxPaths(env).socket });
     for (let i = 0; i < 600 && !(await hello(client)); i++) await new Promise((r) => setTimeout(r, 50));
     return new Daemon(child, client);
@@ -117,7 +121,13 @@ class Daemon {
       if (VERBOSE && ++n % 50 === 0) {
         void this.client.call(status).then((st) => {
           const mb = (b = 0) => (b / 2 ** 20).toFixed(0);
-          say(`  RSS at ${n / 10} s: ${this.memoryParts().map((m) => m.toFixed(0)).join(" + ")} MB (heap ${mb(st.heap_bytes)}, external ${mb(st.external_bytes)}, LanceDB caches ${mb(st.cache_bytes)})`);
+          say(
+            `  RSS at ${n / 10} s: ${this.memoryParts()
+              .map((m) => m.toFixed(0))
+              .join(
+                " + ",
+              )} MB (heap ${mb(st.heap_bytes)}, external ${mb(st.external_bytes)}, LanceDB caches ${mb(st.cache_bytes)})`,
+          );
         });
       }
     }, 100);
@@ -170,7 +180,11 @@ class Daemon {
 }
 
 /** Upload `files` (8 at a time) into a new knowledge box and wait until its queue is empty. */
-async function ingest(d: Daemon, slug: string, files: string[]): Promise<{ seconds: number; paragraphs: number; cpu: number; uploaded: number }> {
+async function ingest(
+  d: Daemon,
+  slug: string,
+  files: string[],
+): Promise<{ seconds: number; paragraphs: number; cpu: number; uploaded: number }> {
   const kb = await d.client.call(createKb, { body: { slug } });
   const t0 = performance.now();
   const cpu0 = d.cpu();
@@ -191,7 +205,12 @@ async function ingest(d: Daemon, slug: string, files: string[]): Promise<{ secon
   const cpu = d.cpu() - cpu0;
   if (VERBOSE) {
     const by = [...d.threads()].map(([n, v]) => [n, v - (threads0.get(n) ?? 0)] as const).filter(([, v]) => v > 0.01);
-    say(`${slug}: CPU s by thread: ${by.sort((a, b) => b[1] - a[1]).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(", ")}`);
+    say(
+      `${slug}: CPU s by thread: ${by
+        .sort((a, b) => b[1] - a[1])
+        .map(([n, v]) => `${n} ${v.toFixed(2)}`)
+        .join(", ")}`,
+    );
   }
   const c = await d.client.call(counters, { params: { kbid: kb.uuid } });
   return { seconds, paragraphs: c.paragraphs, cpu, uploaded };
@@ -202,7 +221,8 @@ async function extractOnly(files: string[]): Promise<{ seconds: number; paragrap
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const texts: string[] = [];
-  for (const f of files) for (const p of splitParagraphs(await extractFileField({ path: f, filename: basename(f) }))) texts.push(p.text);
+  for (const f of files)
+    for (const p of splitParagraphs(await extractFileField({ path: f, filename: basename(f) }))) texts.push(p.text);
   const c = process.cpuUsage(c0);
   return { seconds: (performance.now() - t0) / 1000, paragraphs: texts.length, texts, cpu: (c.user + c.system) / 1e6 };
 }
@@ -210,7 +230,9 @@ async function extractOnly(files: string[]): Promise<{ seconds: number; paragrap
 /** PDFs of about 1 MB each (long pages of generated prose) until `mb` is reached; a set already in `dir` is reused. */
 async function pdfSet(dir: string, mb: number): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const kept = readdirSync(dir).filter((f) => /^set-\d+\.pdf$/.test(f)).map((f) => join(dir, f));
+  const kept = readdirSync(dir)
+    .filter((f) => /^set-\d+\.pdf$/.test(f))
+    .map((f) => join(dir, f));
   if (kept.length && Math.abs(mbOf(kept) - mb) < 2) return kept;
   say(`building a ${mb} MB PDF set...`);
   const rand = rng(7);
@@ -253,11 +275,24 @@ async function embedding(home: string, corpus: string[], texts: string[]): Promi
     for (let i = 0; i < texts.length; i += 32) await emb.embed(texts.slice(i, i + 32), "passage");
     const raw = (performance.now() - t0) / 1000;
     const c = process.cpuUsage(c0);
-    rows.push({ what: `model alone (${id}, this process)`, files: 0, mb: 0, paragraphs: texts.length, seconds: raw, cpu: (c.user + c.system) / 1e6 });
+    rows.push({
+      what: `model alone (${id}, this process)`,
+      files: 0,
+      mb: 0,
+      paragraphs: texts.length,
+      seconds: raw,
+      cpu: (c.user + c.system) / 1e6,
+    });
     await ingest(d, "bench-embed-warmup", corpus.slice(0, 4));
     const r = await ingest(d, "bench-embed", corpus);
     const perParagraph = r.seconds / r.paragraphs / (raw / texts.length);
-    rows.push({ what: "pipeline with embedding", files: corpus.length, mb: mbOf(corpus), ...r, extra: `overhead ${((perParagraph - 1) * 100).toFixed(1)}% over the model` });
+    rows.push({
+      what: "pipeline with embedding",
+      files: corpus.length,
+      mb: mbOf(corpus),
+      ...r,
+      extra: `overhead ${((perParagraph - 1) * 100).toFixed(1)}% over the model`,
+    });
   } finally {
     await d.stop();
   }
@@ -277,13 +312,26 @@ async function main(): Promise<void> {
       await extractOnly(corpus.slice(0, 5)); // warm up: language detector, parsers
       const ex = await extractOnly(corpus);
       texts = ex.texts;
-      rows.push({ what: "extract + split only (1 thread)", files: corpus.length, mb, paragraphs: ex.paragraphs, seconds: ex.seconds, cpu: ex.cpu });
+      rows.push({
+        what: "extract + split only (1 thread)",
+        files: corpus.length,
+        mb,
+        paragraphs: ex.paragraphs,
+        seconds: ex.seconds,
+        cpu: ex.cpu,
+      });
 
       const d = await Daemon.start(join(home, "keyword"));
       try {
         await ingest(d, "bench-warmup", process.env.KBOX_BENCH_WARM ? corpus : corpus.slice(0, 6)); // the extraction workers start (KBOX_BENCH_WARM: and warm up)
         const r = await ingest(d, "bench-keyword", corpus);
-        rows.push({ what: "pipeline, keyword only", files: corpus.length, mb, ...r, extra: `all uploads answered after ${r.uploaded.toFixed(2)} s` });
+        rows.push({
+          what: "pipeline, keyword only",
+          files: corpus.length,
+          mb,
+          ...r,
+          extra: `all uploads answered after ${r.uploaded.toFixed(2)} s`,
+        });
       } finally {
         await d.stop();
       }
@@ -303,7 +351,12 @@ async function main(): Promise<void> {
           files: pdfs.length,
           mb: mbOf(pdfs),
           ...r,
-          extra: `RSS of daemon + workers: ${before.toFixed(0)} MB idle, peak ${top.toFixed(0)} MB, after ${p.memoryParts().map((m) => m.toFixed(0)).join(" + ")} MB (daemon JS heap ${((st.heap_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, external ${((st.external_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, LanceDB caches ${((st.cache_bytes ?? 0) / 2 ** 20).toFixed(0)} MB)`,
+          extra: `RSS of daemon + workers: ${before.toFixed(0)} MB idle, peak ${top.toFixed(0)} MB, after ${p
+            .memoryParts()
+            .map((m) => m.toFixed(0))
+            .join(
+              " + ",
+            )} MB (daemon JS heap ${((st.heap_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, external ${((st.external_bytes ?? 0) / 2 ** 20).toFixed(0)} MB, LanceDB caches ${((st.cache_bytes ?? 0) / 2 ** 20).toFixed(0)} MB)`,
         });
       } finally {
         await p.stop();
@@ -331,7 +384,13 @@ function print(): void {
     r.extra ?? "",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  for (const line of [head, ...body]) console.log(line.map((c, i) => (i > 0 && i < 9 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd());
+  for (const line of [head, ...body])
+    console.log(
+      line
+        .map((c, i) => (i > 0 && i < 9 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 await main();

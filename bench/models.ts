@@ -27,7 +27,10 @@ export interface ThroughputResult {
 
 /** Paragraph-like texts of 40–120 words, deterministic. */
 export function benchTexts(n: number): string[] {
-  const words = "the model reads every paragraph of a document and maps its meaning to a vector that search compares with the query".split(" ");
+  const words =
+    "the model reads every paragraph of a document and maps its meaning to a vector that search compares with the query".split(
+      " ",
+    );
   return Array.from({ length: n }, (_, i) => {
     const len = 40 + ((i * 37) % 80);
     return Array.from({ length: len }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ") + ` (${i})`;
@@ -41,7 +44,14 @@ export async function measureEmbedding(embedder: Embedder, texts: string[], batc
   for (let i = 0; i < texts.length; i += batch) await embedder.embed(texts.slice(i, i + batch), "passage");
   const seconds = (performance.now() - t0) / 1000;
   const chars = texts.reduce((a, t) => a + t.length, 0);
-  return { model: embedder.id, dim: embedder.dim, texts: texts.length, seconds, texts_per_s: texts.length / seconds, chars_per_s: chars / seconds };
+  return {
+    model: embedder.id,
+    dim: embedder.dim,
+    texts: texts.length,
+    seconds,
+    texts_per_s: texts.length / seconds,
+    chars_per_s: chars / seconds,
+  };
 }
 
 /** Open an installed ONNX embedder from a model cache (the first one, or `id`). */
@@ -56,7 +66,16 @@ export async function minilmShapedEmbedder(dir: string, quantized = true): Promi
   writeBertModel(dir, { ...MINILM_L6, quantized });
   const m: Manifest = {
     ...{ id: "kbox-bench/minilm-l6-shape", revision: "local", kind: "embedder", pooling: "mean", normalize: true },
-    ...{ query_prefix: "", passage_prefix: "", onnx_file: bertOnnxPath({ quantized }), dim: 384, files: [], installed_at: "", source: "folder", origin: dir },
+    ...{
+      query_prefix: "",
+      passage_prefix: "",
+      onnx_file: bertOnnxPath({ quantized }),
+      dim: 384,
+      files: [],
+      installed_at: "",
+      source: "folder",
+      origin: dir,
+    },
   };
   return OnnxEmbedder.open(dir, m);
 }
@@ -74,12 +93,16 @@ async function main(): Promise<void> {
     if (id) throw new Error(`model ${id} is not installed in ${cache}`);
     tmp = mkdtempSync(join(tmpdir(), "kbox-bench-"));
     const q8 = !process.argv.includes("--fp32");
-    console.log(`no embedding model installed in ${cache}: measuring a random-weights encoder shaped like all-MiniLM-L6-v2 (${q8 ? "int8" : "fp32"})`);
+    console.log(
+      `no embedding model installed in ${cache}: measuring a random-weights encoder shaped like all-MiniLM-L6-v2 (${q8 ? "int8" : "fp32"})`,
+    );
     e = await minilmShapedEmbedder(tmp, q8);
   }
   const r = await measureEmbedding(e, benchTexts(arg("--n", 2000)), arg("--batch", 256));
   console.log(`model ${r.model}  dim ${r.dim}  threads ${threadCount()}`);
-  console.log(`${r.texts} paragraphs in ${r.seconds.toFixed(2)} s: ${r.texts_per_s.toFixed(1)} paragraphs/s, ${(r.chars_per_s / 1e6).toFixed(3)} MB/s of text`);
+  console.log(
+    `${r.texts} paragraphs in ${r.seconds.toFixed(2)} s: ${r.texts_per_s.toFixed(1)} paragraphs/s, ${(r.chars_per_s / 1e6).toFixed(3)} MB/s of text`,
+  );
   await e.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }

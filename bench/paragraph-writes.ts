@@ -17,7 +17,10 @@ const SIZES = (process.argv[2] ?? "10000,100000").split(",").map(Number);
 const K = Number(process.argv[3] ?? 40);
 const DIM = 384;
 const PER_FIELD = 10;
-const WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split(" ");
+const WORDS =
+  "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split(
+    " ",
+  );
 
 let seed = 7;
 function rand(): number {
@@ -31,9 +34,29 @@ function field(rid: string, n = PER_FIELD): ParagraphRow[] {
   return Array.from({ length: n }, (_, i) => {
     const t = text();
     return {
-      id: `${rid}/t/body/${i * 1000}-${i * 1000 + t.length}`, rid, field: "t/body", field_type: "text", split: "", start: i * 1000, end: i * 1000 + t.length,
-      page: 0, idx: i, kind: "TEXT", is_table: false, labels: [], facets: ["/s/p/en"], text: t, lang: "en", path: "", created: 0, modified: 0,
-      hidden: false, groups: [], hash: String(rand()), terms: t, vectors: { default: vector() },
+      id: `${rid}/t/body/${i * 1000}-${i * 1000 + t.length}`,
+      rid,
+      field: "t/body",
+      field_type: "text",
+      split: "",
+      start: i * 1000,
+      end: i * 1000 + t.length,
+      page: 0,
+      idx: i,
+      kind: "TEXT",
+      is_table: false,
+      labels: [],
+      facets: ["/s/p/en"],
+      text: t,
+      lang: "en",
+      path: "",
+      created: 0,
+      modified: 0,
+      hidden: false,
+      groups: [],
+      hash: String(rand()),
+      terms: t,
+      vectors: { default: vector() },
     };
   });
 }
@@ -61,7 +84,8 @@ for (const N of SIZES) {
     await store.ensureVectorset("default", DIM);
     for (let start = 0; start < N; start += 10_000) {
       const rows = [];
-      for (let r = start / PER_FIELD; r < Math.min(N, start + 10_000) / PER_FIELD; r++) rows.push(...field(`r${r}`).map((p) => store.toArrowRow(p)));
+      for (let r = start / PER_FIELD; r < Math.min(N, start + 10_000) / PER_FIELD; r++)
+        rows.push(...field(`r${r}`).map((p) => store.toArrowRow(p)));
       await store.exclusive(async (t) => t.add(makeArrowTable(rows, { schema: await t.schema() })));
     }
     await store.compact(true);
@@ -71,9 +95,17 @@ for (const N of SIZES) {
     const legacy = await timed(K, (i) =>
       store.exclusive(async (t) => {
         const rid = pick(i);
-        const data = makeArrowTable(field(rid).map((p) => store.toArrowRow(p)), { schema: await t.schema() });
+        const data = makeArrowTable(
+          field(rid).map((p) => store.toArrowRow(p)),
+          { schema: await t.schema() },
+        );
         const scope = `rid = ${sqlString(rid)} AND field = 't/body'`;
-        await t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().whenNotMatchedBySourceDelete({ where: scope }).execute(data);
+        await t
+          .mergeInsert("id")
+          .whenMatchedUpdateAll()
+          .whenNotMatchedInsertAll()
+          .whenNotMatchedBySourceDelete({ where: scope })
+          .execute(data);
       }),
     );
     console.log([N, "merge-insert (before)", fmt(legacy)].join("\t"));

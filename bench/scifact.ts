@@ -34,9 +34,11 @@ for (const line of readFileSync(join(DIR, "qrels/test.tsv"), "utf8").split("\n")
 
 async function pool<T>(items: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (i < items.length) await fn(items[i++]);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (i < items.length) await fn(items[i++]);
+    }),
+  );
 }
 
 function ndcg10(ranked: string[], rel: Set<string>): number {
@@ -78,13 +80,38 @@ try {
     mode = "paragraphs written directly (ingestion queue not available)";
     const now = Date.now();
     const row = (rid: string, field: string, text: string, kind: string, context?: string): ParagraphRow => ({
-      id: `${rid}/${field}/0-${text.length}`, rid, field, field_type: field.startsWith("a/") ? "generic" : "text", split: "", start: 0, end: text.length, page: 0, idx: 0,
-      kind, is_table: false, labels: [], facets: [], text, lang: "en", path: "", created: now, modified: now, hidden: false, groups: [], hash: "", context,
+      id: `${rid}/${field}/0-${text.length}`,
+      rid,
+      field,
+      field_type: field.startsWith("a/") ? "generic" : "text",
+      split: "",
+      start: 0,
+      end: text.length,
+      page: 0,
+      idx: 0,
+      kind,
+      is_table: false,
+      labels: [],
+      facets: [],
+      text,
+      lang: "en",
+      path: "",
+      created: now,
+      modified: now,
+      hidden: false,
+      groups: [],
+      hash: "",
+      context,
     });
-    await Promise.all(corpus.map((d) => {
-      const rid = slugToRid.get(d._id) as string;
-      return Promise.all([store.paragraphs.replaceField(rid, "a/title", [row(rid, "a/title", d.title, "TITLE")]), store.paragraphs.replaceField(rid, "t/text", [row(rid, "t/text", d.text, "TEXT", d.title)])]);
-    }));
+    await Promise.all(
+      corpus.map((d) => {
+        const rid = slugToRid.get(d._id) as string;
+        return Promise.all([
+          store.paragraphs.replaceField(rid, "a/title", [row(rid, "a/title", d.title, "TITLE")]),
+          store.paragraphs.replaceField(rid, "t/text", [row(rid, "t/text", d.text, "TEXT", d.title)]),
+        ]);
+      }),
+    );
   }
   const m = await daemon.services.search.maintainer(store);
   t0 = performance.now();
@@ -104,7 +131,10 @@ try {
       const rel = qrels.get(q._id);
       if (!rel) continue;
       const t = performance.now();
-      const res = await client.call(find.find, { params: { kbid }, body: { query: q.text, features, top_k: 100, reranker: "noop" } });
+      const res = await client.call(find.find, {
+        params: { kbid },
+        body: { query: q.text, features, top_k: 100, reranker: "noop" },
+      });
       lat.push(performance.now() - t);
       const ranked: string[] = [];
       for (const id of res.best_matches) {
@@ -118,7 +148,11 @@ try {
     lat.sort((a, b) => a - b);
     rows.push([name, (n / count).toFixed(3), (r / count).toFixed(3), lat[Math.floor(lat.length / 2)].toFixed(1)]);
   }
-  if (!semantic) rows.push(["semantic", "n/a", "n/a", "no embedding model installed"], ["hybrid", "n/a", "n/a", "no embedding model installed"]);
+  if (!semantic)
+    rows.push(
+      ["semantic", "n/a", "n/a", "no embedding model installed"],
+      ["hybrid", "n/a", "n/a", "no embedding model installed"],
+    );
   console.log(`SciFact test (${queries.length} queries, ${corpus.length} docs; ${mode})`);
   console.log(["mode", "nDCG@10", "Recall@100", "p50 ms"].join("\t"));
   for (const row of rows) console.log(row.join("\t"));

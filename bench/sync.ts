@@ -19,7 +19,13 @@ import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
 import { KboxClient } from "../src/client/client.js";
 
-const { values: args } = parseArgs({ options: { files: { type: "string", default: "10000" }, saves: { type: "string", default: "20" }, idle: { type: "string", default: "10" } } });
+const { values: args } = parseArgs({
+  options: {
+    files: { type: "string", default: "10000" },
+    saves: { type: "string", default: "20" },
+    idle: { type: "string", default: "10" },
+  },
+});
 const N = Number(args.files);
 const SAVES = Number(args.saves);
 const IDLE_S = Number(args.idle);
@@ -27,9 +33,11 @@ const PER_DIR = 100;
 const WORDS = "river stone cloud lantern harbor meadow copper violet thunder orchard glacier ember".split(" ");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const rel = (i: number) => `d${String(Math.floor(i / PER_DIR)).padStart(3, "0")}/note-${i}.md`;
-const text = (i: number, extra = "") => `# Note ${i}\n\n${Array.from({ length: 30 }, (_, k) => WORDS[(i + k * 7) % WORDS.length]).join(" ")} tok${i}x.\n${extra}\n`;
+const text = (i: number, extra = "") =>
+  `# Note ${i}\n\n${Array.from({ length: 30 }, (_, k) => WORDS[(i + k * 7) % WORDS.length]).join(" ")} tok${i}x.\n${extra}\n`;
 
 function makeTree(root: string): void {
   for (let i = 0; i < N; i++) {
@@ -67,14 +75,28 @@ async function main(): Promise<void> {
     const embedMs = await timeEmbedding(s.models.embedder.bind(s.models));
     const conn = await client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
     t = performance.now();
-    const config = await client.call(sync.addConfig, { params: { kbid }, body: { name: "bench", external_connection_id: conn.id, sync_root_path: root } });
+    const config = await client.call(sync.addConfig, {
+      params: { kbid },
+      body: { name: "bench", external_connection_id: conn.id, sync_root_path: root },
+    });
     const first = await settle(client, kbid, config.id);
     const syncS = (performance.now() - t) / 1000;
     await s.processing.idle();
     const totalS = (performance.now() - t) / 1000;
-    rows.push(["initial sync: resources created", `${N} files in ${syncS.toFixed(1)}s = ${(N / syncS).toFixed(0)} files/s (${first.status}, ${first.stats.failed} failed)`]);
-    rows.push(["initial sync: indexed (findable)", `${totalS.toFixed(1)}s = ${(N / totalS).toFixed(0)} files/s, ${s.processing.totals.paragraphs} paragraphs`]);
-    rows.push(["  of which embedding", model ? `${(embedMs() / 1000).toFixed(1)}s for ${s.processing.totals.embedded} texts (${model})` : "n/a: no model installed"]);
+    rows.push([
+      "initial sync: resources created",
+      `${N} files in ${syncS.toFixed(1)}s = ${(N / syncS).toFixed(0)} files/s (${first.status}, ${first.stats.failed} failed)`,
+    ]);
+    rows.push([
+      "initial sync: indexed (findable)",
+      `${totalS.toFixed(1)}s = ${(N / totalS).toFixed(0)} files/s, ${s.processing.totals.paragraphs} paragraphs`,
+    ]);
+    rows.push([
+      "  of which embedding",
+      model
+        ? `${(embedMs() / 1000).toFixed(1)}s for ${s.processing.totals.embedded} texts (${model})`
+        : "n/a: no model installed",
+    ]);
 
     await sleep(2000); // let the watcher's initial work and the ingest reconcile pass finish
     const cpu0 = process.cpuUsage();
@@ -86,18 +108,29 @@ async function main(): Promise<void> {
     }
     const cpu = process.cpuUsage(cpu0);
     const wall = performance.now() - wall0;
-    rows.push([`idle watch over ${N} files (${IDLE_S}s)`, `CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(2)}% of one core, RSS ${(Math.max(...rss) / 2 ** 20).toFixed(0)} MiB (daemon + bench, one process)`]);
+    rows.push([
+      `idle watch over ${N} files (${IDLE_S}s)`,
+      `CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(2)}% of one core, RSS ${(Math.max(...rss) / 2 ** 20).toFixed(0)} MiB (daemon + bench, one process)`,
+    ]);
 
     const before = { ...s.processing.totals };
     const again = await client.call(sync.triggerSync, { params: { kbid, config_id: config.id }, body: {} });
     t = performance.now();
     const done = await settle(client, kbid, config.id, again.id);
     await s.processing.idle();
-    const work = Object.entries(s.processing.totals).map(([k, v]) => `${k} +${v - before[k as keyof typeof before]}`).join(", ");
-    rows.push(["re-sync, no changes", `${((performance.now() - t) / 1000).toFixed(1)}s; job ${JSON.stringify(done.stats)}; ingestion ${work}`]);
+    const work = Object.entries(s.processing.totals)
+      .map(([k, v]) => `${k} +${v - before[k as keyof typeof before]}`)
+      .join(", ");
+    rows.push([
+      "re-sync, no changes",
+      `${((performance.now() - t) / 1000).toFixed(1)}s; job ${JSON.stringify(done.stats)}; ingestion ${work}`,
+    ]);
 
     const lat = await saveLatencies(client, kbid, root);
-    rows.push([`save -> findable (${SAVES} saves)`, `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms`]);
+    rows.push([
+      `save -> findable (${SAVES} saves)`,
+      `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms`,
+    ]);
   } finally {
     await daemon.stop();
     rmSync(home, { recursive: true, force: true });

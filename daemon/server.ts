@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { type KboxPaths, kboxPaths } from "../src/api/paths.js";
@@ -8,7 +8,7 @@ import { createApp } from "./http/app.js";
 import type { ConnInfo } from "./http/auth.js";
 import { acquirePidLock, releasePidLock } from "./lifecycle/lock.js";
 import { createLogger } from "./lifecycle/logger.js";
-import { type Services, createServices } from "./services.js";
+import { createServices, type Services } from "./services.js";
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -81,7 +81,16 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
   });
   let stopping: Promise<void> | undefined;
   const servers: Server[] = [];
-  const info = { version: VERSION, started: new Date().toISOString(), dataDir: paths.data, listen: [] as string[], requestStop: () => void stop(), log, env: opts.env ?? process.env, tcp: Boolean(tcpTarget) };
+  const info = {
+    version: VERSION,
+    started: new Date().toISOString(),
+    dataDir: paths.data,
+    listen: [] as string[],
+    requestStop: () => void stop(),
+    log,
+    env: opts.env ?? process.env,
+    tcp: Boolean(tcpTarget),
+  };
   let services: Services;
   try {
     services = await createServices(info);
@@ -139,4 +148,3 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
     throw e;
   }
 }
-

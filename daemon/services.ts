@@ -75,7 +75,10 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
   const backups = await BackupService.open(store, kbs, info.version);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups);
   const search = new SearchService(kbs, new SearchConfigService(kbs), () => models);
-  const processing = new ProcessingQueue(kbs, models, { log: info.log, settings: ingestSettings(info.env ?? process.env, info.tcp ?? false) });
+  const processing = new ProcessingQueue(kbs, models, {
+    log: info.log,
+    settings: ingestSettings(info.env ?? process.env, info.tcp ?? false),
+  });
   const uploads = new UploadService(kbs, resources);
   resources.processing = processing;
   const sync = new SyncService(kbs, resources, info.log);

@@ -7,7 +7,8 @@
  * plain JSON constants, and re-exports the module's types. Commands import those instead of src/api,
  * so a CLI run does not load zod and every wire schema just to learn a URL.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -21,11 +22,14 @@ const isObject = (v: unknown): v is Rec => typeof v === "object" && v !== null &
 const isRoute = (v: unknown): v is Rec =>
   isObject(v) && typeof v.method === "string" && typeof v.path === "string" && "response" in v && "role" in v;
 /** A record whose leaves are all routes (e.g. the by-id and by-slug forms of one endpoint). */
-const isRouteTree = (v: unknown): boolean => isRoute(v) || (isObject(v) && Object.keys(v).length > 0 && Object.values(v).every(isRouteTree));
+const isRouteTree = (v: unknown): boolean =>
+  isRoute(v) || (isObject(v) && Object.keys(v).length > 0 && Object.values(v).every(isRouteTree));
 
 function refLiteral(v: unknown, indent: string): string {
   if (isRoute(v)) return `{ method: ${JSON.stringify(v.method)}, path: ${JSON.stringify(v.path)}, stream: ${Boolean(v.stream)} }`;
-  const inner = Object.entries(v as Rec).map(([k, sub]) => `${indent}  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${refLiteral(sub, `${indent}  `)},`);
+  const inner = Object.entries(v as Rec).map(
+    ([k, sub]) => `${indent}  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${refLiteral(sub, `${indent}  `)},`,
+  );
   return `{\n${inner.join("\n")}\n${indent}}`;
 }
 
@@ -70,6 +74,12 @@ function routesModule(name: string, mod: Rec): string | undefined {
   ].join("\n");
 }
 
+/** The text as the project's formatter (biome, as `npm run lint` checks it) would write it. */
+function formatted(file: string, text: string): string {
+  const biome = join(root, "node_modules/.bin/biome");
+  return execFileSync(biome, ["format", `--stdin-file-path=${join(OUT, file)}`], { input: text, encoding: "utf8", cwd: root });
+}
+
 /** Every generated file, keyed by its name under src/client/routes/. */
 export async function routeFiles(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
@@ -80,7 +90,7 @@ export async function routeFiles(): Promise<Record<string, string>> {
   for (const name of names) {
     const mod = (await import(pathToFileURL(join(API, `${name}.ts`)).href)) as Rec;
     const text = routesModule(name, mod);
-    if (text) files[`${name}.ts`] = text;
+    if (text) files[`${name}.ts`] = formatted(`${name}.ts`, text);
   }
   return files;
 }
@@ -102,7 +112,9 @@ export async function staleRoutes(dir = OUT): Promise<string[]> {
       return undefined;
     }
   };
-  const changed = Object.entries(files).filter(([f, text]) => read(f) !== text).map(([f]) => f);
+  const changed = Object.entries(files)
+    .filter(([f, text]) => read(f) !== text)
+    .map(([f]) => f);
   return [...changed, ...present.filter((f) => !(f in files))].map((f) => join("src/client/routes", f));
 }
 

@@ -1,5 +1,5 @@
-import type { ContextPiece } from "../models/generate/types.js";
 import { splitSentences, terms } from "../models/generate/text.js";
+import type { ContextPiece } from "../models/generate/types.js";
 
 /** Default support an answer sentence needs from a paragraph to cite it. */
 export const DEFAULT_CITATION_THRESHOLD = 0.4;
@@ -10,7 +10,11 @@ const FOOTNOTE = /\s*\[\^?(block-[A-Z]{2})\]/g;
  * Post-hoc citations: each answer sentence is aligned to the context paragraphs whose sentences
  * support it (share most of its content terms). Returns paragraph id → answer spans [start, end).
  */
-export function alignCitations(answer: string, pieces: ContextPiece[], threshold = DEFAULT_CITATION_THRESHOLD): Record<string, [number, number][]> {
+export function alignCitations(
+  answer: string,
+  pieces: ContextPiece[],
+  threshold = DEFAULT_CITATION_THRESHOLD,
+): Record<string, [number, number][]> {
   const out: Record<string, [number, number][]> = {};
   const paras = pieces
     .filter((p) => /^[0-9a-f]{32}\//.test(p.id))

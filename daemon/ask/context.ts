@@ -2,7 +2,7 @@ import type { AugmentedText, RagStrategy } from "../../src/api/ask.js";
 import type { ContextPiece } from "../models/generate/types.js";
 import { approxTokens } from "../models/generate/types.js";
 import type { ResourceDoc } from "../store/index.js";
-import { type ParagraphReader, type StoredParagraph } from "./paragraphs.js";
+import type { ParagraphReader, StoredParagraph } from "./paragraphs.js";
 
 /** A retrieved paragraph, in final rank order. */
 export interface Ranked {
@@ -68,12 +68,15 @@ export async function buildContext(input: ContextInput): Promise<BuiltContext> {
     const siblings = stored ? reader.of(r.rid, stored.field) : [];
     const at = stored ? siblings.findIndex((p) => p.id === r.id) : -1;
     if (conversation && stored?.field_type === "conversation") {
-      for (const p of conversationWindow(siblings, stored, conversation.full, conversation.max_messages)) add(p, r.id === p.id ? null : r.id, r.id === p.id ? null : "conversation");
+      for (const p of conversationWindow(siblings, stored, conversation.full, conversation.max_messages))
+        add(p, r.id === p.id ? null : r.id, r.id === p.id ? null : "conversation");
       continue;
     }
-    if (neighbours && at >= 0) for (const p of siblings.slice(Math.max(0, at - neighbours.before), at)) add(p, r.id, "neighbouring_paragraphs");
+    if (neighbours && at >= 0)
+      for (const p of siblings.slice(Math.max(0, at - neighbours.before), at)) add(p, r.id, "neighbouring_paragraphs");
     add(r, null, null);
-    if (neighbours && at >= 0) for (const p of siblings.slice(at + 1, at + 1 + neighbours.after)) add(p, r.id, "neighbouring_paragraphs");
+    if (neighbours && at >= 0)
+      for (const p of siblings.slice(at + 1, at + 1 + neighbours.after)) add(p, r.id, "neighbouring_paragraphs");
   }
   extendFields(pick(strategies, "field_extension"), ranked, reader, add, augmented);
   decorate(pieces, strategies, input.resource, augmented);
@@ -109,7 +112,12 @@ function extendFields(
 }
 
 /** hierarchy and metadata_extension: extend each paragraph's text with its resource's title, summary and metadata. */
-function decorate(pieces: ContextPiece[], strategies: RagStrategy[], resource: ContextInput["resource"], augmented: BuiltContext["augmented"]): void {
+function decorate(
+  pieces: ContextPiece[],
+  strategies: RagStrategy[],
+  resource: ContextInput["resource"],
+  augmented: BuiltContext["augmented"],
+): void {
   const hierarchy = pick(strategies, "hierarchy");
   const meta = pick(strategies, "metadata_extension");
   if (!hierarchy && !meta) return;
@@ -125,7 +133,12 @@ function decorate(pieces: ContextPiece[], strategies: RagStrategy[], resource: C
     if (text === piece.text) continue;
     piece.text = text;
     const prev = augmented.paragraphs[piece.id];
-    augmented.paragraphs[piece.id] = { id: piece.id, text, parent: prev?.parent ?? null, augmentation_type: hierarchy ? "hierarchy" : "metadata_extension" };
+    augmented.paragraphs[piece.id] = {
+      id: piece.id,
+      text,
+      parent: prev?.parent ?? null,
+      augmentation_type: hierarchy ? "hierarchy" : "metadata_extension",
+    };
   }
 }
 
@@ -136,12 +149,18 @@ function metadataText(res: ResourceDoc, types: string[]): string {
     const labels = (res.usermetadata?.classifications ?? []).map((c) => ` - ${c.labelset}/${c.label}`);
     if (labels.length) out += `\n\nDOCUMENT CLASSIFICATION LABELS:\n${labels.join("\n")}`;
   }
-  if (types.includes("extra_metadata") && res.extra?.metadata) out += `\n\nDOCUMENT EXTRA METADATA:\n${JSON.stringify(res.extra.metadata)}`;
+  if (types.includes("extra_metadata") && res.extra?.metadata)
+    out += `\n\nDOCUMENT EXTRA METADATA:\n${JSON.stringify(res.extra.metadata)}`;
   return out;
 }
 
 /** Keep pieces in order until the budget is spent (the last one cut to fit); number the footnote blocks. */
-function budget(pieces: ContextPiece[], maxTokens: number, footnotes: boolean, augmented: BuiltContext["augmented"]): BuiltContext {
+function budget(
+  pieces: ContextPiece[],
+  maxTokens: number,
+  footnotes: boolean,
+  augmented: BuiltContext["augmented"],
+): BuiltContext {
   const kept: ContextPiece[] = [];
   let tokens = 0;
   let truncated = false;

@@ -1,10 +1,10 @@
 import type { AskItem } from "../../src/api/ask.js";
 import { NO_ANSWER } from "../models/generate/extractive.js";
-import { type GenerateRequest, approxTokens } from "../models/generate/types.js";
-import { DEFAULT_CITATION_THRESHOLD, alignCitations, footnoteMap } from "./citations.js";
+import { approxTokens, type GenerateRequest } from "../models/generate/types.js";
+import { alignCitations, DEFAULT_CITATION_THRESHOLD, footnoteMap } from "./citations.js";
 import type { BuiltContext } from "./context.js";
-import type { Retrieval } from "./retrieve.js";
 import { genInfo, retrievalItem } from "./items.js";
+import type { Retrieval } from "./retrieve.js";
 import type { PreparedAsk } from "./service.js";
 
 interface GenerationInput {
@@ -55,9 +55,17 @@ export async function* generateItems(g: GenerationInput): AsyncGenerator<AskItem
   yield noContext ? { type: "status", code: "-2", status: "no_context" } : { type: "status", code: "0", status: "success" };
   yield { type: "augmented_context", augmented: g.context.augmented };
   yield* citationItems(g, answer, noContext);
-  const tokens = usage ?? { input: req.messages.reduce((a, m) => a + approxTokens(m.content), 0), output: approxTokens(answer || JSON.stringify(object ?? "")) };
+  const tokens = usage ?? {
+    input: req.messages.reduce((a, m) => a + approxTokens(m.content), 0),
+    output: approxTokens(answer || JSON.stringify(object ?? "")),
+  };
   const timings = { generative_first_chunk: secs((first ?? total) - start), generative_total: secs(total - start) };
-  yield { type: "metadata", tokens: { ...tokens, input_nuclia: tokens.input, output_nuclia: tokens.output }, timings, generator: genInfo(p.generator) };
+  yield {
+    type: "metadata",
+    tokens: { ...tokens, input_nuclia: tokens.input, output_nuclia: tokens.output },
+    timings,
+    generator: genInfo(p.generator),
+  };
   if (p.opts.showConsumption) {
     const none = { input: 0, output: 0, image: 0 };
     yield { type: "consumption", normalized_tokens: { ...tokens, image: 0 }, customer_key_tokens: none };

@@ -3,7 +3,10 @@ import type { KbStore } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 
 /** A stored paragraph as the context strategies need it. */
-export type StoredParagraph = Pick<ParagraphRow, "id" | "rid" | "field" | "field_type" | "split" | "start" | "end" | "idx" | "text">;
+export type StoredParagraph = Pick<
+  ParagraphRow,
+  "id" | "rid" | "field" | "field_type" | "split" | "start" | "end" | "idx" | "text"
+>;
 
 /** Every paragraph of some resources, read once per ask and kept in reading order. */
 export class ParagraphReader {

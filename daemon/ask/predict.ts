@@ -2,9 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { ChatCompletionBody, PredictChatBody } from "../../src/api/predict.js";
 import { invalid, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { ModelNameError, defaultModelName, listedModels, resolveGenerator } from "../models/generate/registry.js";
+import { defaultModelName, listedModels, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { terms } from "../models/generate/text.js";
-import { type ChatMessage, type ContextPiece, type GenerateRequest, type Generator, approxTokens } from "../models/generate/types.js";
+import {
+  approxTokens,
+  type ChatMessage,
+  type ContextPiece,
+  type GenerateRequest,
+  type Generator,
+} from "../models/generate/types.js";
 import type { Embedder } from "../models/types.js";
 import { renderContext } from "./prompt.js";
 
@@ -59,10 +65,16 @@ export class PredictService {
 
   /** A generation request from an OpenAI chat-completions body. */
   completionRequest(body: ChatCompletionBody, maxHeader: number | undefined, signal: AbortSignal): GenerateRequest {
-    const messages: ChatMessage[] = body.messages.map((m) => ({ role: m.role === "system" || m.role === "developer" ? "system" : m.role === "assistant" ? "assistant" : "user", content: flatten(m.content) }));
+    const messages: ChatMessage[] = body.messages.map((m) => ({
+      role: m.role === "system" || m.role === "developer" ? "system" : m.role === "assistant" ? "assistant" : "user",
+      content: flatten(m.content),
+    }));
     const { question, context } = questionAndContext(messages);
     const rf = body.response_format;
-    const schema = rf?.type === "json_schema" && rf.json_schema ? { name: rf.json_schema.name, description: rf.json_schema.description, parameters: rf.json_schema.schema ?? {} } : undefined;
+    const schema =
+      rf?.type === "json_schema" && rf.json_schema
+        ? { name: rf.json_schema.name, description: rf.json_schema.description, parameters: rf.json_schema.schema ?? {} }
+        : undefined;
     return {
       messages,
       question,
@@ -83,13 +95,23 @@ export class PredictService {
     const order = body.query_context_order ?? {};
     entries.sort((a, b) => (order[a[0]] ?? 0) - (order[b[0]] ?? 0));
     const footnotes = body.citations === "llm_footnotes";
-    const context: ContextPiece[] = entries.map(([id, text], i) => ({ id, text, block: footnotes ? `block-${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[Math.floor(i / 26) % 26]}${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 26]}` : undefined }));
-    const history = (body.chat_history ?? body.context ?? []).map((m): ChatMessage => ({ role: m.author === "USER" ? "user" : "assistant", content: m.text }));
+    const context: ContextPiece[] = entries.map(([id, text], i) => ({
+      id,
+      text,
+      block: footnotes
+        ? `block-${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[Math.floor(i / 26) % 26]}${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 26]}`
+        : undefined,
+    }));
+    const history = (body.chat_history ?? body.context ?? []).map(
+      (m): ChatMessage => ({ role: m.author === "USER" ? "user" : "assistant", content: m.text }),
+    );
     const system = body.system ?? "Answer the question using only the given context.";
     const user =
       body.user_prompt && body.format_prompt === false
         ? body.user_prompt.prompt
-        : (body.user_prompt?.prompt ?? "Context:\n{context}\n\nQuestion: {question}\nAnswer:").replace("{context}", renderContext(context)).replace("{question}", body.question);
+        : (body.user_prompt?.prompt ?? "Context:\n{context}\n\nQuestion: {question}\nAnswer:")
+            .replace("{context}", renderContext(context))
+            .replace("{question}", body.question);
     return {
       messages: [{ role: "system", content: system }, ...history, { role: "user", content: user }],
       question: body.question,
@@ -104,12 +126,19 @@ export class PredictService {
   }
 
   /** Embeddings with the KB's embedder (kbid) or the daemon's named/default one. */
-  async sentences(input: string | string[], model?: string | null, kbid?: string): Promise<{ model: string; vectors: Float32Array[]; tokens: number }> {
+  async sentences(
+    input: string | string[],
+    model?: string | null,
+    kbid?: string,
+  ): Promise<{ model: string; vectors: Float32Array[]; tokens: number }> {
     const texts = Array.isArray(input) ? input : [input];
     const models = this.models();
     if (kbid) this.kbs.require(kbid, "Knowledge Box not found");
     const embedder = kbid ? await models?.embedderFor(kbid) : await models?.embedder(model ?? undefined);
-    if (!embedder) throw notFound(model ? `Embedding model ${model} is not installed` : "No embedding model is installed: run `kbox models pull`");
+    if (!embedder)
+      throw notFound(
+        model ? `Embedding model ${model} is not installed` : "No embedding model is installed: run `kbox models pull`",
+      );
     const vectors = await embedder.embed(texts, "passage");
     return { model: embedder.id, vectors, tokens: texts.reduce((a, t) => a + approxTokens(t), 0) };
   }

@@ -1,6 +1,6 @@
 import type { AskBody, ChatMessage as WireMessage } from "../../src/api/ask.js";
-import type { ChatMessage, ContextPiece } from "../models/generate/types.js";
 import { NO_ANSWER } from "../models/generate/extractive.js";
+import type { ChatMessage, ContextPiece } from "../models/generate/types.js";
 
 const SYSTEM =
   "You are a helpful assistant. Answer questions using only the context you are given, in the language of the question. " +
@@ -19,7 +19,13 @@ function fill(template: string, context: string, question: string): string {
 }
 
 /** Render system + history + user messages from the request's prompt (string or {system, user}) and the context. */
-export function renderPrompt(body: AskBody, question: string, pieces: ContextPiece[], history: WireMessage[], footnotes: boolean): ChatMessage[] {
+export function renderPrompt(
+  body: AskBody,
+  question: string,
+  pieces: ContextPiece[],
+  history: WireMessage[],
+  footnotes: boolean,
+): ChatMessage[] {
   const custom = typeof body.prompt === "string" ? { user: body.prompt } : (body.prompt ?? {});
   const context = renderContext(pieces);
   let system = custom.system ? fill(custom.system, context, question) : SYSTEM;
@@ -27,7 +33,8 @@ export function renderPrompt(body: AskBody, question: string, pieces: ContextPie
   if (footnotes) system += " After each sentence that uses a context block, cite it with its key in brackets, e.g. [block-AA].";
   if (body.answer_json_schema) system += ` Answer with a JSON object that follows the schema "${body.answer_json_schema.name}".`;
   let user = custom.user ?? USER;
-  if (!/\{\{?context\}?\}/.test(user) && !(custom.system && /\{\{?context\}?\}/.test(custom.system))) user = `Context:\n{context}\n\n${user}`;
+  if (!/\{\{?context\}?\}/.test(user) && !(custom.system && /\{\{?context\}?\}/.test(custom.system)))
+    user = `Context:\n{context}\n\n${user}`;
   if (!/\{\{?question\}?\}/.test(user)) user = `${user}\n\nQuestion: {question}`;
   return [
     { role: "system", content: system },

@@ -1,7 +1,8 @@
 import type { ChatMessage } from "../../src/api/ask.js";
 import { STOPWORDS, terms, words } from "../models/generate/text.js";
 
-const ANAPHORA = /\b(it|its|this|that|these|those|they|them|their|he|him|his|she|her|there|the same|one|ones|above|former|latter)\b/i;
+const ANAPHORA =
+  /\b(it|its|this|that|these|those|they|them|their|he|him|his|she|her|there|the same|one|ones|above|former|latter)\b/i;
 
 /**
  * How much a question leans on the conversation before it, 0..1: pronouns and very short
@@ -19,7 +20,12 @@ export function historyRelevance(question: string, history: ChatMessage[]): numb
 }
 
 /** Should the query be rephrased with the history? (threshold 0: always; 1: never) */
-export function shouldRephrase(question: string, history: ChatMessage[], rephrase: boolean | undefined, threshold: number | null | undefined): boolean {
+export function shouldRephrase(
+  question: string,
+  history: ChatMessage[],
+  rephrase: boolean | undefined,
+  threshold: number | null | undefined,
+): boolean {
   if (!history.length) return false;
   if (threshold != null) return threshold < 1 && historyRelevance(question, history) >= threshold;
   return rephrase === true;

@@ -34,7 +34,8 @@ export function findPart(body: AskBody, query: string, rid?: string): FindBody {
 function paragraphsOf(r: FindResponse): Map<string, Ranked> {
   const out = new Map<string, Ranked>();
   for (const [rid, res] of Object.entries(r.resources)) {
-    for (const f of Object.values(res.fields)) for (const [id, p] of Object.entries(f.paragraphs)) out.set(id, { id, rid, text: p.text });
+    for (const f of Object.values(res.fields))
+      for (const [id, p] of Object.entries(f.paragraphs)) out.set(id, { id, rid, text: p.text });
   }
   return out;
 }
@@ -57,7 +58,9 @@ export async function retrieve(
   const weighted: { res: FindResponse; weight: number }[] = [];
   if (pre) {
     const results = await Promise.all(
-      pre.queries.map((q) => search.find(kbid, { ...(q.request as FindBody), ...(opts.rid ? { resource_filters: [opts.rid] } : {}) }, opts)),
+      pre.queries.map((q) =>
+        search.find(kbid, { ...(q.request as FindBody), ...(opts.rid ? { resource_filters: [opts.rid] } : {}) }, opts),
+      ),
     );
     const prefilterRids = new Set<string>();
     pre.queries.forEach((q, i) => {
@@ -65,7 +68,8 @@ export async function retrieve(
       weighted.push({ res: results[i], weight: q.weight });
       if (q.prefilter) for (const rid of Object.keys(results[i].resources)) prefilterRids.add(rid);
     });
-    if (pre.queries.some((q) => q.prefilter)) mainReq.resource_filters = [...prefilterRids].filter((r) => !opts.rid || r === opts.rid);
+    if (pre.queries.some((q) => q.prefilter))
+      mainReq.resource_filters = [...prefilterRids].filter((r) => !opts.rid || r === opts.rid);
   }
   const main =
     pre && mainReq.resource_filters && mainReq.resource_filters.length === 0 && pre.queries.some((q) => q.prefilter)

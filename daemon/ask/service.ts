@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type AskBody, type AskItem, AskBody as AskBodySchema } from "../../src/api/ask.js";
+import { type AskBody, AskBody as AskBodySchema, type AskItem } from "../../src/api/ask.js";
 import { toValidationIssues } from "../../src/api/errors.js";
 import type { FindResponse } from "../../src/api/find.js";
 import type { Principal } from "../auth/service.js";
@@ -15,7 +15,7 @@ import { genInfo, retrievalItem } from "./items.js";
 import { ParagraphReader } from "./paragraphs.js";
 import { renderPrompt } from "./prompt.js";
 import { rephraseQuery, shouldRephrase } from "./rephrase.js";
-import { type FindService, type Retrieval, emptyFind, retrieve } from "./retrieve.js";
+import { emptyFind, type FindService, type Retrieval, retrieve } from "./retrieve.js";
 
 /** Search as ask uses it: find, and the stored configurations (kind ask). */
 export interface AskSearch extends FindService {
@@ -68,13 +68,24 @@ export class AskService {
     }
     const lc = kb.learning_configuration;
     // The KB's prefer_markdown_generative_response applies when the request does not say.
-    if (body.prefer_markdown === undefined && lc?.prefer_markdown_generative_response !== undefined) body = { ...body, prefer_markdown: lc.prefer_markdown_generative_response };
+    if (body.prefer_markdown === undefined && lc?.prefer_markdown_generative_response !== undefined)
+      body = { ...body, prefer_markdown: lc.prefer_markdown_generative_response };
     let generator: Generator;
     try {
-      generator = resolveGenerator(body.generative_model ?? lc?.generative_model, { userKeys: lc?.user_keys as Record<string, unknown>, env: this.env });
+      generator = resolveGenerator(body.generative_model ?? lc?.generative_model, {
+        userKeys: lc?.user_keys as Record<string, unknown>,
+        env: this.env,
+      });
     } catch (e) {
       if (!(e instanceof ModelNameError)) throw e;
-      throw invalid([{ type: "value_error", loc: ["body", "generative_model"], msg: e.message, input: body.generative_model ?? lc?.generative_model }]);
+      throw invalid([
+        {
+          type: "value_error",
+          loc: ["body", "generative_model"],
+          msg: e.message,
+          input: body.generative_model ?? lc?.generative_model,
+        },
+      ]);
     }
     return { kb, store, body, rid, generator, learningId: randomUUID().replace(/-/g, ""), opts };
   }
@@ -90,10 +101,16 @@ export class AskService {
     const { body, opts } = p;
     const t0 = performance.now();
     const history = body.chat_history ?? body.context ?? [];
-    const rephrased = shouldRephrase(body.query, history, body.rephrase, body.chat_history_relevance_threshold) ? rephraseQuery(body.query, history) : body.query;
+    const rephrased = shouldRephrase(body.query, history, body.rephrase, body.chat_history_relevance_threshold)
+      ? rephraseQuery(body.query, history)
+      : body.query;
     let retrieval: Retrieval;
     try {
-      retrieval = await retrieve(this.requireSearch(), p.kb.uuid, body, rephrased, { principal: opts.principal, signal: opts.signal, rid: p.rid });
+      retrieval = await retrieve(this.requireSearch(), p.kb.uuid, body, rephrased, {
+        principal: opts.principal,
+        signal: opts.signal,
+        rid: p.rid,
+      });
     } catch (e) {
       yield { type: "error", error: `retrieval failed: ${(e as Error).message}` };
       yield* this.tail(p, emptyFind(body.query), undefined, "error", (e as Error).message);
@@ -107,7 +124,12 @@ export class AskService {
       if (body.generate_answer !== false) yield { type: "answer", text: "Not enough data to answer this." };
       yield retrievalItem(retrieval.main);
       if (retrieval.prequeries) yield { type: "prequeries", results: retrieval.prequeries };
-      yield { type: "metadata", tokens: { input: 0, output: 0, input_nuclia: 0, output_nuclia: 0 }, timings: {}, generator: genInfo(p.generator) };
+      yield {
+        type: "metadata",
+        tokens: { input: 0, output: 0, input_nuclia: 0, output_nuclia: 0 },
+        timings: {},
+        generator: genInfo(p.generator),
+      };
       return;
     }
     if (body.generate_answer === false) {
@@ -132,7 +154,14 @@ export class AskService {
     });
   }
 
-  private async *answer(p: PreparedAsk, r: Retrieval, ctx: BuiltContext, question: string, history: AskBody["chat_history"] & {}, retrievalMs: number): AsyncGenerator<AskItem> {
+  private async *answer(
+    p: PreparedAsk,
+    r: Retrieval,
+    ctx: BuiltContext,
+    question: string,
+    history: AskBody["chat_history"] & {},
+    retrievalMs: number,
+  ): AsyncGenerator<AskItem> {
     const { body } = p;
     const footnotes = body.citations === "llm_footnotes";
     // The model sees the question as asked, with the history; retrieval used the rephrased one.
@@ -149,7 +178,9 @@ export class AskService {
         context: ctx.pieces,
         maxTokens: typeof mt === "number" ? mt : (mt?.answer ?? undefined),
         seed: body.generative_model_seed ?? undefined,
-        jsonSchema: body.answer_json_schema ? { ...body.answer_json_schema, description: body.answer_json_schema.description ?? undefined } : undefined,
+        jsonSchema: body.answer_json_schema
+          ? { ...body.answer_json_schema, description: body.answer_json_schema.description ?? undefined }
+          : undefined,
         reasoning: body.reasoning ? true : undefined,
         footnotes,
         signal: p.opts.signal,
@@ -159,7 +190,13 @@ export class AskService {
   }
 
   /** The closing items when no answer is generated (generate_answer false, or a failure before generation). */
-  private async *tail(p: PreparedAsk, main: FindResponse, pre: Record<string, FindResponse> | undefined, status: "success" | "error", details?: string): AsyncGenerator<AskItem> {
+  private async *tail(
+    p: PreparedAsk,
+    main: FindResponse,
+    pre: Record<string, FindResponse> | undefined,
+    status: "success" | "error",
+    details?: string,
+  ): AsyncGenerator<AskItem> {
     yield retrievalItem(main);
     if (pre) yield { type: "prequeries", results: pre };
     if (status === "error") {
@@ -167,6 +204,11 @@ export class AskService {
       return;
     }
     yield { type: "status", code: "0", status: "success" };
-    yield { type: "metadata", tokens: { input: 0, output: 0, input_nuclia: 0, output_nuclia: 0 }, timings: {}, generator: genInfo(p.generator) };
+    yield {
+      type: "metadata",
+      tokens: { input: 0, output: 0, input_nuclia: 0, output_nuclia: 0 },
+      timings: {},
+      generator: genInfo(p.generator),
+    };
   }
 }

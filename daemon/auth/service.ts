@@ -24,7 +24,13 @@ export class AuthService {
   list(kbid: string | null): ServiceAccount[] {
     return [...this.store.accounts.values()]
       .filter((a) => a.kb_id === kbid)
-      .map((a) => ({ id: a.id, title: a.title, role: a.role, kb_id: a.kb_id, keys: a.keys.map(({ id, created, expires }) => ({ id, created, expires })) }));
+      .map((a) => ({
+        id: a.id,
+        title: a.title,
+        role: a.role,
+        kb_id: a.kb_id,
+        keys: a.keys.map(({ id, created, expires }) => ({ id, created, expires })),
+      }));
   }
 
   async create(kbid: string | null, title: string, role: KbRole): Promise<{ id: string }> {

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { KboxError, conflict } from "../errors.js";
+import { conflict, KboxError } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { KbDoc, Store } from "../store/index.js";
 import { installKbDir } from "../store/snapshot.js";
@@ -64,7 +64,14 @@ export class Restorer {
       await writeFile(join(dataDir, MARKER), "", { mode: 0o600 });
       if (this.hasSlug(slug)) throw slugTaken();
       await installKbDir(this.store, uuid, dataDir);
-      const kb: KbDoc = { ...staged.kb, uuid, slug, title: target.title ?? staged.kb.title, created: new Date().toISOString(), state: "PUBLISHED" };
+      const kb: KbDoc = {
+        ...staged.kb,
+        uuid,
+        slug,
+        title: target.title ?? staged.kb.title,
+        created: new Date().toISOString(),
+        state: "PUBLISHED",
+      };
       // The record goes last: once it is written the box exists, whole.
       if (this.hasSlug(slug)) {
         await rm(this.store.kbDir(uuid), { recursive: true, force: true });
@@ -137,7 +144,8 @@ export class Restorer {
     try {
       const manifest = await extractArchive(input, dir);
       const kb = JSON.parse(await readFile(join(dir, "kb.json"), "utf8")) as KbDoc;
-      if (!kb || typeof kb.slug !== "string") throw new KboxError(400, "Backup archive is corrupt or incomplete: kb.json is not a knowledge box");
+      if (!kb || typeof kb.slug !== "string")
+        throw new KboxError(400, "Backup archive is corrupt or incomplete: kb.json is not a knowledge box");
       return { dir, manifest, kb };
     } catch (e) {
       await rm(dir, { recursive: true, force: true });

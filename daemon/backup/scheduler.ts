@@ -90,7 +90,10 @@ export class BackupScheduler {
       try {
         const started = await this.backups.create(s.kb_id, { scheduled: true });
         const done = await this.backups.wait(started.id);
-        doc = done.status === "finished" ? { last_backup_id: done.id, last_error: null } : { last_backup_id: s.last_backup_id, last_error: done.error ?? "failed" };
+        doc =
+          done.status === "finished"
+            ? { last_backup_id: done.id, last_error: null }
+            : { last_backup_id: s.last_backup_id, last_error: done.error ?? "failed" };
         if (done.status === "finished") await this.prune(s.kb_id, s.keep);
       } catch (e) {
         doc = { last_backup_id: s.last_backup_id, last_error: (e as Error).message };

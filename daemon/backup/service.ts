@@ -159,7 +159,8 @@ export class BackupService {
   /** The archive of a finished backup or export. */
   archive(id: string, kind?: BackupKind): BackupDoc {
     const doc = this.get(id, kind);
-    if (doc.status !== "finished") throw conflict(`${doc.kind === "export" ? "Export" : "Backup"} ${id} is ${doc.status}, not finished`);
+    if (doc.status !== "finished")
+      throw conflict(`${doc.kind === "export" ? "Export" : "Backup"} ${id} is ${doc.status}, not finished`);
     return doc;
   }
 

@@ -1,29 +1,49 @@
 import { Hono } from "hono";
 import type { Services } from "../services.js";
-import { type AuthOptions, type HttpEnv, authenticate } from "./auth.js";
+import { type AuthOptions, authenticate, type HttpEnv } from "./auth.js";
 import { errorResponse, unrouted } from "./mount.js";
 import * as accounts from "./routes/accounts.js";
 import * as ask from "./routes/ask.js";
-import * as predict from "./routes/predict.js";
 import * as backups from "./routes/backups.js";
+import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
-import * as kbs from "./routes/kbs.js";
-import * as learning from "./routes/learning.js";
-import * as resources from "./routes/resources.js";
-import * as catalog from "./routes/catalog.js";
 import * as find from "./routes/find.js";
-import * as search from "./routes/search.js";
+import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
+import * as learning from "./routes/learning.js";
 import * as models from "./routes/models.js";
+import * as predict from "./routes/predict.js";
+import * as processing from "./routes/processing.js";
+import * as resources from "./routes/resources.js";
+import * as search from "./routes/search.js";
 import * as searchConfigs from "./routes/search-configs.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
-import * as processing from "./routes/processing.js";
 import * as uploads from "./routes/uploads.js";
 
 /** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [daemon.register, doctor.register, kbs.register, learning.register, resources.register, accounts.register, backups.register, find.register, searchConfigs.register, strategies.register, labelsets.register, search.register, catalog.register, models.register, ask.register, predict.register, sync.register, processing.register, uploads.register];
+const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [
+  daemon.register,
+  doctor.register,
+  kbs.register,
+  learning.register,
+  resources.register,
+  accounts.register,
+  backups.register,
+  find.register,
+  searchConfigs.register,
+  strategies.register,
+  labelsets.register,
+  search.register,
+  catalog.register,
+  models.register,
+  ask.register,
+  predict.register,
+  sync.register,
+  processing.register,
+  uploads.register,
+];
 
 export interface AppOptions {
   trustRolesHeader: boolean;

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { KEY_HEADERS, ROLES_HEADER } from "../../src/api/accounts.js";
 import { Role } from "../../src/api/route.js";
-import { OWNER, type Principal } from "../auth/service.js";
 import type { AuthService } from "../auth/service.js";
+import { OWNER, type Principal } from "../auth/service.js";
 import { KboxError } from "../errors.js";
 
 /** Per-connection facts the server adapter passes to the app. */
@@ -46,7 +46,12 @@ export function authenticate(c: Context<HttpEnv>, opts: AuthOptions): Principal 
   }
   const roles = c.req.header(ROLES_HEADER);
   if (opts.trustRolesHeader && roles !== undefined && LOOPBACK.test(conn.remoteAddress ?? "")) {
-    const set = new Set(roles.split(";").map((r) => r.trim().toUpperCase()).filter((r) => Role.safeParse(r).success)) as Set<Role>;
+    const set = new Set(
+      roles
+        .split(";")
+        .map((r) => r.trim().toUpperCase())
+        .filter((r) => Role.safeParse(r).success),
+    ) as Set<Role>;
     // Upstream lists knowledge boxes for MANAGER, and the SDK sends that role alone for `GET /kbs`.
     if (set.has("MANAGER")) set.add("READER");
     return { roles: set, via: "roles-header" };

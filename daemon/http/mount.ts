@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { issue, toValidationIssues } from "../../src/api/errors.js";
 import type { RouteDef } from "../../src/api/route.js";
 import type { Principal } from "../auth/service.js";
-import { KboxError, forbidden, invalid } from "../errors.js";
+import { forbidden, invalid, KboxError } from "../errors.js";
 import { type HttpEnv, principalOf } from "./auth.js";
 
 /** What a handler receives: parsed parameters, query and body, and who is calling. */
@@ -45,7 +45,9 @@ async function readJson(req: Request): Promise<unknown> {
     throw invalid([issue("json_invalid", ["body", pos], "JSON decode error", {}, { error: msg })]);
   }
   if (depthOver(value, MAX_JSON_DEPTH)) {
-    throw invalid([issue("json_invalid", ["body"], `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {}, { max_depth: MAX_JSON_DEPTH })]);
+    throw invalid([
+      issue("json_invalid", ["body"], `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {}, { max_depth: MAX_JSON_DEPTH }),
+    ]);
   }
   return value;
 }
@@ -59,7 +61,8 @@ function depthOver(root: unknown, max: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -117,7 +120,9 @@ export function mount<T extends RouteDef>(app: Hono<HttpEnv>, def: T, handler: H
     if (principal.kbid && scopedKb && scopedKb !== principal.kbid) throw forbidden();
     const params = parse<T["params"]>(def.params, rawParams, "path");
     const query = parse<T["query"]>(def.query, readQuery(c), "query");
-    const body = (def.bodyKind === "json" ? parse(def.body, await readJson(c.req.raw), "body") : undefined) as z.output<T["body"]>;
+    const body = (def.bodyKind === "json" ? parse(def.body, await readJson(c.req.raw), "body") : undefined) as z.output<
+      T["body"]
+    >;
     const result = await handler({ params, query, body, principal, req: c.req.raw, signal: c.req.raw.signal });
     if (isResponse(result)) return result;
     if (def.status === 204 || result === undefined) return c.body(null, def.status === 200 ? 204 : (def.status as 204));

@@ -33,7 +33,11 @@ export async function embedRows(
     for (let i = 0; i < hashes.length; i += BATCH) {
       signal?.throwIfAborted();
       const batch = hashes.slice(i, i + BATCH);
-      const vectors = await embedder.embed(batch.map((h) => todo.get(h) as string), "passage", signal);
+      const vectors = await embedder.embed(
+        batch.map((h) => todo.get(h) as string),
+        "passage",
+        signal,
+      );
       for (let j = 0; j < batch.length; j++) known.set(batch[j], vectors[j]);
       embedded += batch.length;
     }

@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { FieldDoc } from "../store/index.js";
-import type { ExtractJob, ExtractReply } from "./extract-worker.js";
 import { ExtractionError } from "./extract/errors.js";
+import type { ExtractJob, ExtractReply } from "./extract-worker.js";
 import { type BlobPaths, type FieldOutcome, failedOutcome, finishField, type ProcessOptions } from "./process-field.js";
 
 /** Sizing of the extraction pool. */
@@ -176,7 +176,11 @@ export class ExtractPool {
       // V8 aborts (SIGABRT, or exit code 134) when the heap limit is reached.
       if (job.signal?.aborted) job.reject(job.signal.reason);
       else if (why === "SIGABRT" || why === "exit code 134") {
-        job.resolve(failedOutcome(new ExtractionError("TOO_LARGE", `The document needs more than ${this.maxHeapMb} MB of memory to extract`)));
+        job.resolve(
+          failedOutcome(
+            new ExtractionError("TOO_LARGE", `The document needs more than ${this.maxHeapMb} MB of memory to extract`),
+          ),
+        );
       } else job.resolve(failedOutcome(new Error(`the extraction worker died (${why})`)));
     }
     if (!this.closed) this.dispatch();

@@ -43,13 +43,19 @@ export interface ProcessOptions {
 }
 
 /** Extract a stored field by its kind; file fields read their bytes from the blob store. */
-export async function extractField(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<Extracted> {
+export async function extractField(
+  doc: FieldDoc,
+  blobs: BlobPaths,
+  signal?: AbortSignal,
+  opts?: ProcessOptions,
+): Promise<Extracted> {
   switch (doc.type) {
     case "text":
       return extractTextField(doc.value as TextField);
     case "file": {
       const v = doc.value as FileField;
-      if (!doc.blob) throw new ExtractionError("INVALID_INPUT", "The file field has no content: send a payload or upload the file");
+      if (!doc.blob)
+        throw new ExtractionError("INVALID_INPUT", "The file field has no content: send a payload or upload the file");
       return extractFileField({
         path: blobs.path(doc.blob),
         filename: v.file.filename ?? undefined,
@@ -87,7 +93,8 @@ export function failedOutcome(err: unknown): FieldOutcome {
 /** The wire's error object for a failed field. */
 export function fieldError(err: unknown): FieldError {
   const created = new Date().toISOString();
-  if (err instanceof ExtractionError) return { body: err.message, code: err.code, code_str: err.code_str, created, severity: "ERROR" };
+  if (err instanceof ExtractionError)
+    return { body: err.message, code: err.code, code_str: err.code_str, created, severity: "ERROR" };
   const msg = err instanceof Error ? err.message : String(err);
   return { body: `Processing failed: ${msg}`, code: 0, code_str: "PROCESSING_FAILED", created, severity: "ERROR" };
 }
@@ -104,13 +111,18 @@ function paragraphMeta(u: IndexUnit) {
   }));
 }
 
-const strip = (m: Extracted["metadata"]) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== null));
+const strip = (m: Extracted["metadata"]) =>
+  Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== null));
 
 /** Split an extraction into index units (the whole field, or one per conversation message). */
 function splitUnits(ex: Extracted, opts: ProcessOptions = {}): IndexUnit[] {
   const lang = ex.metadata.language ?? "";
   return ex.splits
-    ? Object.entries(ex.splits).map(([ident, sub]) => ({ split: ident, paragraphs: splitParagraphs(sub, opts.split), lang: sub.metadata.language ?? lang }))
+    ? Object.entries(ex.splits).map(([ident, sub]) => ({
+        split: ident,
+        paragraphs: splitParagraphs(sub, opts.split),
+        lang: sub.metadata.language ?? lang,
+      }))
     : [{ split: "", paragraphs: splitParagraphs(ex, opts.split), lang }];
 }
 
@@ -122,7 +134,11 @@ export function outcomeOf(doc: FieldDoc, ex: Extracted, opts: ProcessOptions = {
 /** The outcome of a field from its extraction and its split units. */
 function describe(doc: FieldDoc, ex: Extracted, units: IndexUnit[]): FieldOutcome {
   const whole = units.find((u) => u.split === "");
-  const metadata = { ...strip(ex.metadata), paragraphs: whole ? paragraphMeta(whole) : [], last_extract: new Date().toISOString() };
+  const metadata = {
+    ...strip(ex.metadata),
+    paragraphs: whole ? paragraphMeta(whole) : [],
+    last_extract: new Date().toISOString(),
+  };
   const extracted: Record<string, unknown> = {
     text: {
       text: ex.text,
@@ -132,28 +148,54 @@ function describe(doc: FieldDoc, ex: Extracted, units: IndexUnit[]): FieldOutcom
     metadata: {
       metadata,
       split_metadata: Object.fromEntries(
-        units.filter((u) => u.split).map((u) => [u.split, { language: ex.splits?.[u.split]?.metadata.language, paragraphs: paragraphMeta(u) }]),
+        units
+          .filter((u) => u.split)
+          .map((u) => [u.split, { language: ex.splits?.[u.split]?.metadata.language, paragraphs: paragraphMeta(u) }]),
       ),
       deleted_splits: [],
     },
   };
   if (doc.type === "file") {
     const f = (doc.value as FileField).file as { md5?: string | null };
-    extracted.file = { language: ex.metadata.language, md5: f.md5 ?? undefined, metadata: strip(ex.metadata), icon: ex.metadata.mime_type };
+    extracted.file = {
+      language: ex.metadata.language,
+      md5: f.md5 ?? undefined,
+      metadata: strip(ex.metadata),
+      icon: ex.metadata.mime_type,
+    };
   }
   if (doc.type === "link") {
     const m = ex.metadata;
-    extracted.link = { title: m.title, description: m.description, language: m.language, metadata: strip(m), type: m.mime_type, date: m.date };
+    extracted.link = {
+      title: m.title,
+      description: m.description,
+      language: m.language,
+      metadata: strip(m),
+      type: m.mime_type,
+      date: m.date,
+    };
   }
   const empty = units.every((u) => u.paragraphs.length === 0);
-  return { status: empty ? "EMPTY" : "PROCESSED", units, extracted, mime: ex.metadata.mime_type, language: ex.metadata.language, languages: ex.metadata.languages ?? [] };
+  return {
+    status: empty ? "EMPTY" : "PROCESSED",
+    units,
+    extracted,
+    mime: ex.metadata.mime_type,
+    language: ex.metadata.language,
+    languages: ex.metadata.languages ?? [],
+  };
 }
 
 /** What an extraction worker sends back: the extraction (languages not yet detected) and its units, or a final outcome. */
 export type PreparedField = { ex: Extracted; units: IndexUnit[] } | { outcome: FieldOutcome };
 
 /** The worker's half of processField: extract and split, leaving language detection to the daemon. */
-export async function prepareField(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<PreparedField> {
+export async function prepareField(
+  doc: FieldDoc,
+  blobs: BlobPaths,
+  signal?: AbortSignal,
+  opts?: ProcessOptions,
+): Promise<PreparedField> {
   try {
     const ex = await extractField(doc, blobs, signal, opts);
     return { ex, units: splitUnits(ex, opts) };
@@ -174,7 +216,12 @@ export async function finishField(doc: FieldDoc, prepared: PreparedField): Promi
 }
 
 /** Extract and split one field; extraction failures become an ERROR outcome, never a throw. */
-export async function processField(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<FieldOutcome> {
+export async function processField(
+  doc: FieldDoc,
+  blobs: BlobPaths,
+  signal?: AbortSignal,
+  opts?: ProcessOptions,
+): Promise<FieldOutcome> {
   try {
     return outcomeOf(doc, await extractField(doc, blobs, signal, opts), opts);
   } catch (err) {

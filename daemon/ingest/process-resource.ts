@@ -2,10 +2,17 @@ import type { ResourceStatus } from "../../src/api/common.js";
 import { fieldKey } from "../resources/fields.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
-import { type VectorsetEmbedder, embedRows } from "./embed.js";
-import { type BlobPaths, type FieldOutcome, failedOutcome, fieldError, type ProcessOptions, transientOf } from "./process-field.js";
+import { embedRows, type VectorsetEmbedder } from "./embed.js";
+import {
+  type BlobPaths,
+  type FieldOutcome,
+  failedOutcome,
+  fieldError,
+  type ProcessOptions,
+  transientOf,
+} from "./process-field.js";
 import { refreshResource } from "./refresh.js";
-import { DEFAULT_RETRY, type RetryPolicy, expireIfDue, nextRetry } from "./retry.js";
+import { DEFAULT_RETRY, expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
 import { buildRows } from "./rows.js";
 import { splitOptionsFor } from "./strategy.js";
 
@@ -56,7 +63,13 @@ function current(ctx: RunContext, rid: string, key: string, hash: string | undef
   return Boolean(f) && f?.hash === hash && !ctx.superseded(key);
 }
 
-async function indexRows(ctx: RunContext, res: ResourceDoc, doc: FieldDoc, outcome: FieldOutcome, stats: RunStats): Promise<ParagraphRow[]> {
+async function indexRows(
+  ctx: RunContext,
+  res: ResourceDoc,
+  doc: FieldDoc,
+  outcome: FieldOutcome,
+  stats: RunStats,
+): Promise<ParagraphRow[]> {
   if (outcome.status !== "PROCESSED") return [];
   const rows = buildRows(res, doc.type, doc.id, outcome.units, outcome.mime);
   try {
@@ -65,7 +78,10 @@ async function indexRows(ctx: RunContext, res: ResourceDoc, doc: FieldDoc, outco
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     const e = fieldError(err);
-    Object.assign(outcome, { status: "ERROR", error: { ...e, code_str: "EMBEDDING_FAILED", body: `Embedding failed: ${(err as Error).message}` } });
+    Object.assign(outcome, {
+      status: "ERROR",
+      error: { ...e, code_str: "EMBEDDING_FAILED", body: `Embedding failed: ${(err as Error).message}` },
+    });
     // An embeddings endpoint that is down or overloaded (remote.ts marks it) is retried, not an ERROR.
     Object.assign(outcome, transientOf(err));
     return [];
@@ -139,7 +155,10 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
   );
   // The outputs the records no longer point to: the previous ones (new outputs always get new keys),
   // and those of results dropped as stale.
-  await ctx.store.removeBlobs([...done.map((w) => w.doc?.extracted_blob), ...[...outputs].filter(([w]) => !done.includes(w)).map(([, k]) => k)]);
+  await ctx.store.removeBlobs([
+    ...done.map((w) => w.doc?.extracted_blob),
+    ...[...outputs].filter(([w]) => !done.includes(w)).map(([, k]) => k),
+  ]);
   for (const w of done) {
     stats.fields += 1;
     stats.paragraphs += w.rows.length;
@@ -151,7 +170,9 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
 /** The resource's language: set by the user, else the language of its largest processed field. */
 function applyLanguages(res: ResourceDoc, results: FieldResult[]): void {
   const ranked = [...results].sort((a, b) => size(b) - size(a));
-  const main = ranked.find((r) => r.outcome.language && !r.key.startsWith("a/"))?.outcome.language ?? ranked.find((r) => r.outcome.language)?.outcome.language;
+  const main =
+    ranked.find((r) => r.outcome.language && !r.key.startsWith("a/"))?.outcome.language ??
+    ranked.find((r) => r.outcome.language)?.outcome.language;
   if (main && !res.metadata.language) res.metadata.language = main;
   const all = new Set([...(res.metadata.languages ?? []), ...results.flatMap((r) => r.outcome.languages)]);
   if (all.size) res.metadata.languages = [...all];

@@ -3,8 +3,8 @@ import type { ProcessingSink } from "../resources/service.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
-import { type RunContext, type RunStats, processResource } from "./process-resource.js";
 import { ExtractPool } from "./extract-pool.js";
+import { processResource, type RunContext, type RunStats } from "./process-resource.js";
 import { markFailed, sweepOrphans } from "./recovery.js";
 import { DEFAULT_RETRY, type IngestSettings } from "./retry.js";
 import { RetryTimers } from "./retry-timers.js";
@@ -82,7 +82,9 @@ export class ProcessingQueue implements ProcessingSink {
     this.settings = opts.settings ?? { retry: DEFAULT_RETRY, allowPrivateLinks: true };
     kbs.onDrop((kbid) => this.dropKb(kbid));
     // A restored or imported box may hold PENDING work from the moment it was backed up.
-    kbs.onArrive((kbid) => void this.scanKb(kbid, true).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)));
+    kbs.onArrive(
+      (kbid) => void this.scanKb(kbid, true).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)),
+    );
   }
 
   /** Scan every knowledge box for PENDING work and journaled refreshes; call once at start. */
@@ -142,13 +144,27 @@ export class ProcessingQueue implements ProcessingSink {
   }
 
   /** Resources and fields waiting and running, for one knowledge box or all. */
-  counts(kbid?: string): { queued: number; running: number; queued_fields: number; running_fields: number; retrying: number; retrying_fields: number } {
+  counts(kbid?: string): {
+    queued: number;
+    running: number;
+    queued_fields: number;
+    running_fields: number;
+    retrying: number;
+    retrying_fields: number;
+  } {
     const pick = (m: Map<string, Item>) => [...m.values()].filter((i) => !kbid || i.kbid === kbid);
     const w = pick(this.waiting);
     const r = pick(this.running);
     const fields = (items: Item[]) => items.reduce((n, i) => n + i.fields.size, 0);
     const t = this.retries.counts(kbid);
-    return { queued: w.length, running: r.length, queued_fields: fields(w), running_fields: fields(r), retrying: t.resources, retrying_fields: t.fields };
+    return {
+      queued: w.length,
+      running: r.length,
+      queued_fields: fields(w),
+      running_fields: fields(r),
+      retrying: t.resources,
+      retrying_fields: t.fields,
+    };
   }
 
   /** The extraction workers and their memory (daemon status). */
@@ -273,7 +289,8 @@ export class ProcessingQueue implements ProcessingSink {
         const k = keyOf(item.kbid, item.rid);
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
-      extract: (doc, blobs, signal, opts) => this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks }),
+      extract: (doc, blobs, signal, opts) =>
+        this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks }),
       signal: this.abort.signal,
       retry: this.settings.retry,
     };
@@ -321,12 +338,20 @@ export class ProcessingQueue implements ProcessingSink {
     const res = store.resources.get(item.rid);
     if (!res || this.stopping) return;
     const k = keyOf(item.kbid, item.rid);
-    const later = this.retries.fromRecord(item.kbid, res, (f) => Boolean(this.waiting.get(k)?.fields.has(f)), (f) => this.retryField(item.kbid, item.rid, f));
+    const later = this.retries.fromRecord(
+      item.kbid,
+      res,
+      (f) => Boolean(this.waiting.get(k)?.fields.has(f)),
+      (f) => this.retryField(item.kbid, item.rid, f),
+    );
     for (const key of item.fields) {
       const f = res.fields[key];
       if (f && later.includes(key) && f.retry) {
-        this.log(`ingest: ${item.rid} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`);
-      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED")) this.log(`ingest: ${item.rid} ${key} ${f.status}: ${f.error?.body}`);
+        this.log(
+          `ingest: ${item.rid} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`,
+        );
+      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED"))
+        this.log(`ingest: ${item.rid} ${key} ${f.status}: ${f.error?.body}`);
     }
   }
 

@@ -27,8 +27,17 @@ export async function sweepOrphans(kbs: KbService, stopping: () => boolean, log:
 }
 
 /** Record ERROR on fields that keep failing unexpectedly, so that nothing stays PENDING forever. */
-export async function markFailed(kbs: KbService, kbid: string, rid: string, fields: Iterable<string>, err: unknown): Promise<void> {
-  const store = await kbs.open(kbid).then((o) => o.store, () => undefined);
+export async function markFailed(
+  kbs: KbService,
+  kbid: string,
+  rid: string,
+  fields: Iterable<string>,
+  err: unknown,
+): Promise<void> {
+  const store = await kbs.open(kbid).then(
+    (o) => o.store,
+    () => undefined,
+  );
   const cur = store?.resources.get(rid);
   if (!store || !cur) return;
   const next = structuredClone(cur);
@@ -43,7 +52,8 @@ export async function markFailed(kbs: KbService, kbid: string, rid: string, fiel
   await Promise.all(
     keys.map(async (key) => {
       const doc = await store.fields.get(`${rid}/${key}`).catch(() => undefined);
-      if (doc) await store.fields.put(`${rid}/${key}`, rid, { ...doc, errors: [error] } satisfies FieldDoc).catch(() => undefined);
+      if (doc)
+        await store.fields.put(`${rid}/${key}`, rid, { ...doc, errors: [error] } satisfies FieldDoc).catch(() => undefined);
     }),
   );
 }

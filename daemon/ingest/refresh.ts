@@ -28,7 +28,13 @@ export async function refreshResource(store: KbStore, res: ResourceDoc, skip: Se
   for (const [field, rows] of byField) {
     const mime = mimeOf(docs.get(`${res.id}/${field}`));
     for (const row of rows) {
-      Object.assign(row, { path: cols.path, created: cols.created, modified: cols.modified, hidden: cols.hidden, groups: cols.groups });
+      Object.assign(row, {
+        path: cols.path,
+        created: cols.created,
+        modified: cols.modified,
+        hidden: cols.hidden,
+        groups: cols.groups,
+      });
       row.facets = [...new Set([...cols.facets, ...fieldFacets(mime, row.lang)])];
       row.labels = labels.get(row.id) ?? [];
     }

@@ -51,7 +51,9 @@ export class RetryTimers {
 
   /** Cancel the timers of some fields of a resource (all of them without `fields`). */
   cancel(kbid: string, rid: string, fields?: Iterable<string>): void {
-    const keys = fields ? [...fields].map((f) => keyOf(kbid, rid, f)) : [...this.timers.keys()].filter((k) => k.startsWith(`${kbid}/${rid}/`));
+    const keys = fields
+      ? [...fields].map((f) => keyOf(kbid, rid, f))
+      : [...this.timers.keys()].filter((k) => k.startsWith(`${kbid}/${rid}/`));
     for (const k of keys) {
       const t = this.timers.get(k);
       if (t) clearTimeout(t.handle);

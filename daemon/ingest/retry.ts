@@ -67,7 +67,12 @@ export function ingestSettings(env: NodeJS.ProcessEnv, tcp: boolean): IngestSett
   return { retry, allowPrivateLinks: allow ? flag(allow, "KBOX_LINKS_ALLOW_PRIVATE") : !tcp, extractWorkers: workers };
 }
 
-const human = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3600_000)} h`);
+const human = (ms: number) =>
+  ms < 120_000
+    ? `${Math.round(ms / 1000)} s`
+    : ms < 7_200_000
+      ? `${Math.round(ms / 60_000)} min`
+      : `${Math.round(ms / 3600_000)} h`;
 
 /** A transient outcome of a field that has failed since past the deadline becomes EXPIRED (mutates `outcome`). */
 export function expireIfDue(policy: RetryPolicy, prev: RetryState | undefined, outcome: FieldOutcome, now = Date.now()): void {
@@ -88,7 +93,12 @@ export function expireIfDue(policy: RetryPolicy, prev: RetryState | undefined, o
 }
 
 /** The retry state after one more transient failure: backoff doubling from firstDelayMs, Retry-After honoured, never past the deadline. */
-export function nextRetry(policy: RetryPolicy, prev: RetryState | undefined, outcome: FieldOutcome, now = Date.now()): RetryState {
+export function nextRetry(
+  policy: RetryPolicy,
+  prev: RetryState | undefined,
+  outcome: FieldOutcome,
+  now = Date.now(),
+): RetryState {
   const since = prev ? Date.parse(prev.since) : now;
   const attempts = (prev?.attempts ?? 0) + 1;
   const backoff = policy.firstDelayMs * 2 ** Math.min(attempts - 1, 30);

@@ -62,7 +62,11 @@ export function userParagraphLabels(res: ResourceDoc): Map<string, string[]> {
   const out = new Map<string, string[]>();
   type Fm = { paragraphs?: { key: string; classifications: { labelset: string; label: string }[] }[] };
   for (const fm of (res.fieldmetadata ?? []) as Fm[]) {
-    for (const p of fm.paragraphs ?? []) out.set(p.key, p.classifications.map((c) => `/l/${c.labelset}/${c.label}`));
+    for (const p of fm.paragraphs ?? [])
+      out.set(
+        p.key,
+        p.classifications.map((c) => `/l/${c.labelset}/${c.label}`),
+      );
   }
   return out;
 }

@@ -24,7 +24,9 @@ function itemOf(kbid: string, r: ResourceDoc, state: ReturnType<ProcessingQueue[
     field_id: f.id,
     status: f.status,
     ...(f.error ? { error: f.error } : {}),
-    ...(f.status === "PENDING" && f.retry ? { retry: { attempts: f.retry.attempts, first_failure: f.retry.since, next_attempt: f.retry.next } } : {}),
+    ...(f.status === "PENDING" && f.retry
+      ? { retry: { attempts: f.retry.attempts, first_failure: f.retry.since, next_attempt: f.retry.next } }
+      : {}),
   }));
   const s = r.metadata.status;
   return {
@@ -44,7 +46,12 @@ function itemOf(kbid: string, r: ResourceDoc, state: ReturnType<ProcessingQueue[
 }
 
 /** The queue's state for a knowledge box and the processing status of its resources, oldest first. */
-export async function processingStatus(kbs: KbService, queue: ProcessingQueue, kbid: string, q: ProcessingStatusQuery): Promise<ProcessingStatus> {
+export async function processingStatus(
+  kbs: KbService,
+  queue: ProcessingQueue,
+  kbid: string,
+  q: ProcessingStatusQuery,
+): Promise<ProcessingStatus> {
   const { kb, store } = await kbs.open(kbid);
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const wanted = q.status?.length ? new Set(q.status) : undefined;

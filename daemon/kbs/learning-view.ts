@@ -34,17 +34,22 @@ function unresolved(ref: string): SemanticRef {
 /** The vectorsets of a knowledge box: its named models, else the daemon default it would be pinned to. */
 export function vectorsetsOf(models: ModelService, kb: KbDoc): VectorsetInfo[] {
   const names = kbModelNames(kb);
-  if (!names.length) return models.vectorsets(kb).map((v) => ({ id: v.id, model: v.model, dim: v.dim, default: true, installed: true }));
+  if (!names.length)
+    return models.vectorsets(kb).map((v) => ({ id: v.id, model: v.model, dim: v.dim, default: true, installed: true }));
   const refs = names.map((n) => resolveSemantic(models, n) ?? unresolved(n));
   const want = kb.learning_configuration?.default_semantic_model;
   const wantRef = want ? (resolveSemantic(models, want) ?? unresolved(want)) : refs[0];
-  const defIdx = Math.max(0, refs.findIndex((r) => r.name === wantRef.name));
+  const defIdx = Math.max(
+    0,
+    refs.findIndex((r) => r.name === wantRef.name),
+  );
   return refs.map((r, i) => ({ id: r.vectorset, model: r.name, dim: r.dim, default: i === defIdx, installed: r.installed }));
 }
 
 /** How to get a model this daemon lacks, as a command. */
 function installHint(model: string): string {
-  if (/^(openai|predict):/.test(model)) return `\`kbox models add ${model} --url <endpoint>${model.startsWith("openai:") ? " --model <model>" : ""}\``;
+  if (/^(openai|predict):/.test(model))
+    return `\`kbox models add ${model} --url <endpoint>${model.startsWith("openai:") ? " --model <model>" : ""}\``;
   return `\`kbox models pull ${shortName(model)}\``;
 }
 
@@ -64,7 +69,10 @@ export function semanticState(kb: KbDoc, vs: VectorsetInfo[]): Pick<ModelConfigu
     };
   }
   if (!kbModelNames(kb).length) {
-    return { semantic_search: "active", notice: `No semantic model fixed yet: this knowledge box uses the daemon default ${def.model}${def.dim ? ` (${def.dim} dims)` : ""}, fixed at its first indexing.` };
+    return {
+      semantic_search: "active",
+      notice: `No semantic model fixed yet: this knowledge box uses the daemon default ${def.model}${def.dim ? ` (${def.dim} dims)` : ""}, fixed at its first indexing.`,
+    };
   }
   return { semantic_search: "active", notice: null };
 }
@@ -79,7 +87,8 @@ export function maskKeys(keys: unknown): Record<string, Record<string, unknown>>
   const mask = (o: Record<string, unknown>, all: boolean): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(o).map(([k, v]) => {
-        if (v && typeof v === "object" && !Array.isArray(v)) return [k, mask(v as Record<string, unknown>, all || k === "headers")];
+        if (v && typeof v === "object" && !Array.isArray(v))
+          return [k, mask(v as Record<string, unknown>, all || k === "headers")];
         return [k, typeof v === "string" && v && (all || SECRET.test(k)) ? MASK : v];
       }),
     );
@@ -104,9 +113,16 @@ const str = (v: unknown): string | null => (typeof v === "string" && v ? v : nul
  * The spec's model configuration record for a knowledge box, with kbox's members.
  * `counts` (vectors per vectorset column) is only known to callers that opened the KB's store.
  */
-export function effectiveConfiguration(kb: KbDoc, models: ModelService, env: NodeJS.ProcessEnv, counts?: Map<string, number>): ModelConfiguration {
+export function effectiveConfiguration(
+  kb: KbDoc,
+  models: ModelService,
+  env: NodeJS.ProcessEnv,
+  counts?: Map<string, number>,
+): ModelConfiguration {
   const lc = (kb.learning_configuration ?? {}) as Record<string, unknown>;
-  const vs = vectorsetsOf(models, kb).map((v) => (counts ? { ...v, vectors: counts.get(v.id.replace(/[^A-Za-z0-9_]/g, "_")) ?? 0 } : v));
+  const vs = vectorsetsOf(models, kb).map((v) =>
+    counts ? { ...v, vectors: counts.get(v.id.replace(/[^A-Za-z0-9_]/g, "_")) ?? 0 } : v,
+  );
   const def = vs.find((v) => v.default);
   const gen = str(lc.generative_model);
   return {
@@ -118,7 +134,9 @@ export function effectiveConfiguration(kb: KbDoc, models: ModelService, env: Nod
     semantic_vector_similarity: def ? "COSINE" : null,
     semantic_matryoshka_dims: [],
     semantic_threshold: null,
-    semantic_model_configs: Object.fromEntries(vs.map((v) => [v.model, { similarity: "COSINE", size: v.dim, threshold: null, matryoshka_dims: [] }])),
+    semantic_model_configs: Object.fromEntries(
+      vs.map((v) => [v.model, { similarity: "COSINE", size: v.dim, threshold: null, matryoshka_dims: [] }]),
+    ),
     generative_model: gen ?? defaultModelName(env),
     generative_model_source: gen ? "knowledge_box" : "daemon",
     user_keys: maskKeys(lc.user_keys),

@@ -3,22 +3,33 @@
  * daemon applies it, change it with validation, list the models it may use, describe its schema.
  */
 import { existsSync } from "node:fs";
-import type { LearningConfiguration } from "../../src/api/kbs.js";
-import { type AvailableModel, type AvailableModels, type LearningConfigUpdate, type ModelConfiguration, learningConfigJsonSchema } from "../../src/api/learning.js";
 import type { ValidationIssue } from "../../src/api/errors.js";
+import type { LearningConfiguration } from "../../src/api/kbs.js";
+import {
+  type AvailableModel,
+  type AvailableModels,
+  type LearningConfigUpdate,
+  learningConfigJsonSchema,
+  type ModelConfiguration,
+} from "../../src/api/learning.js";
 import { conflict, invalid } from "../errors.js";
 import { kbModelNames } from "../models/entries.js";
-import { ModelNameError, defaultModelName, resolveGenerator } from "../models/generate/registry.js";
+import { defaultModelName, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { KNOWN_MODELS } from "../models/registry.js";
 import type { ModelService } from "../models/service.js";
-import { vectorColumn } from "../store/paragraphs.js";
 import type { KbDoc, KbStore } from "../store/index.js";
+import { vectorColumn } from "../store/paragraphs.js";
 import { effectiveConfiguration, resolveSemantic, type SemanticRef, unmaskKeys, vectorsetsOf } from "./learning-view.js";
 import type { KbService } from "./service.js";
 
 const SEMANTIC_KEYS = ["semantic_model", "semantic_models", "default_semantic_model"] as const;
 
-const issue = (loc: (string | number)[], msg: string, input: unknown): ValidationIssue => ({ type: "value_error", loc: ["body", ...loc], msg, input });
+const issue = (loc: (string | number)[], msg: string, input: unknown): ValidationIssue => ({
+  type: "value_error",
+  loc: ["body", ...loc],
+  msg,
+  input,
+});
 
 export class LearningService {
   constructor(
@@ -46,7 +57,8 @@ export class LearningService {
   async update(kbid: string, body: LearningConfigUpdate, mode: "patch" | "replace"): Promise<ModelConfiguration> {
     const { kb, store } = await this.kbs.open(kbid);
     const cur = (kb.learning_configuration ?? {}) as Record<string, unknown>;
-    const next: Record<string, unknown> = mode === "patch" ? { ...cur } : Object.fromEntries(SEMANTIC_KEYS.filter((k) => k in cur).map((k) => [k, cur[k]]));
+    const next: Record<string, unknown> =
+      mode === "patch" ? { ...cur } : Object.fromEntries(SEMANTIC_KEYS.filter((k) => k in cur).map((k) => [k, cur[k]]));
     for (const [k, v] of Object.entries(body)) {
       if (v === undefined) continue;
       if (v === null) delete next[k];
@@ -74,7 +86,12 @@ export class LearningService {
   }
 
   /** Resolve and check the semantic members; a vectorset that holds vectors is never dropped or resized. */
-  private async applySemantic(kb: KbDoc, store: KbStore, body: LearningConfigUpdate, next: Record<string, unknown>): Promise<void> {
+  private async applySemantic(
+    kb: KbDoc,
+    store: KbStore,
+    body: LearningConfigUpdate,
+    next: Record<string, unknown>,
+  ): Promise<void> {
     const given = body.semantic_models ?? (body.semantic_model ? [body.semantic_model] : undefined);
     const loc = body.semantic_models ? "semantic_models" : "semantic_model";
     const pinned = kbModelNames(kb);
@@ -84,14 +101,28 @@ export class LearningService {
     const issues: ValidationIssue[] = [];
     names.forEach((n, i) => {
       const r = resolveSemantic(this.models, n);
-      if (!r) issues.push(issue(given ? (body.semantic_models ? [loc, i] : [loc]) : ["semantic_models"], `unknown semantic model ${JSON.stringify(n)}: install it (\`kbox models pull <id>\`) or configure an endpoint (\`kbox models add openai:<name> ...\`); GET /api/v1/kb/${kb.uuid}/models lists the choices`, n));
-      else if (refs.some((o) => o.vectorset === r.vectorset)) issues.push(issue([loc, i], `semantic model ${n} appears twice (vectorset ${r.vectorset})`, n));
+      if (!r)
+        issues.push(
+          issue(
+            given ? (body.semantic_models ? [loc, i] : [loc]) : ["semantic_models"],
+            `unknown semantic model ${JSON.stringify(n)}: install it (\`kbox models pull <id>\`) or configure an endpoint (\`kbox models add openai:<name> ...\`); GET /api/v1/kb/${kb.uuid}/models lists the choices`,
+            n,
+          ),
+        );
+      else if (refs.some((o) => o.vectorset === r.vectorset))
+        issues.push(issue([loc, i], `semantic model ${n} appears twice (vectorset ${r.vectorset})`, n));
       else refs.push(r);
     });
     const wanted = body.default_semantic_model;
     const def = wanted ? resolveSemantic(this.models, wanted) : undefined;
     if (wanted && !refs.some((r) => r.name === def?.name)) {
-      issues.push(issue(["default_semantic_model"], `default_semantic_model must be one of the semantic models (${refs.map((r) => r.name).join(", ") || "none"})`, wanted));
+      issues.push(
+        issue(
+          ["default_semantic_model"],
+          `default_semantic_model must be one of the semantic models (${refs.map((r) => r.name).join(", ") || "none"})`,
+          wanted,
+        ),
+      );
     }
     if (issues.length) throw invalid(issues);
     await this.checkVectors(kb, store, refs);
@@ -112,7 +143,9 @@ export class LearningService {
       const owner = current.find((v) => colName(v.id) === col)?.model ?? col;
       const repl = refs.find((r) => colName(r.vectorset) === col);
       if (repl && repl.dim && repl.dim !== dim) {
-        throw conflict(`vectorset ${col} of this knowledge box holds ${n} vectors of ${dim} dims; ${repl.name} makes ${repl.dim}-dim vectors, so it cannot fill it. Use a model of ${dim} dims, or a new knowledge box.`);
+        throw conflict(
+          `vectorset ${col} of this knowledge box holds ${n} vectors of ${dim} dims; ${repl.name} makes ${repl.dim}-dim vectors, so it cannot fill it. Use a model of ${dim} dims, or a new knowledge box.`,
+        );
       }
       if (!repl) {
         const to = refs.find((r) => r.dim && r.dim !== dim);
@@ -136,22 +169,69 @@ export class LearningService {
       providers[provider].push(m);
     };
     for (const e of this.models.entries().filter((x) => x.kind === "embedder")) {
-      add(e.provider, { name: e.name, type: "semantic", description: e.remote ? `${e.remote.model ?? e.name} at ${e.remote.url}` : `ONNX, ${e.dim} dims`, installed: true, in_use: inUse.has(e.name), dim: e.dim || undefined });
+      add(e.provider, {
+        name: e.name,
+        type: "semantic",
+        description: e.remote ? `${e.remote.model ?? e.name} at ${e.remote.url}` : `ONNX, ${e.dim} dims`,
+        installed: true,
+        in_use: inUse.has(e.name),
+        dim: e.dim || undefined,
+      });
     }
     for (const k of KNOWN_MODELS.filter((x) => x.kind === "embedder" && !this.models.find(x.id))) {
-      add("onnx", { name: k.id, type: "semantic", description: `${k.description}; \`kbox models pull ${k.id}\``, installed: false, in_use: inUse.has(k.id), dim: k.dim });
+      add("onnx", {
+        name: k.id,
+        type: "semantic",
+        description: `${k.description}; \`kbox models pull ${k.id}\``,
+        installed: false,
+        in_use: inUse.has(k.id),
+        dim: k.dim,
+      });
     }
     const keys = (kb.learning_configuration?.user_keys ?? {}) as Record<string, { url?: string } | undefined>;
-    add("extractive", { name: "extractive", type: "generative", description: "Offline: composes answers from the best-supported retrieved sentences", installed: true, in_use: gen === "extractive" });
+    add("extractive", {
+      name: "extractive",
+      type: "generative",
+      description: "Offline: composes answers from the best-supported retrieved sentences",
+      installed: true,
+      in_use: gen === "extractive",
+    });
     const openaiUrl = keys.openai?.url ?? this.env.KBOX_OPENAI_BASE_URL;
-    add("openai", { name: "openai:<model>[@<base url>]", type: "generative", description: `OpenAI-compatible chat completions${openaiUrl ? ` at ${openaiUrl}` : " (give @<base url>, user_keys.openai.url or KBOX_OPENAI_BASE_URL)"}`, installed: !!openaiUrl, in_use: false, template: true });
+    add("openai", {
+      name: "openai:<model>[@<base url>]",
+      type: "generative",
+      description: `OpenAI-compatible chat completions${openaiUrl ? ` at ${openaiUrl}` : " (give @<base url>, user_keys.openai.url or KBOX_OPENAI_BASE_URL)"}`,
+      installed: !!openaiUrl,
+      in_use: false,
+      template: true,
+    });
     const zone = keys.predict?.url ?? this.env.KBOX_ZONE_URL;
-    add("predict", { name: "predict:<model>[@<zone url>]", type: "generative", description: `A zone's Predict Chat${zone ? ` at ${zone}` : " (give @<zone url>, user_keys.predict.url or KBOX_ZONE_URL)"}`, installed: !!zone, in_use: false, template: true });
-    add("gguf", { name: "gguf:<path>", type: "generative", description: "A local GGUF model run in-process (node-llama-cpp)", installed: true, in_use: false, template: true });
+    add("predict", {
+      name: "predict:<model>[@<zone url>]",
+      type: "generative",
+      description: `A zone's Predict Chat${zone ? ` at ${zone}` : " (give @<zone url>, user_keys.predict.url or KBOX_ZONE_URL)"}`,
+      installed: !!zone,
+      in_use: false,
+      template: true,
+    });
+    add("gguf", {
+      name: "gguf:<path>",
+      type: "generative",
+      description: "A local GGUF model run in-process (node-llama-cpp)",
+      installed: true,
+      in_use: false,
+      template: true,
+    });
     for (const name of new Set([defaultModelName(this.env), gen])) {
       if (name === "extractive") continue;
       const provider = /^(\w+):/.exec(name)?.[1] ?? (name.endsWith(".gguf") ? "gguf" : "openai");
-      add(provider, { name, type: "generative", description: name === gen ? "Used by this knowledge box" : "Daemon default (KBOX_GENERATIVE_MODEL)", installed: true, in_use: name === gen });
+      add(provider, {
+        name,
+        type: "generative",
+        description: name === gen ? "Used by this knowledge box" : "Daemon default (KBOX_GENERATIVE_MODEL)",
+        installed: true,
+        in_use: name === gen,
+      });
     }
     return { providers };
   }
@@ -177,6 +257,7 @@ const colName = (vectorset: string) => vectorColumn(vectorset).slice("vec_".leng
 /** Paragraphs holding a vector, per vector column (named as ParagraphStore names them). */
 async function vectorCounts(store: KbStore): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const col of store.paragraphs.vectorColumns().keys()) out.set(col, await store.paragraphs.count(`${vectorColumn(col)} IS NOT NULL`));
+  for (const col of store.paragraphs.vectorColumns().keys())
+    out.set(col, await store.paragraphs.count(`${vectorColumn(col)} IS NOT NULL`));
   return out;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CreateKb, KbRecord, UpdateKb } from "../../src/api/kbs.js";
-import { KboxError, conflict, notFound } from "../errors.js";
+import { conflict, KboxError, notFound } from "../errors.js";
 import type { KbDoc, KbStore, Store } from "../store/index.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -81,7 +81,8 @@ export class KbService {
     const kb = this.require(kbid);
     if (patch.slug && patch.slug !== kb.slug && this.slugTaken(patch.slug)) throw conflict("Knowledge box already exists");
     const next: KbDoc = { ...kb };
-    for (const [k, v] of Object.entries(patch)) if (v !== null && v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+    for (const [k, v] of Object.entries(patch))
+      if (v !== null && v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
     await this.store.kbs.put(kb.uuid, next);
     return next;
   }

@@ -26,9 +26,10 @@ const opened = new WeakMap<KbStore, Promise<StrategyTables>>();
 export function strategyTables(store: KbStore): Promise<StrategyTables> {
   let t = opened.get(store);
   if (!t) {
-    t = Promise.all([store.docTable<Stored<ExtractConfig>>("extract_strategies"), store.docTable<Stored<SplitConfiguration>>("split_strategies")]).then(
-      ([extract, split]) => ({ extract, split }),
-    );
+    t = Promise.all([
+      store.docTable<Stored<ExtractConfig>>("extract_strategies"),
+      store.docTable<Stored<SplitConfiguration>>("split_strategies"),
+    ]).then(([extract, split]) => ({ extract, split }));
     opened.set(store, t);
     t.catch(() => opened.delete(store));
   }
@@ -36,7 +37,10 @@ export function strategyTables(store: KbStore): Promise<StrategyTables> {
 }
 
 const LABEL: Record<StrategyKind, string> = { extract: "Extract strategy", split: "Split strategy" };
-const FIELD_KEY: Record<StrategyKind, "extract_strategy" | "split_strategy"> = { extract: "extract_strategy", split: "split_strategy" };
+const FIELD_KEY: Record<StrategyKind, "extract_strategy" | "split_strategy"> = {
+  extract: "extract_strategy",
+  split: "split_strategy",
+};
 
 /** A reference to a strategy in a request, and where it sits there. */
 export interface StrategyRef {
@@ -72,7 +76,9 @@ const FIELD_MAPS = ["texts", "links", "files", "conversations"] as const;
 /** The strategy references of every field of a create or update body. */
 export function inputStrategyRefs(input: object): StrategyRef[] {
   return FIELD_MAPS.flatMap((map) =>
-    Object.entries(((input as Record<string, unknown>)[map] as Record<string, unknown> | undefined) ?? {}).flatMap(([id, body]) => fieldStrategyRefs(body, ["body", map, id])),
+    Object.entries(((input as Record<string, unknown>)[map] as Record<string, unknown> | undefined) ?? {}).flatMap(([id, body]) =>
+      fieldStrategyRefs(body, ["body", map, id]),
+    ),
   );
 }
 
@@ -106,7 +112,9 @@ export class StrategyService {
   }
 
   async list<K extends StrategyKind>(kbid: string, kind: K): Promise<Record<string, ConfigOf<K>>> {
-    const all = [...(await this.table(kbid, kind)).values()].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+    const all = [...(await this.table(kbid, kind)).values()].sort(
+      (a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id),
+    );
     return Object.fromEntries(all.map((s) => [s.id, s.config]));
   }
 

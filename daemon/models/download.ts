@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { KboxError } from "../errors.js";
-import { type HubFile, checksumFromHeaders, hubError } from "./hub.js";
+import { checksumFromHeaders, type HubFile, hubError } from "./hub.js";
 
 /** A stalled transfer (no byte for this long) is abandoned; the `.part` stays for the next pull. */
 const STALL_MS = 60_000;
@@ -30,7 +30,10 @@ export interface DownloadOptions {
 }
 
 async function sizeOf(path: string): Promise<number> {
-  return stat(path).then((s) => s.size, () => 0);
+  return stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
 }
 
 /** sha256 and git blob sha1 of a file on disk. */
@@ -57,7 +60,12 @@ export async function verifyFile(path: string, file: HubFile): Promise<{ sha256:
 }
 
 /** Fetch `url` into `dest` (via `dest.part`), resuming and verifying; `file` carries the expected size/checksum. */
-export async function downloadFile(url: string, dest: string, file: HubFile, opts: DownloadOptions = {}): Promise<DownloadResult> {
+export async function downloadFile(
+  url: string,
+  dest: string,
+  file: HubFile,
+  opts: DownloadOptions = {},
+): Promise<DownloadResult> {
   const part = `${dest}.part`;
   await mkdir(dirname(dest), { recursive: true });
   let offset = await sizeOf(part);
@@ -98,7 +106,8 @@ export async function downloadFile(url: string, dest: string, file: HubFile, opt
     await rename(part, dest);
     return { offset, ...verified };
   } catch (e) {
-    if (stall.signal.aborted && !opts.signal?.aborted) throw new KboxError(504, `download of ${file.path} stalled; run the pull again to resume`);
+    if (stall.signal.aborted && !opts.signal?.aborted)
+      throw new KboxError(504, `download of ${file.path} stalled; run the pull again to resume`);
     if (e instanceof KboxError) throw e;
     const why = (e as Error & { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
     throw new KboxError(502, `download of ${file.path} was interrupted (${why}); what arrived is kept for the next pull`);
@@ -118,7 +127,14 @@ function totalFromHeaders(res: Response, offset: number): number | null {
   return len === null ? null : offset + Number(len);
 }
 
-async function writeBody(res: Response, part: string, offset: number, total: number | null, opts: DownloadOptions, onChunk: () => void): Promise<void> {
+async function writeBody(
+  res: Response,
+  part: string,
+  offset: number,
+  total: number | null,
+  opts: DownloadOptions,
+  onChunk: () => void,
+): Promise<void> {
   if (!res.body) return;
   const out = createWriteStream(part, { flags: offset > 0 ? "a" : "w" });
   let bytes = offset;

@@ -24,17 +24,36 @@ export interface Entry {
 export function entryFor(src: { manifest: Manifest } | { remote: RemoteEntry }): Entry {
   if ("manifest" in src) {
     const m = src.manifest;
-    return { name: m.id, provider: "onnx", kind: m.kind, vectorset: shortName(m.id), dim: m.dim, id: `onnx:${m.id}`, manifest: m };
+    return {
+      name: m.id,
+      provider: "onnx",
+      kind: m.kind,
+      vectorset: shortName(m.id),
+      dim: m.dim,
+      id: `onnx:${m.id}`,
+      manifest: m,
+    };
   }
   const r = src.remote;
   const short = r.name.slice(r.name.indexOf(":") + 1);
-  return { name: r.name, provider: r.provider, kind: "embedder", vectorset: short, dim: r.dim ?? 0, id: `${r.provider}:${r.model ?? short}@${r.url}`, remote: r };
+  return {
+    name: r.name,
+    provider: r.provider,
+    kind: "embedder",
+    vectorset: short,
+    dim: r.dim ?? 0,
+    id: `${r.provider}:${r.model ?? short}@${r.url}`,
+    remote: r,
+  };
 }
 
 /** Does a user-written reference name this entry: full name, short name, vectorset or `onnx:` id (any case)? */
 export function matches(e: Entry, ref: string): boolean {
   const r = ref.trim().toLowerCase();
-  return [e.name, e.vectorset, e.id, `onnx:${e.name}`].some((n) => n.toLowerCase() === r) || (e.provider === "onnx" && shortName(e.name).toLowerCase() === r);
+  return (
+    [e.name, e.vectorset, e.id, `onnx:${e.name}`].some((n) => n.toLowerCase() === r) ||
+    (e.provider === "onnx" && shortName(e.name).toLowerCase() === r)
+  );
 }
 
 /** The semantic models a KB's learning configuration names (semantic_models, else the deprecated semantic_model). */

@@ -40,9 +40,13 @@ export function resolveUrl(base: string, id: string, revision: string, file: str
 export function hubError(base: string, e: unknown): KboxError {
   if (e instanceof KboxError) return e;
   const err = e as Error & { cause?: { code?: string; message?: string } };
-  if (err.name === "AbortError" || err.name === "TimeoutError") return new KboxError(504, `the model hub at ${base} did not answer in time`);
+  if (err.name === "AbortError" || err.name === "TimeoutError")
+    return new KboxError(504, `the model hub at ${base} did not answer in time`);
   const why = err.cause?.code ?? err.cause?.message ?? err.message;
-  return new KboxError(502, `cannot reach the model hub at ${base} (${why}); set KBOX_HF_ENDPOINT to a mirror, or import a local folder with --from`);
+  return new KboxError(
+    502,
+    `cannot reach the model hub at ${base} (${why}); set KBOX_HF_ENDPOINT to a mirror, or import a local folder with --from`,
+  );
 }
 
 interface Sibling {
@@ -61,7 +65,8 @@ export async function listRepo(base: string, id: string, revision: string, signa
   } catch (e) {
     throw hubError(base, e);
   }
-  if (res.status === 404 || res.status === 401) throw new KboxError(404, `model ${id}@${revision} not found on the hub at ${base}`);
+  if (res.status === 404 || res.status === 401)
+    throw new KboxError(404, `model ${id}@${revision} not found on the hub at ${base}`);
   if (!res.ok) throw new KboxError(502, `the model hub at ${base} answered ${res.status} for ${id}`);
   const body = (await res.json().catch(() => ({}))) as { sha?: string; siblings?: Sibling[] };
   if (!Array.isArray(body.siblings)) throw new KboxError(502, `the model hub at ${base} sent no file list for ${id}`);

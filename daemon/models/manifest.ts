@@ -2,7 +2,7 @@
  * The model cache on disk: `<data>/models/<owner>/<name>/` holds a hub repo's files as the hub lays
  * them out, plus `kbox-model.json`, written last; a folder without it is not an installed model.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OnnxSettings } from "./registry.js";
 

@@ -5,7 +5,7 @@
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from "@huggingface/transformers";
 import { KboxError } from "../errors.js";
 import type { Manifest } from "./manifest.js";
-import type { EmbedKind, Embedder, Reranker } from "./types.js";
+import type { Embedder, EmbedKind, Reranker } from "./types.js";
 
 type Transformers = typeof import("@huggingface/transformers");
 let loaded: Promise<Transformers> | undefined;
@@ -45,7 +45,10 @@ interface Loaded {
 
 async function load(dir: string, m: Manifest): Promise<Loaded> {
   const t = await transformers();
-  const [subfolder, file] = [m.onnx_file.slice(0, m.onnx_file.lastIndexOf("/")), m.onnx_file.slice(m.onnx_file.lastIndexOf("/") + 1)];
+  const [subfolder, file] = [
+    m.onnx_file.slice(0, m.onnx_file.lastIndexOf("/")),
+    m.onnx_file.slice(m.onnx_file.lastIndexOf("/") + 1),
+  ];
   const dtype = file.includes("_quantized") ? "q8" : "fp32";
   const session_options = { intraOpNumThreads: threadCount(), interOpNumThreads: 1 };
   try {
@@ -90,7 +93,8 @@ export class OnnxEmbedder implements Embedder {
     const l = await load(dir, m);
     const probe = new OnnxEmbedder(m, l, m.dim);
     const [v] = await probe.embed(["kbox"], "passage");
-    if (m.dim && v.length !== m.dim) throw new KboxError(500, `model ${m.id} produces ${v.length} dimensions, its config says ${m.dim}`);
+    if (m.dim && v.length !== m.dim)
+      throw new KboxError(500, `model ${m.id} produces ${v.length} dimensions, its config says ${m.dim}`);
     return v.length === m.dim ? probe : new OnnxEmbedder(m, l, v.length);
   }
 
@@ -156,7 +160,10 @@ export class OnnxReranker implements Reranker {
   readonly id: string;
   private readonly serial = new Serial();
 
-  private constructor(private readonly l: Loaded, id: string) {
+  private constructor(
+    private readonly l: Loaded,
+    id: string,
+  ) {
     this.id = `onnx:${id}`;
   }
 
@@ -175,7 +182,12 @@ export class OnnxReranker implements Reranker {
   }
 
   private async forward(query: string, passages: string[]): Promise<number[]> {
-    const inputs = this.l.tokenizer(new Array(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true, max_length: MAX_TOKENS });
+    const inputs = this.l.tokenizer(new Array(passages.length).fill(query), {
+      text_pair: passages,
+      padding: true,
+      truncation: true,
+      max_length: MAX_TOKENS,
+    });
     const { logits } = (await this.l.model(inputs)) as { logits: Tensor };
     const [b, labels] = logits.dims as number[];
     const d = logits.data as Float32Array;

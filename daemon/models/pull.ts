@@ -2,14 +2,14 @@
  * `kbox models pull`: list a hub repo, download what an ONNX embedder or reranker needs into a
  * staging folder (resumable, verified), derive how to run it, and install it with one rename.
  */
-import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { PullEvent } from "../../src/api/models.js";
 import { KboxError } from "../errors.js";
 import { downloadFile, verifyFile } from "./download.js";
 import { type HubFile, type HubListing, listRepo, resolveUrl } from "./hub.js";
 import { MANIFEST, type Manifest, modelDir } from "./manifest.js";
-import { type KnownModel, MODEL_ID, type OnnxSettings, SUPPORT_FILES, knownModel, pickOnnxFile } from "./registry.js";
+import { type KnownModel, knownModel, MODEL_ID, type OnnxSettings, pickOnnxFile, SUPPORT_FILES } from "./registry.js";
 
 export interface PullRequest {
   id: string;
@@ -39,7 +39,11 @@ export function canonicalId(ref: string): string {
 export function planFiles(id: string, available: HubFile[], known: KnownModel | undefined, dtype?: "q8" | "fp32"): HubFile[] {
   const names = available.map((f) => f.path);
   const onnx = !dtype && known && names.includes(known.onnx_file) ? known.onnx_file : pickOnnxFile(names, dtype);
-  if (!onnx) throw new KboxError(422, `${id} has no ONNX weights (onnx/model.onnx or onnx/model_quantized.onnx); kbox runs ONNX models — look for an onnx-community/ or Xenova/ conversion`);
+  if (!onnx)
+    throw new KboxError(
+      422,
+      `${id} has no ONNX weights (onnx/model.onnx or onnx/model_quantized.onnx); kbox runs ONNX models — look for an onnx-community/ or Xenova/ conversion`,
+    );
   for (const f of REQUIRED) if (!names.includes(f)) throw new KboxError(422, `${id} has no ${f}; it cannot be run by kbox`);
   const wanted = new Set([...SUPPORT_FILES, onnx]);
   return available.filter((f) => wanted.has(f.path));
@@ -51,7 +55,12 @@ function knownListing(known: KnownModel, revision: string): HubListing {
 }
 
 /** Download a model (or import a folder) and install it; emits progress events; returns its manifest. */
-export async function pull(req: PullRequest, cacheDir: string, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<Manifest> {
+export async function pull(
+  req: PullRequest,
+  cacheDir: string,
+  emit: (e: PullEvent) => void,
+  signal?: AbortSignal,
+): Promise<Manifest> {
   const id = canonicalId(req.id);
   const revision = req.revision ?? "main";
   const known = knownModel(id);
@@ -91,7 +100,15 @@ export async function pull(req: PullRequest, cacheDir: string, emit: (e: PullEve
 
 const sum = (files: HubFile[]) => files.reduce((a, f) => a + (f.size ?? 0), 0);
 
-async function downloadAll(endpoint: string, id: string, revision: string, staging: string, plan: HubFile[], emit: (e: PullEvent) => void, signal?: AbortSignal) {
+async function downloadAll(
+  endpoint: string,
+  id: string,
+  revision: string,
+  staging: string,
+  plan: HubFile[],
+  emit: (e: PullEvent) => void,
+  signal?: AbortSignal,
+) {
   const total = sum(plan);
   emit({ type: "start", id, revision, files: plan.map((f) => ({ path: f.path, size: f.size })), total_bytes: total });
   const out: { path: string; sha256: string; size: number }[] = [];
@@ -111,13 +128,22 @@ async function downloadAll(endpoint: string, id: string, revision: string, stagi
     const optional = !REQUIRED.includes(file.path) && !file.path.endsWith(".onnx") && file.size === null;
     const r = await downloadFile(resolveUrl(endpoint, id, revision, file.path), dest, file, {
       signal,
-      onStart: (offset, size) => emit({ type: "file", path: file.path, status: offset > 0 ? "resuming" : "downloading", offset, size }),
+      onStart: (offset, size) =>
+        emit({ type: "file", path: file.path, status: offset > 0 ? "resuming" : "downloading", offset, size }),
       onProgress: (bytes, fileTotal) => {
         const now = Date.now();
         if (now - last < 100 && bytes !== fileTotal) return;
         last = now;
         const rate = (done + bytes) / Math.max(0.001, (now - started) / 1000);
-        emit({ type: "progress", path: file.path, file_bytes: bytes, file_total: fileTotal, bytes: done + bytes, total_bytes: Math.max(total, done + bytes), rate });
+        emit({
+          type: "progress",
+          path: file.path,
+          file_bytes: bytes,
+          file_total: fileTotal,
+          bytes: done + bytes,
+          total_bytes: Math.max(total, done + bytes),
+          rate,
+        });
       },
     }).catch((e) => {
       if (optional && e instanceof KboxError && e.status === 404) return undefined;
@@ -135,7 +161,9 @@ async function listFolder(dir: string): Promise<HubFile[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => {
     throw new KboxError(422, `cannot read the folder ${dir}`);
   });
-  return entries.filter((e) => e.isFile()).map((e) => ({ path: relative(dir, join(e.parentPath, e.name)).split("\\").join("/"), size: null }));
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => ({ path: relative(dir, join(e.parentPath, e.name)).split("\\").join("/"), size: null }));
 }
 
 async function importFiles(from: string, staging: string, plan: HubFile[], emit: (e: PullEvent) => void) {
@@ -152,11 +180,19 @@ async function importFiles(from: string, staging: string, plan: HubFile[], emit:
 }
 
 async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
-  return readFile(path, "utf8").then((t) => JSON.parse(t) as Record<string, unknown>, () => undefined);
+  return readFile(path, "utf8").then(
+    (t) => JSON.parse(t) as Record<string, unknown>,
+    () => undefined,
+  );
 }
 
 /** How to run the model: request options, then kbox's registry, then the repo's own files. */
-async function deriveSettings(dir: string, known: KnownModel | undefined, req: PullRequest, onnxFile: string): Promise<OnnxSettings & { dim: number }> {
+async function deriveSettings(
+  dir: string,
+  known: KnownModel | undefined,
+  req: PullRequest,
+  onnxFile: string,
+): Promise<OnnxSettings & { dim: number }> {
   const config = (await readJson(join(dir, "config.json"))) ?? {};
   const pooling = await readJson(join(dir, "1_Pooling/config.json"));
   const st = (await readJson(join(dir, "config_sentence_transformers.json")))?.prompts as Record<string, string> | undefined;

@@ -106,7 +106,8 @@ export const SUPPORT_FILES = [...TOKENIZER_FILES, "1_Pooling/config.json", "conf
 
 /** Which ONNX file to use from a repo's listing, preferring the requested dtype. */
 export function pickOnnxFile(files: string[], dtype?: "q8" | "fp32"): string | undefined {
-  const order = dtype === "fp32" ? ["onnx/model.onnx", "onnx/model_quantized.onnx"] : ["onnx/model_quantized.onnx", "onnx/model.onnx"];
+  const order =
+    dtype === "fp32" ? ["onnx/model.onnx", "onnx/model_quantized.onnx"] : ["onnx/model_quantized.onnx", "onnx/model.onnx"];
   return order.find((f) => files.includes(f));
 }
 

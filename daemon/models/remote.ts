@@ -4,7 +4,7 @@
  */
 import { KboxError } from "../errors.js";
 import { normalize } from "./onnx.js";
-import type { EmbedKind, Embedder } from "./types.js";
+import type { Embedder, EmbedKind } from "./types.js";
 
 /** A configured remote entry, as stored in the models settings. */
 export interface RemoteEntry {
@@ -39,12 +39,14 @@ function request(e: RemoteEntry, input: string[]): { url: string; init: RequestI
 /** Vectors from either provider's `data`: `[{embedding, index}]` (OpenAI) or bare arrays. */
 function parseVectors(body: unknown, n: number, where: string): Float32Array[] {
   const data = (body as { data?: unknown })?.data;
-  if (!Array.isArray(data) || data.length !== n) throw new KboxError(502, `${where} returned ${Array.isArray(data) ? data.length : "no"} embeddings for ${n} inputs`);
+  if (!Array.isArray(data) || data.length !== n)
+    throw new KboxError(502, `${where} returned ${Array.isArray(data) ? data.length : "no"} embeddings for ${n} inputs`);
   const out = new Array<Float32Array>(n);
   data.forEach((item, i) => {
     const vec = Array.isArray(item) ? item : (item as { embedding?: unknown })?.embedding;
     const at = typeof (item as { index?: unknown })?.index === "number" ? (item as { index: number }).index : i;
-    if (!Array.isArray(vec) || !vec.every((x) => typeof x === "number")) throw new KboxError(502, `${where} returned an embedding that is not a list of numbers`);
+    if (!Array.isArray(vec) || !vec.every((x) => typeof x === "number"))
+      throw new KboxError(502, `${where} returned an embedding that is not a list of numbers`);
     out[at] = Float32Array.from(vec as number[]);
   });
   return out;
@@ -114,7 +116,8 @@ export class RemoteEmbedder implements Embedder {
     }
     const vecs = parseVectors(body, input.length, where);
     for (const v of vecs) {
-      if (this.dim && v.length !== this.dim) throw new KboxError(502, `${where} returned ${v.length} dimensions, expected ${this.dim}`);
+      if (this.dim && v.length !== this.dim)
+        throw new KboxError(502, `${where} returned ${v.length} dimensions, expected ${this.dim}`);
       normalize(v);
     }
     return vecs;

@@ -4,18 +4,18 @@
  */
 import { rm } from "node:fs/promises";
 import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
-import { KboxError, conflict, notFound } from "../errors.js";
+import { conflict, KboxError, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { KbDoc } from "../store/index.js";
+import { type Entry, entryFor, kbModelNames, matches, record } from "./entries.js";
 import { hubEndpoint } from "./hub.js";
 import { type Manifest, modelDir, readInstalled } from "./manifest.js";
 import { OnnxEmbedder, OnnxReranker } from "./onnx.js";
 import { canonicalId, pull } from "./pull.js";
 import { DEFAULT_ENGLISH, KNOWN_MODELS } from "./registry.js";
-import { type RemoteEntry, RemoteEmbedder } from "./remote.js";
+import { RemoteEmbedder, type RemoteEntry } from "./remote.js";
 import { SettingsFile } from "./settings.js";
 import type { Embedder, Reranker } from "./types.js";
-import { type Entry, entryFor, kbModelNames, matches, record } from "./entries.js";
 
 /** After a failed automatic pull, wait this long before trying the hub again. */
 const AUTOPULL_RETRY_MS = 10 * 60_000;
@@ -41,7 +41,8 @@ export class ModelService {
   entries(): Entry[] {
     const out: Entry[] = readInstalled(this.cacheDir).map((m) => entryFor({ manifest: m }));
     for (const r of Object.values(this.settings.get().remotes)) out.push(entryFor({ remote: r }));
-    for (const [name, e] of this.registered) out.push({ name, provider: "openai", kind: "embedder", vectorset: name.replace(/^\w+:/, ""), dim: e.dim, id: e.id });
+    for (const [name, e] of this.registered)
+      out.push({ name, provider: "openai", kind: "embedder", vectorset: name.replace(/^\w+:/, ""), dim: e.dim, id: e.id });
     return out;
   }
 
@@ -73,7 +74,9 @@ export class ModelService {
       await this.pin(kb, entry);
     } else {
       const lc = kb.learning_configuration ?? {};
-      const want = vectorset ? names.find((n) => this.find(n)?.vectorset === vectorset || n === vectorset) : (lc.default_semantic_model ?? names[0]);
+      const want = vectorset
+        ? names.find((n) => this.find(n)?.vectorset === vectorset || n === vectorset)
+        : (lc.default_semantic_model ?? names[0]);
       if (!want) return undefined;
       entry = this.find(want) ?? (await this.autopull(want));
     }
@@ -97,7 +100,9 @@ export class ModelService {
   vectorsets(kbRef: KbDoc | string): { id: string; model: string; dim: number; default: boolean }[] {
     const kb = this.kbDoc(kbRef);
     const names = kbModelNames(kb);
-    const entries = names.length ? names.map((n) => this.find(n)).filter((e): e is Entry => !!e) : [this.defaultEntry()].filter((e): e is Entry => !!e);
+    const entries = names.length
+      ? names.map((n) => this.find(n)).filter((e): e is Entry => !!e)
+      : [this.defaultEntry()].filter((e): e is Entry => !!e);
     const def = kb.learning_configuration?.default_semantic_model ?? names[0];
     return entries.map((e, i) => ({ id: e.vectorset, model: e.name, dim: e.dim, default: def ? matches(e, def) : i === 0 }));
   }
@@ -111,7 +116,8 @@ export class ModelService {
   /** The cross-encoder reranker (`kbox models use <reranker>`, else the first installed), if any. */
   async reranker(): Promise<Reranker | undefined> {
     const s = this.settings.get();
-    const entry = (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
+    const entry =
+      (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
     return entry ? ((await this.load(entry)) as Reranker) : undefined;
   }
 
@@ -152,7 +158,9 @@ export class ModelService {
   /** Fix a KB's model the first time one is needed, so a later `models use` cannot mix vector spaces. */
   private async pin(kb: KbDoc, entry: Entry): Promise<void> {
     const lc = kb.learning_configuration ?? {};
-    await this.kbs.setLearningConfiguration(kb.uuid, { ...lc, semantic_models: [entry.name], default_semantic_model: entry.name }).catch(() => undefined);
+    await this.kbs
+      .setLearningConfiguration(kb.uuid, { ...lc, semantic_models: [entry.name], default_semantic_model: entry.name })
+      .catch(() => undefined);
   }
 
   /** Pull a hub model on first use, when allowed and the hub answers; undefined otherwise. */
@@ -211,7 +219,16 @@ export class ModelService {
     if (provider === "openai" && !body.model) throw new KboxError(422, "an OpenAI-compatible entry needs a model (--model)");
     const clash = this.entries().find((e) => e.vectorset === short && e.name !== body.name);
     if (clash) throw conflict(`the vectorset name ${short} is already used by ${clash.name}`);
-    const entry: RemoteEntry = { name: body.name, provider, url: body.url, model: body.model, api_key: body.api_key, dim: body.dim, query_prefix: body.query_prefix, passage_prefix: body.passage_prefix };
+    const entry: RemoteEntry = {
+      name: body.name,
+      provider,
+      url: body.url,
+      model: body.model,
+      api_key: body.api_key,
+      dim: body.dim,
+      query_prefix: body.query_prefix,
+      passage_prefix: body.passage_prefix,
+    };
     if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry)).dim;
     this.settings.update((s) => {
       s.remotes[body.name] = entry;
@@ -225,7 +242,8 @@ export class ModelService {
     const e = this.find(name) ?? this.find(name, "reranker");
     if (!e) throw notFound(`no installed or configured model named ${name}`);
     const users = this.usersOf(e);
-    if (users.length && !force) throw conflict(`model ${e.name} is used by knowledge box ${users.join(", ")}; pass force to remove it anyway`);
+    if (users.length && !force)
+      throw conflict(`model ${e.name} is used by knowledge box ${users.join(", ")}; pass force to remove it anyway`);
     const loaded = this.loaded.get(e.name);
     this.loaded.delete(e.name);
     await loaded?.then((m) => (m as Embedder).close?.()).catch(() => undefined);
@@ -256,18 +274,38 @@ export class ModelService {
   status(): ModelsStatus {
     const def = this.defaultEntry();
     const s = this.settings.get();
-    const reranker = (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
-    const missing = this.kbs.list().flatMap((kb) => kbModelNames(kb).filter((n) => !this.find(n)).map((model) => ({ kb: kb.slug, model })));
+    const reranker =
+      (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
+    const missing = this.kbs.list().flatMap((kb) =>
+      kbModelNames(kb)
+        .filter((n) => !this.find(n))
+        .map((model) => ({ kb: kb.slug, model })),
+    );
     const notice = def
       ? `semantic search uses ${def.name} (${def.dim || "?"} dims)${reranker ? `; reranking with ${reranker.name}` : ""}`
       : "no embedding model installed: knowledge boxes are indexed for keyword search only. Run `kbox models pull bge-small-en-v1.5` (or `multilingual-e5-small`), or `kbox models add openai:<name> --url <endpoint> --model <model>`";
-    return { keyword_only: !def, default: def?.name ?? null, reranker: reranker?.name ?? null, notice, cache_dir: this.cacheDir, hub: hubEndpoint(undefined, this.env), missing };
+    return {
+      keyword_only: !def,
+      default: def?.name ?? null,
+      reranker: reranker?.name ?? null,
+      notice,
+      cache_dir: this.cacheDir,
+      hub: hubEndpoint(undefined, this.env),
+      missing,
+    };
   }
 
   /** `kbox models list`. */
   list(): ModelList {
     const installed = new Set(readInstalled(this.cacheDir).map((m) => m.id));
-    const known = KNOWN_MODELS.map((k) => ({ id: k.id, kind: k.kind, dim: k.dim, size_mb: k.size_mb, description: k.description, installed: installed.has(k.id) }));
+    const known = KNOWN_MODELS.map((k) => ({
+      id: k.id,
+      kind: k.kind,
+      dim: k.dim,
+      size_mb: k.size_mb,
+      description: k.description,
+      installed: installed.has(k.id),
+    }));
     return { ...this.status(), models: this.entries().map((e) => this.recordOf(e)), known };
   }
 
@@ -277,4 +315,3 @@ export class ModelService {
     for (const p of all) await p.then((m) => (m as Embedder).close?.()).catch(() => undefined);
   }
 }
-

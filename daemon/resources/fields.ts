@@ -57,7 +57,8 @@ export async function prepareField(
     size = written.size;
     md5 = written.md5;
   } else if (file.payload) {
-    if (!BASE64.test(file.payload)) throw invalid([issue("base64_decode", [...ctx.loc, "file", "payload"], "Invalid base64 payload", "<payload>")]);
+    if (!BASE64.test(file.payload))
+      throw invalid([issue("base64_decode", [...ctx.loc, "file", "payload"], "Invalid base64 payload", "<payload>")]);
     const bytes = Buffer.from(file.payload, "base64");
     blob = fileBlobKey(ctx.rid, id);
     const written = await ctx.blobs.write(blob, bytes);

@@ -5,7 +5,7 @@ import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies, fieldStrategyRefs, inputStrategyRefs } from "../kbs/strategies.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
-import { type FileSource, type PreparedField, fieldKey, parseFieldBody, prepareField } from "./fields.js";
+import { type FileSource, fieldKey, type PreparedField, parseFieldBody, prepareField } from "./fields.js";
 import { basicView, fieldEntry, resourceView } from "./view.js";
 
 /** Extra inputs of a write that do not travel in JSON: file bytes as streams, by field id. */
@@ -67,7 +67,11 @@ export class ResourceService {
     return { store, res };
   }
 
-  async create(kbid: string, input: CreateResource, opts: WriteOptions = {}): Promise<{ uuid: string; seqid: number; elapsed: number }> {
+  async create(
+    kbid: string,
+    input: CreateResource,
+    opts: WriteOptions = {},
+  ): Promise<{ uuid: string; seqid: number; elapsed: number }> {
     const t0 = performance.now();
     const { kb, store } = await this.kbs.open(kbid);
     await assertStrategies(store, inputStrategyRefs(input));
@@ -91,7 +95,11 @@ export class ResourceService {
       if (input.hidden == null && kb.hidden_resources_enabled && kb.hidden_resources_hide_on_creation) res.hidden = true;
       const prepared = await this.applyInput(store, res, input, opts);
       await this.commit(store, res, prepared);
-      await this.processing.enqueue(kb.uuid, rid, prepared.map((p) => fieldKey(p.type, p.id)));
+      await this.processing.enqueue(
+        kb.uuid,
+        rid,
+        prepared.map((p) => fieldKey(p.type, p.id)),
+      );
       return { uuid: rid, seqid, elapsed: (performance.now() - t0) / 1000 };
     } catch (e) {
       if (input.slug && slugs.get(input.slug) === rid) slugs.delete(input.slug);
@@ -140,7 +148,11 @@ export class ResourceService {
     if (res.slug) this.slugIndex(store).delete(res.slug);
     await store.resources.delete(res.id);
     await this.processing.forget(store.kbid, res.id);
-    await Promise.all([store.fields.deleteGroup(res.id), store.paragraphs.deleteResource(res.id), store.blobs.remove(`r/${res.id}`)]);
+    await Promise.all([
+      store.fields.deleteGroup(res.id),
+      store.paragraphs.deleteResource(res.id),
+      store.blobs.remove(`r/${res.id}`),
+    ]);
   }
 
   async putField(kbid: string, ref: ResourceRef, type: WritableFieldType, id: string, body: unknown): Promise<{ seqid: number }> {
@@ -168,7 +180,12 @@ export class ResourceService {
   }
 
   /** The stored field document (value, extracted data, blob), for services such as ingestion and download. */
-  async fieldDoc(kbid: string, ref: ResourceRef, type: FieldType, id: string): Promise<{ store: KbStore; res: ResourceDoc; doc: FieldDoc }> {
+  async fieldDoc(
+    kbid: string,
+    ref: ResourceRef,
+    type: FieldType,
+    id: string,
+  ): Promise<{ store: KbStore; res: ResourceDoc; doc: FieldDoc }> {
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
     const doc = res.fields[key] ? await store.fields.get(`${res.id}/${key}`) : undefined;
@@ -196,7 +213,10 @@ export class ResourceService {
     const key = fieldKey("conversation", id);
     const doc = res.fields[key] ? await store.fields.get(`${res.id}/${key}`) : undefined;
     const prev = (doc?.value as { messages?: unknown[] } | undefined)?.messages ?? [];
-    return this.putField(kbid, { rid: res.id }, "conversation", id, { ...(doc?.value as object), messages: [...prev, ...messages] });
+    return this.putField(kbid, { rid: res.id }, "conversation", id, {
+      ...(doc?.value as object),
+      messages: [...prev, ...messages],
+    });
   }
 
   /** Queue a resource (or some of its fields) for processing again. */
@@ -214,16 +234,40 @@ export class ResourceService {
   }
 
   /** Copy request attributes onto the record and prepare every field the request carries. */
-  private async applyInput(store: KbStore, res: ResourceDoc, input: CreateResource | UpdateResource, opts: WriteOptions): Promise<PreparedField[]> {
-    const attrs = ["slug", "title", "summary", "icon", "thumbnail", "usermetadata", "fieldmetadata", "origin", "extra", "hidden", "security"] as const;
+  private async applyInput(
+    store: KbStore,
+    res: ResourceDoc,
+    input: CreateResource | UpdateResource,
+    opts: WriteOptions,
+  ): Promise<PreparedField[]> {
+    const attrs = [
+      "slug",
+      "title",
+      "summary",
+      "icon",
+      "thumbnail",
+      "usermetadata",
+      "fieldmetadata",
+      "origin",
+      "extra",
+      "hidden",
+      "security",
+    ] as const;
     for (const a of attrs) {
       const v = input[a];
       if (v !== undefined && v !== null) (res as unknown as Record<string, unknown>)[a] = v;
     }
-    if (input.metadata) res.metadata = { ...res.metadata, ...input.metadata, status: res.metadata.status } as ResourceDoc["metadata"];
+    if (input.metadata)
+      res.metadata = { ...res.metadata, ...input.metadata, status: res.metadata.status } as ResourceDoc["metadata"];
     if (input.usermetadata?.relations) res.relations = input.usermetadata.relations;
     const prepared: PreparedField[] = [];
-    const ctx = (loc: (string | number)[], source?: FileSource) => ({ kbid: store.kbid, rid: res.id, blobs: store.blobs, loc, source });
+    const ctx = (loc: (string | number)[], source?: FileSource) => ({
+      kbid: store.kbid,
+      rid: res.id,
+      blobs: store.blobs,
+      loc,
+      source,
+    });
     if (input.title != null) prepared.push(await prepareField("generic", "title", input.title, ctx(["body", "title"])));
     if (input.summary != null) prepared.push(await prepareField("generic", "summary", input.summary, ctx(["body", "summary"])));
     for (const [map, type] of WRITABLE_MAPS) {
@@ -240,10 +284,16 @@ export class ResourceService {
   private async commit(store: KbStore, res: ResourceDoc, prepared: PreparedField[]): Promise<void> {
     const now = new Date().toISOString();
     const changed = prepared.filter((p) => res.fields[fieldKey(p.type, p.id)]?.hash !== p.hash || p.type === "file");
-    this.processing.touch?.(store.kbid, res.id, changed.map((p) => fieldKey(p.type, p.id)));
+    this.processing.touch?.(
+      store.kbid,
+      res.id,
+      changed.map((p) => fieldKey(p.type, p.id)),
+    );
     // A replaced value leaves its old file bytes and extraction output behind; they go once the new record is committed.
     const replaced = await Promise.all(
-      changed.filter((p) => res.fields[fieldKey(p.type, p.id)]).map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),
+      changed
+        .filter((p) => res.fields[fieldKey(p.type, p.id)])
+        .map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),
     );
     await Promise.all(
       changed.map((p) => {

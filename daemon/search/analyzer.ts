@@ -43,7 +43,10 @@ interface Lang {
 const en = createRequire(import.meta.url)("wink-porter2-stemmer") as Stem;
 // stopword ships no type declarations; its lists are plain arrays keyed by ISO 639-3 code.
 const lists = createRequire(import.meta.url)("stopword") as Record<string, string[]>;
-const L = (stem: Stem, stop: string | string[] | undefined): Lang => ({ stem, stop: new Set((Array.isArray(stop) ? stop : stop ? lists[stop] : []) ?? []) });
+const L = (stem: Stem, stop: string | string[] | undefined): Lang => ({
+  stem,
+  stop: new Set((Array.isArray(stop) ? stop : stop ? lists[stop] : []) ?? []),
+});
 
 /**
  * English stop words: Lucene's default English set (the analyzer of the BM25 baselines), not the
@@ -51,7 +54,10 @@ const L = (stem: Stem, stop: string | string[] | undefined): Lang => ({ stem, st
  * "most", "between", "under", "same"). SciFact keyword nDCG@10 through the ingestion queue: 0.677
  * with the package's list, 0.680 with this one (bench/scifact.ts).
  */
-const EN_STOP = "a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with".split(" ");
+const EN_STOP =
+  "a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with".split(
+    " ",
+  );
 
 /** Languages with a stemmer, by ISO 639-1 code. */
 const LANGS: Record<string, Lang> = {
@@ -106,7 +112,11 @@ export function words(text: string): { word: string; start: number; end: number 
 
 /** Lowercase and strip diacritics, so `Café` and `cafe` meet. */
 export function fold(word: string): string {
-  return word.toLowerCase().normalize("NFD").replace(/\p{M}+/gu, "").replace(/['’]/g, "");
+  return word
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/['’]/g, "");
 }
 
 // Stemming dominates indexing time and words repeat a lot: memoise terms (bounded).

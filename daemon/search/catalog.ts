@@ -59,7 +59,9 @@ function titleMatches(title: string, q: CatalogBody["query"]): boolean {
       const have = words(title).map((w) => fold(w.word));
       // `words` needs every word; the last one may be a prefix (as typed). `fuzzy` also forgives one typo.
       const want = words(query).map((w) => fold(w.word));
-      return want.every((w, i) => have.some((h) => h === w || (i === want.length - 1 && h.startsWith(w)) || (match === "fuzzy" && near(h, w))));
+      return want.every((w, i) =>
+        have.some((h) => h === w || (i === want.length - 1 && h.startsWith(w)) || (match === "fuzzy" && near(h, w))),
+      );
     }
   }
 }
@@ -79,7 +81,16 @@ const sorter = (sort: CatalogBody["sort"]) => (a: ResourceDoc, b: ResourceDoc) =
   return dir * av.localeCompare(bv) || a.id.localeCompare(b.id);
 };
 
-const results = (extra: { results: unknown[] } & Record<string, unknown>) => ({ facets: {}, min_score: 0, page_number: 0, page_size: 20, next_page: false, total: 0, query: "", ...extra });
+const results = (extra: { results: unknown[] } & Record<string, unknown>) => ({
+  facets: {},
+  min_score: 0,
+  page_number: 0,
+  page_size: 20,
+  next_page: false,
+  total: 0,
+  query: "",
+  ...extra,
+});
 
 /** The resource catalog, /search and /suggest: the read routes clients call around find. */
 export class CatalogService {
@@ -88,16 +99,25 @@ export class CatalogService {
     private readonly search: SearchService,
   ) {}
 
-  private async matching(kbid: string, body: Pick<CatalogBody, "filter_expression" | "query" | "with_status" | "hidden" | "filters"> & Record<string, unknown>) {
+  private async matching(
+    kbid: string,
+    body: Pick<CatalogBody, "filter_expression" | "query" | "with_status" | "hidden" | "filters"> & Record<string, unknown>,
+  ) {
     const { store } = await this.kbs.open(kbid, "Knowledge Box not found");
     const fe = body.filter_expression?.resource;
     const facetOk = (r: ResourceDoc) => {
       const fs = new Set(resourceFacets(r));
-      return (body.filters ?? []).every((f) => (typeof f === "string" ? fs.has(f) || [...fs].some((x) => x.startsWith(`${f}/`)) || (f.startsWith("/p/") && pathMatches(r.origin?.path, f.slice(2))) : true));
+      return (body.filters ?? []).every((f) =>
+        typeof f === "string"
+          ? fs.has(f) ||
+            [...fs].some((x) => x.startsWith(`${f}/`)) ||
+            (f.startsWith("/p/") && pathMatches(r.origin?.path, f.slice(2)))
+          : true,
+      );
     };
     const out: ResourceDoc[] = [];
     for (const r of store.resources.values()) {
-      if (fe && (await compileExpr(fe, (p) => (resourceMatches(r, p) ?? true ? "true" : "false"))) !== "true") continue;
+      if (fe && (await compileExpr(fe, (p) => ((resourceMatches(r, p) ?? true) ? "true" : "false"))) !== "true") continue;
       if (body.with_status && r.metadata.status !== body.with_status) continue;
       if (body.hidden != null && Boolean(r.hidden) !== body.hidden) continue;
       if (!titleMatches(r.title ?? "", body.query as CatalogBody["query"]) || !facetOk(r)) continue;
@@ -121,8 +141,18 @@ export class CatalogService {
     const show = body.show ?? ["basic"];
     const query = typeof body.query === "string" ? body.query : (body.query?.query ?? "");
     return {
-      resources: Object.fromEntries(slice.map((r) => [r.id, show.length > 1 ? resourceView(r, undefined, { show }) : basicView(r)])),
-      fulltext: results({ results: slice.map((r) => ({ score: 0, rid: r.id, field_type: "a", field: "title" })), facets: countFacets(out, body.faceted ?? []), query, total: out.length, page_number: page, page_size: size, next_page: out.length > (page + 1) * size }),
+      resources: Object.fromEntries(
+        slice.map((r) => [r.id, show.length > 1 ? resourceView(r, undefined, { show }) : basicView(r)]),
+      ),
+      fulltext: results({
+        results: slice.map((r) => ({ score: 0, rid: r.id, field_type: "a", field: "title" })),
+        facets: countFacets(out, body.faceted ?? []),
+        query,
+        total: out.length,
+        page_number: page,
+        page_size: size,
+        next_page: out.length > (page + 1) * size,
+      }),
       paragraphs: null,
       sentences: null,
       relations: null,
@@ -142,8 +172,12 @@ export class CatalogService {
     const { faceted, sort, page_size, ...find } = body;
     const top_k = find.top_k ?? page_size ?? 20;
     const features = find.features ?? ["keyword", "semantic"];
-    const kw = features.some((f) => f !== "semantic" && f !== "vectors") ? await this.search.find(kbid, { ...find, top_k, features: ["keyword"] }) : undefined;
-    const sem = features.some((f) => f === "semantic" || f === "vectors") ? await this.search.find(kbid, { ...find, top_k, features: ["semantic"] }) : undefined;
+    const kw = features.some((f) => f !== "semantic" && f !== "vectors")
+      ? await this.search.find(kbid, { ...find, top_k, features: ["keyword"] })
+      : undefined;
+    const sem = features.some((f) => f === "semantic" || f === "vectors")
+      ? await this.search.find(kbid, { ...find, top_k, features: ["semantic"] })
+      : undefined;
     const { store } = await this.kbs.open(kbid, "Knowledge Box not found");
     const paras = kw ? flatten(kw) : [];
     const fulltext = new Map<string, { score: number; rid: string; field_type: string; field: string }>();
@@ -155,12 +189,21 @@ export class CatalogService {
     const docs = rids.map((id) => store.resources.get(id)).filter((r): r is ResourceDoc => Boolean(r));
     if (sort) docs.sort(sorter(sort));
     const facets = countFacets(docs, faceted ?? []);
-    const meta = (r?: FindResponse) => ({ query: find.query ?? "", total: r?.total ?? 0, page_number: r?.page_number ?? 0, page_size: top_k, next_page: r?.next_page ?? false, min_score: r?.min_score.bm25 ?? 0 });
+    const meta = (r?: FindResponse) => ({
+      query: find.query ?? "",
+      total: r?.total ?? 0,
+      page_number: r?.page_number ?? 0,
+      page_size: top_k,
+      next_page: r?.next_page ?? false,
+      min_score: r?.min_score.bm25 ?? 0,
+    });
     return {
       resources: Object.fromEntries(docs.map((r) => [r.id, resourceView(r, undefined, { show: find.show ?? ["basic"] })])),
       paragraphs: results({ results: paras.map(({ p }) => p), facets, ...meta(kw) }),
       fulltext: results({ results: [...fulltext.values()], facets, ...meta(kw) }),
-      sentences: sem ? results({ results: flatten(sem).map(({ p }) => p), ...meta(sem), min_score: sem.min_score.semantic ?? 0 }) : null,
+      sentences: sem
+        ? results({ results: flatten(sem).map(({ p }) => p), ...meta(sem), min_score: sem.min_score.semantic ?? 0 })
+        : null,
       relations: null,
       nodes: null,
       shards: null,
@@ -169,17 +212,33 @@ export class CatalogService {
   }
 
   /** /suggest: paragraphs matching the words typed so far, and entities whose names start with them. */
-  async suggest(kbid: string, q: { query: string; features?: string[]; fields?: string[]; filters?: string[]; show_hidden?: boolean }) {
+  async suggest(
+    kbid: string,
+    q: { query: string; features?: string[]; fields?: string[]; filters?: string[]; show_hidden?: boolean },
+  ) {
     const features = q.features?.length ? q.features : ["paragraph", "entities"];
-    const res = features.includes("paragraph") && q.query.trim() ? await this.search.find(kbid, { query: q.query, features: ["keyword"], top_k: 10, fields: q.fields, filters: q.filters, show_hidden: q.show_hidden }) : undefined;
+    const res =
+      features.includes("paragraph") && q.query.trim()
+        ? await this.search.find(kbid, {
+            query: q.query,
+            features: ["keyword"],
+            top_k: 10,
+            fields: q.fields,
+            filters: q.filters,
+            show_hidden: q.show_hidden,
+          })
+        : undefined;
     const { store } = await this.kbs.open(kbid, "Knowledge Box not found");
     const prefix = fold(q.query.trim());
     const entities = new Map<string, { value: string; family: string }>();
     if (features.includes("entities") && prefix) {
       for (const r of store.resources.values()) {
-        for (const rel of [...((r.usermetadata?.relations as unknown[]) ?? []), ...((r.relations as unknown[]) ?? [])] as { to?: { type?: string; group?: string; value?: string } }[]) {
+        for (const rel of [...((r.usermetadata?.relations as unknown[]) ?? []), ...((r.relations as unknown[]) ?? [])] as {
+          to?: { type?: string; group?: string; value?: string };
+        }[]) {
           const to = rel.to;
-          if (to?.type === "entity" && to.value && fold(to.value).startsWith(prefix)) entities.set(`${to.group}/${to.value}`, { value: to.value, family: to.group ?? "" });
+          if (to?.type === "entity" && to.value && fold(to.value).startsWith(prefix))
+            entities.set(`${to.group}/${to.value}`, { value: to.value, family: to.group ?? "" });
         }
       }
     }
@@ -188,7 +247,9 @@ export class CatalogService {
     return {
       paragraphs: results({ results: flat.map(({ p }) => p), query: q.query, total: flat.length }),
       entities: { entities: [...entities.values()] },
-      resources: Object.fromEntries(rids.map((id) => [id, store.resources.get(id) ? basicView(store.resources.get(id) as ResourceDoc) : { id }])),
+      resources: Object.fromEntries(
+        rids.map((id) => [id, store.resources.get(id) ? basicView(store.resources.get(id) as ResourceDoc) : { id }]),
+      ),
     };
   }
 }
@@ -200,7 +261,25 @@ function flatten(r: FindResponse) {
     for (const [key, f] of Object.entries(res.fields)) {
       const [, letter, fieldId] = key.split("/");
       for (const p of Object.values(f.paragraphs)) {
-        const item = { score: p.score, rid, field_type: letter, field: fieldId, text: p.text, labels: p.labels, position: p.position, start: p.position.start, end: p.position.end, start_seconds: [], end_seconds: [], paragraph_id: p.id, fuzzy_result: false, page_with_visual: false, is_a_table: p.is_a_table, reference: null, order: p.order };
+        const item = {
+          score: p.score,
+          rid,
+          field_type: letter,
+          field: fieldId,
+          text: p.text,
+          labels: p.labels,
+          position: p.position,
+          start: p.position.start,
+          end: p.position.end,
+          start_seconds: [],
+          end_seconds: [],
+          paragraph_id: p.id,
+          fuzzy_result: false,
+          page_with_visual: false,
+          is_a_table: p.is_a_table,
+          reference: null,
+          order: p.order,
+        };
         out.push({ rid, field: fieldId, field_type: letter, score: p.score, p: item });
       }
     }

@@ -36,7 +36,10 @@ export class SearchConfigService {
   private validate(c: SearchConfiguration): SearchConfiguration {
     if (c.kind !== "find") return c;
     const r = FindBody.safeParse(c.config);
-    if (!r.success) throw invalid(toValidationIssues(r.error, "body", c.config).map((i) => ({ ...i, loc: ["body", "config", ...i.loc.slice(1)] })));
+    if (!r.success)
+      throw invalid(
+        toValidationIssues(r.error, "body", c.config).map((i) => ({ ...i, loc: ["body", "config", ...i.loc.slice(1)] })),
+      );
     return { kind: c.kind, config: r.data as Record<string, unknown> };
   }
 
@@ -66,7 +69,8 @@ export class SearchConfigService {
 
   async list(kbid: string): Promise<Record<string, SearchConfiguration>> {
     const out: Record<string, SearchConfiguration> = {};
-    for (const c of [...(await this.table(kbid)).values()].sort((a, b) => a.name.localeCompare(b.name))) out[c.name] = { kind: c.kind, config: c.config };
+    for (const c of [...(await this.table(kbid)).values()].sort((a, b) => a.name.localeCompare(b.name)))
+      out[c.name] = { kind: c.kind, config: c.config };
     return out;
   }
 

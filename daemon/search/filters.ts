@@ -1,5 +1,13 @@
 import { FIELD_LETTER, type FieldType } from "../../src/api/common.js";
-import type { CatalogProp, Expr, FieldProp, FilterExpression, KeyValueProp, LegacyFilter, ParagraphProp } from "../../src/api/filters.js";
+import type {
+  CatalogProp,
+  Expr,
+  FieldProp,
+  FilterExpression,
+  KeyValueProp,
+  LegacyFilter,
+  ParagraphProp,
+} from "../../src/api/filters.js";
 import { invalid } from "../errors.js";
 import { sqlString } from "../store/db.js";
 import type { KbDoc, KbStore, ResourceDoc } from "../store/index.js";
@@ -66,7 +74,8 @@ function rids(ctx: FilterContext, key: string | undefined, pred: (r: ResourceDoc
 }
 
 /** A resource-level property through `rids`, keyed by the property itself. */
-const ridsMatching = (ctx: FilterContext, p: FieldProp | CatalogProp) => rids(ctx, JSON.stringify(p), (r) => resourceMatches(r, p) === true);
+const ridsMatching = (ctx: FilterContext, p: FieldProp | CatalogProp) =>
+  rids(ctx, JSON.stringify(p), (r) => resourceMatches(r, p) === true);
 
 /** The keyword terms of `word` as a contiguous run in the `terms` column, in any of the KB's languages. */
 function keywordSql(word: string, langs: string[]): string {
@@ -75,7 +84,8 @@ function keywordSql(word: string, langs: string[]): string {
   return or([...alts].map((t) => `(' ' || terms || ' ') LIKE ${sqlString(`% ${likeLiteral(t)} %`)}`));
 }
 
-const facetTest = (col: string, prefix: string, exact: boolean) => (exact ? listHas(col, prefix) : listHasPrefix(col, `${prefix}/`));
+const facetTest = (col: string, prefix: string, exact: boolean) =>
+  exact ? listHas(col, prefix) : listHasPrefix(col, `${prefix}/`);
 
 /** A field property (or catalog `resource` property) as SQL over paragraph rows. */
 export function fieldPropSql(p: FieldProp | CatalogProp, ctx: FilterContext): string {
@@ -87,15 +97,15 @@ export function fieldPropSql(p: FieldProp | CatalogProp, ctx: FilterContext): st
     case "field_mimetype":
       return facetTest("facets", `/n/i/${p.type}${p.subtype ? `/${p.subtype}` : ""}`, Boolean(p.subtype));
     case "generated":
-      return p.da_task ? listHas("facets", `/g/da/${p.da_task}`) : or([listHas("facets", "/g/da"), listHasPrefix("facets", "/g/da/")]);
+      return p.da_task
+        ? listHas("facets", `/g/da/${p.da_task}`)
+        : or([listHas("facets", "/g/da"), listHasPrefix("facets", "/g/da/")]);
     case "label":
       return or([ridsMatching(ctx, p), facetTest("facets", `/l/${p.labelset}${p.label ? `/${p.label}` : ""}`, Boolean(p.label))]);
     case "entity":
       return or([ridsMatching(ctx, p), facetTest("facets", `/e/${p.subtype}${p.value ? `/${p.value}` : ""}`, Boolean(p.value))]);
     case "language":
-      return p.only_primary
-        ? ridsMatching(ctx, p)
-        : or([ridsMatching(ctx, p), eq("lang", p.language.toLowerCase())]);
+      return p.only_primary ? ridsMatching(ctx, p) : or([ridsMatching(ctx, p), eq("lang", p.language.toLowerCase())]);
     case "resource":
       if (p.id && !p.slug) return eq("rid", p.id);
       return ridsMatching(ctx, p);
@@ -110,9 +120,12 @@ export function paragraphPropSql(p: ParagraphProp, ctx: FilterContext): string {
   const want = p.label ? `/l/${p.labelset}/${p.label}` : `/l/${p.labelset}/`;
   const ids: string[] = [];
   for (const r of ctx.store.resources.values()) {
-    for (const fm of (r.fieldmetadata ?? []) as { paragraphs?: { key: string; classifications: { labelset: string; label: string }[] }[] }[]) {
+    for (const fm of (r.fieldmetadata ?? []) as {
+      paragraphs?: { key: string; classifications: { labelset: string; label: string }[] }[];
+    }[]) {
       for (const para of fm.paragraphs ?? []) {
-        if (para.classifications.some((c) => (p.label ? `/l/${c.labelset}/${c.label}` === want : c.labelset === p.labelset))) ids.push(para.key);
+        if (para.classifications.some((c) => (p.label ? `/l/${c.labelset}/${c.label}` === want : c.labelset === p.labelset)))
+          ids.push(para.key);
       }
     }
   }
@@ -129,7 +142,10 @@ async function keyValueSql(e: Expr<KeyValueProp>, ctx: FilterContext): Promise<s
     byField.get(doc.id)?.set(doc.rid, data ?? {});
   }
   return compileExpr(e, (p) => {
-    const cmp = (a: string, b: string | number) => (typeof b === "number" || (!Number.isNaN(Number(a)) && !Number.isNaN(Number(b))) ? Number(a) - Number(b) : a.localeCompare(String(b)));
+    const cmp = (a: string, b: string | number) =>
+      typeof b === "number" || (!Number.isNaN(Number(a)) && !Number.isNaN(Number(b)))
+        ? Number(a) - Number(b)
+        : a.localeCompare(String(b));
     // Not cached: it depends on the field records too.
     return rids(ctx, undefined, (r) => {
       const v = byField.get(p.schema_id)?.get(r.id)?.[p.key];
@@ -176,7 +192,10 @@ export function facetSql(f: string, ctx: FilterContext): string {
       if (a === "s") return rids(ctx, `status:${tail.toUpperCase()}`, (r) => r.metadata.status === tail.toUpperCase());
       if (a === "i") {
         const [t, s] = tail.split("/");
-        return or([fieldPropSql({ prop: "resource_mimetype", type: t, subtype: s }, ctx), fieldPropSql({ prop: "field_mimetype", type: t, subtype: s }, ctx)]);
+        return or([
+          fieldPropSql({ prop: "resource_mimetype", type: t, subtype: s }, ctx),
+          fieldPropSql({ prop: "field_mimetype", type: t, subtype: s }, ctx),
+        ]);
       }
       return listHas("facets", f);
     default:
@@ -201,7 +220,9 @@ function legacySql(filters: LegacyFilter[], ctx: FilterContext): string {
 
 /** `fields`: `a/title` (one field) or `t` (a field type letter). */
 function fieldsSql(fields: string[]): string {
-  return or(fields.map((f) => (f.includes("/") ? eq("field", f.replace(/^\//, "")) : `field LIKE ${sqlString(`${likeLiteral(f)}/%`)}`)));
+  return or(
+    fields.map((f) => (f.includes("/") ? eq("field", f.replace(/^\//, "")) : `field LIKE ${sqlString(`${likeLiteral(f)}/%`)}`)),
+  );
 }
 
 /** `resource_filters`: resource ids, or `rid/letter/field`. */
@@ -218,7 +239,14 @@ function keywordFiltersSql(items: unknown[], ctx: FilterContext): string {
   return and(
     items.map((k) => {
       if (typeof k !== "string" || !/^[\p{L}\p{N} ]+$/u.test(k)) {
-        throw invalid([{ type: "value_error", loc: ["body", "keyword_filters"], msg: "Keyword filters may hold letters, digits and spaces only", input: k }]);
+        throw invalid([
+          {
+            type: "value_error",
+            loc: ["body", "keyword_filters"],
+            msg: "Keyword filters may hold letters, digits and spaces only",
+            input: k,
+          },
+        ]);
       }
       return keywordSql(k, ctx.langs);
     }),

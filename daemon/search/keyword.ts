@@ -65,7 +65,8 @@ export function buildKeyword(p: ParsedQuery, langs: string[]): { query?: lancedb
     if (alts.length) where.push(not(or(alts.map(phraseSql))));
   }
   if (!clauses.length) return { where: FALSE };
-  const query = clauses.length === 1 && clauses[0][0] === lancedb.Occur.Should ? clauses[0][1] : new lancedb.BooleanQuery(clauses);
+  const query =
+    clauses.length === 1 && clauses[0][0] === lancedb.Occur.Should ? clauses[0][1] : new lancedb.BooleanQuery(clauses);
   return { query, where: and(where) };
 }
 
@@ -95,7 +96,11 @@ export async function keywordSearch(table: Table, query: string, langs: string[]
   const built = buildKeyword(parseQuery(query), langs);
   const where = and([filter, built.where]);
   if (!built.query || where === FALSE) return [];
-  let q = table.query().fullTextSearch(built.query).select([...RESULT_COLUMNS, "_score"]).limit(limit);
+  let q = table
+    .query()
+    .fullTextSearch(built.query)
+    .select([...RESULT_COLUMNS, "_score"])
+    .limit(limit);
   if (where !== TRUE) q = q.where(where);
   return hitsOf(await q.toArrow(), "_score", (s) => s);
 }

@@ -19,7 +19,14 @@ const ANN_TYPE = "IvfRq";
 
 /** The full-text index: a whitespace tokenizer over terms the analyzer already produced. */
 export const ftsIndex = () =>
-  lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false });
+  lancedb.Index.fts({
+    baseTokenizer: "whitespace",
+    lowercase: false,
+    stem: false,
+    removeStopWords: false,
+    asciiFolding: false,
+    withPosition: false,
+  });
 
 /**
  * Keeps one paragraph table's indexes fresh in the background, after writes settle. `optimize` folds
@@ -47,7 +54,8 @@ export class IndexMaintainer {
   /** The FTS index exists (created at once on an empty table; built in the background otherwise). */
   async ensureFts(): Promise<void> {
     const names = (await this.paragraphs.table.listIndices()).map((i) => i.name);
-    if (!names.includes(FTS_INDEX)) await this.paragraphs.buildIndex("terms", { config: ftsIndex(), name: FTS_INDEX, replace: false }).catch(() => undefined);
+    if (!names.includes(FTS_INDEX))
+      await this.paragraphs.buildIndex("terms", { config: ftsIndex(), name: FTS_INDEX, replace: false }).catch(() => undefined);
     for (const i of await this.paragraphs.table.listIndices()) {
       const col = i.columns[0];
       if (col?.startsWith("vec_") && !this.ann.has(col)) {
@@ -65,7 +73,11 @@ export class IndexMaintainer {
     // exactly: 1-bit codes only shortlist, more loosely as the index grows. Measured on bench/find's
     // vectors: x25 gives recall@20 0.998 at 100k but 0.924 at 1M, where x60 gives 0.986.
     const rows = a?.rows ?? 0;
-    return { indexed: Boolean(a), nprobes: Math.max(16, Math.ceil((a?.partitions ?? 0) / 4)), refineFactor: Math.max(25, Math.round(25 * (rows / 100_000) ** 0.4)) };
+    return {
+      indexed: Boolean(a),
+      nprobes: Math.max(16, Math.ceil((a?.partitions ?? 0) / 4)),
+      refineFactor: Math.max(25, Math.round(25 * (rows / 100_000) ** 0.4)),
+    };
   }
 
   private schedule(): void {
@@ -133,7 +145,10 @@ export class IndexMaintainer {
       if (n < ANN_MIN_ROWS || (have && n < have.rows * 2)) continue;
       const partitions = partitionsFor(n);
       await this.timed(`ivf_rq ${vs} (${n} vectors)`, () =>
-        this.paragraphs.buildIndex(col, { config: lancedb.Index.ivfRq({ distanceType: "cosine", numPartitions: partitions }), replace: true }),
+        this.paragraphs.buildIndex(col, {
+          config: lancedb.Index.ivfRq({ distanceType: "cosine", numPartitions: partitions }),
+          replace: true,
+        }),
       );
       this.ann.set(col, { rows: n, partitions });
     }

@@ -10,7 +10,9 @@ import type { ResourceDoc } from "../store/index.js";
 export function labelsOf(r: ResourceDoc): string[] {
   const out: string[] = [];
   for (const c of r.usermetadata?.classifications ?? []) if (!c.cancelled_by_user) out.push(`/l/${c.labelset}/${c.label}`);
-  for (const fc of (r.computedmetadata?.field_classifications ?? []) as { classifications?: { labelset: string; label: string }[] }[]) {
+  for (const fc of (r.computedmetadata?.field_classifications ?? []) as {
+    classifications?: { labelset: string; label: string }[];
+  }[]) {
     for (const c of fc.classifications ?? []) out.push(`/l/${c.labelset}/${c.label}`);
   }
   return out;

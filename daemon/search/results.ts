@@ -58,7 +58,10 @@ export interface ShapeOptions {
 
 /** Group ranked paragraphs by resource and field, with the resource attributes `show` asks for. */
 export async function shapeResources(store: KbStore, hits: Ranked[], firstOrder: number, o: ShapeOptions) {
-  const resources: Record<string, { id: string; fields: Record<string, { paragraphs: Record<string, FindParagraph> }> } & Record<string, unknown>> = {};
+  const resources: Record<
+    string,
+    { id: string; fields: Record<string, { paragraphs: Record<string, FindParagraph> }> } & Record<string, unknown>
+  > = {};
   const needsFields = o.show.some((s) => s === "values" || s === "extracted" || s === "errors");
   for (const [i, h] of hits.entries()) {
     let r = resources[h.rid];
@@ -67,7 +70,9 @@ export async function shapeResources(store: KbStore, hits: Ranked[], firstOrder:
       let fields: Map<string, FieldDoc> | undefined;
       if (doc && needsFields) fields = await store.fields.group(h.rid);
       if (fields && o.show.includes("extracted")) await store.loadExtracted(fields.values());
-      const view = doc ? resourceView(doc, fields, { show: o.show, fieldTypes: o.fieldTypes as never, extracted: o.extracted }) : { id: h.rid };
+      const view = doc
+        ? resourceView(doc, fields, { show: o.show, fieldTypes: o.fieldTypes as never, extracted: o.extracted })
+        : { id: h.rid };
       r = { ...view, id: h.rid, fields: {} };
       resources[h.rid] = r;
     }

@@ -27,7 +27,8 @@ export interface FindOptions {
   signal?: AbortSignal;
 }
 
-const issue = (loc: string[], msg: string, input?: unknown) => invalid([{ type: "value_error", loc: ["body", ...loc], msg, input }]);
+const issue = (loc: string[], msg: string, input?: unknown) =>
+  invalid([{ type: "value_error", loc: ["body", ...loc], msg, input }]);
 
 /** Find: keyword, semantic and hybrid retrieval over a knowledge box's paragraphs. */
 export class SearchService {
@@ -40,7 +41,7 @@ export class SearchService {
     private readonly models: () => SearchModels | undefined = () => undefined,
   ) {
     kbs.onDrop(async (kbid) => {
-      for (const [store, m] of this.maintainers) if (store.kbid === kbid) (await m.close(), this.maintainers.delete(store));
+      for (const [store, m] of this.maintainers) if (store.kbid === kbid) await m.close(), this.maintainers.delete(store);
     });
   }
 
@@ -94,14 +95,18 @@ export class SearchService {
     const vector = req.semantic ? await this.queryVector(kb, store, req) : undefined;
     const [kw, sem] = await Promise.all([
       req.keyword && req.query.trim() ? keywordSearch(store.paragraphs.table, req.query, langs, filter, window) : undefined,
-      vector ? semanticSearch(store.paragraphs.table, vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset)) : undefined,
+      vector
+        ? semanticSearch(store.paragraphs.table, vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset))
+        : undefined,
     ]);
     const kwKept = kw?.filter((h) => h.score >= req.minBm25);
     const semKept = sem?.filter((h) => req.minSemantic === null || h.score >= req.minSemantic);
     let ranked = fuse(kwKept, semKept, req.rrf);
     ranked = await this.rerank(req, ranked);
     const page = ranked.slice(req.page_number * req.top_k, (req.page_number + 1) * req.top_k);
-    const terms = req.highlight ? queryTerms(positiveText(parseQuery(req.query)), [...langs, ...new Set(page.map((h) => analysisLanguage(String(h.lang))))]) : undefined;
+    const terms = req.highlight
+      ? queryTerms(positiveText(parseQuery(req.query)), [...langs, ...new Set(page.map((h) => analysisLanguage(String(h.lang))))])
+      : undefined;
     const resources = await shapeResources(store, page, req.page_number * req.top_k, {
       show: req.show,
       fieldTypes: req.field_type_filter,
@@ -128,7 +133,11 @@ export class SearchService {
   }
 
   /** The query vector: the caller's, or the query embedded with the vectorset's model; none without either. */
-  private async queryVector(kb: KbDoc, store: KbStore, req: ResolvedFind): Promise<{ vectorset: string; vector: number[] } | undefined> {
+  private async queryVector(
+    kb: KbDoc,
+    store: KbStore,
+    req: ResolvedFind,
+  ): Promise<{ vectorset: string; vector: number[] } | undefined> {
     const models = this.models();
     const columns = store.paragraphs.vectorColumns();
     let vectorset = req.vectorset ?? undefined;
@@ -144,7 +153,8 @@ export class SearchService {
     if (!vectorset) return undefined;
     const dim = columns.get(vectorset);
     if (req.vector) {
-      if (dim !== undefined && req.vector.length !== dim) throw issue(["vector"], `Vector has ${req.vector.length} dimensions; vectorset ${vectorset} has ${dim}`);
+      if (dim !== undefined && req.vector.length !== dim)
+        throw issue(["vector"], `Vector has ${req.vector.length} dimensions; vectorset ${vectorset} has ${dim}`);
       return { vectorset, vector: req.vector };
     }
     if (!req.query.trim()) return undefined;
@@ -161,7 +171,10 @@ export class SearchService {
     if (!reranker) return ranked;
     const n = Math.min(ranked.length, req.rerank.window ?? Math.max(req.top_k * (req.page_number + 1), 20), 200);
     const head = ranked.slice(0, n);
-    const scores = await reranker.score(req.query, head.map((h) => String(h.text)));
+    const scores = await reranker.score(
+      req.query,
+      head.map((h) => String(h.text)),
+    );
     const rescored: Ranked[] = head.map((h, i) => ({ ...h, score: scores[i], score_type: "RERANKER" }));
     rescored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
     return [...rescored, ...ranked.slice(n)];

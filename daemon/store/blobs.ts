@@ -68,6 +68,8 @@ export class BlobStore {
 
   /** Shallow helper for callers that need a key under a resource. */
   static key(...parts: string[]): string {
-    return join(...parts).split(sep).join("/");
+    return join(...parts)
+      .split(sep)
+      .join("/");
   }
 }

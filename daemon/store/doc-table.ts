@@ -1,16 +1,24 @@
 import { arrow } from "./arrow.js";
-import { type Connection, type Table, openOrCreate, sqlIn, sqlString } from "./db.js";
+import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { WriteQueue } from "./write-queue.js";
 
-type Op<T> = { kind: "put"; id: string; doc: T; group: string } | { kind: "delete"; id: string } | { kind: "deleteGroup"; group: string };
+type Op<T> =
+  | { kind: "put"; id: string; doc: T; group: string }
+  | { kind: "delete"; id: string }
+  | { kind: "deleteGroup"; group: string };
 
 const { Field, Int64, Schema, Utf8 } = arrow;
 /**
  * A row per version of a document: `grp` lets a document belong to a group (a field to its resource)
  * for bulk reads and deletes; `seq` orders versions, and readers take each id's highest.
  */
-const SCHEMA = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false), new Field("seq", new Int64(), false)]);
+const SCHEMA = new Schema([
+  new Field("id", new Utf8(), false),
+  new Field("grp", new Utf8(), false),
+  new Field("doc", new Utf8(), false),
+  new Field("seq", new Int64(), false),
+]);
 
 /** A table with versions: a document table opened by this kbox (a `seq` column). */
 async function versioned(table: Table): Promise<boolean> {
@@ -314,11 +322,24 @@ export class GroupedDocTable<T> {
    */
   async containing(text: string, limit: number): Promise<T[]> {
     await this.writer.idle();
-    const hits = await this.writer.table.query().where(`doc LIKE ${sqlString(`%${text}%`)}`).select(["id", "doc", "seq"]).limit(limit).toArray();
+    const hits = await this.writer.table
+      .query()
+      .where(`doc LIKE ${sqlString(`%${text}%`)}`)
+      .select(["id", "doc", "seq"])
+      .limit(limit)
+      .toArray();
     if (!hits.length) return [];
     // A hit may be an older version of its document: only latest versions count.
-    const { latest } = latestOf(await this.writer.table.query().where(sqlIn("id", new Set(hits.map((h) => h.id as string)))).select(["id", "seq"]).toArray());
-    return hits.filter((h) => Number(latest.get(h.id as string)?.seq) === Number(h.seq)).map((h) => JSON.parse(h.doc as string) as T);
+    const { latest } = latestOf(
+      await this.writer.table
+        .query()
+        .where(sqlIn("id", new Set(hits.map((h) => h.id as string))))
+        .select(["id", "seq"])
+        .toArray(),
+    );
+    return hits
+      .filter((h) => Number(latest.get(h.id as string)?.seq) === Number(h.seq))
+      .map((h) => JSON.parse(h.doc as string) as T);
   }
   delete(id: string): Promise<void> {
     for (const docs of this.unread.values()) docs.delete(id);

@@ -105,7 +105,10 @@ export class Store {
 
   static async open(dataDir: string): Promise<Store> {
     const meta = await openDb(join(dataDir, "meta"));
-    const [kbs, accounts] = await Promise.all([DocTable.open<KbDoc>(meta, "kbs"), DocTable.open<ServiceAccountDoc>(meta, "service_accounts")]);
+    const [kbs, accounts] = await Promise.all([
+      DocTable.open<KbDoc>(meta, "kbs"),
+      DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
+    ]);
     return new Store(dataDir, meta, kbs, accounts);
   }
 

@@ -96,9 +96,7 @@ export interface CompactionPolicy {
 const RID_INDEX = "rid_idx";
 const DEFAULT_COMPACTION: CompactionPolicy = { checkEvery: 50, minSmallFragments: 64 };
 
-type Op =
-  | { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] }
-  | { kind: "deleteResource"; rid: string };
+type Op = { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] } | { kind: "deleteResource"; rid: string };
 
 /**
  * The paragraph table of one knowledge box: the only code that knows its layout.
@@ -150,7 +148,8 @@ export class ParagraphStore {
       if (f.name.startsWith("vec_") && f.type instanceof FixedSizeList) store.vectorsets.set(f.name.slice(4), f.type.listSize);
     }
     // A table from before the index: build it in the background (writes meanwhile scan, as before).
-    if (!indexed && !empty) void store.buildIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false }).catch(() => undefined);
+    if (!indexed && !empty)
+      void store.buildIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false }).catch(() => undefined);
     return store;
   }
 
@@ -237,7 +236,10 @@ export class ParagraphStore {
 
   /** Every stored paragraph of a resource, read back as rows (vectors and analysed terms as stored). */
   async resourceRows(rid: string): Promise<ParagraphRow[]> {
-    const raw = await this.table.query().where(`rid = ${sqlString(rid)}`).toArray();
+    const raw = await this.table
+      .query()
+      .where(`rid = ${sqlString(rid)}`)
+      .toArray();
     return raw.map((r) => this.fromArrowRow(r as Record<string, unknown>));
   }
 
@@ -354,8 +356,13 @@ export class ParagraphStore {
     const rows = reps.flatMap((r) => r.rows.map((p) => this.toArrowRow(p)));
     // `rid IN (...)` first: the BTREE index finds the rows; the per-field scope refines them.
     const whereOf = (rs: typeof reps) => {
-      const scope = [...(deletes.length ? [sqlIn("rid", deletes)] : []), ...rs.map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`)];
-      return scope.length ? `${sqlIn("rid", new Set([...deletes, ...rs.map((r) => r.rid)]))} AND (${scope.join(" OR ")})` : undefined;
+      const scope = [
+        ...(deletes.length ? [sqlIn("rid", deletes)] : []),
+        ...rs.map((r) => `(rid = ${sqlString(r.rid)} AND field = ${sqlString(r.field)})`),
+      ];
+      return scope.length
+        ? `${sqlIn("rid", new Set([...deletes, ...rs.map((r) => r.rid)]))} AND (${scope.join(" OR ")})`
+        : undefined;
     };
     const stale = whereOf(reps.filter((r) => !first.has(r)));
     try {

@@ -169,4 +169,3 @@ export async function installKbDir(store: Store, kbid: string, from: string): Pr
   await mkdir(dirname(store.kbDir(kbid)), { recursive: true, mode: 0o700 });
   await rename(from, store.kbDir(kbid));
 }
-

@@ -65,7 +65,8 @@ export class WriteQueue<Op> {
         await head.run().catch(() => undefined);
         continue;
       }
-      if (busy && this.gatherMs > 0 && this.pending.length < this.maxBatch) await new Promise((r) => setTimeout(r, this.gatherMs));
+      if (busy && this.gatherMs > 0 && this.pending.length < this.maxBatch)
+        await new Promise((r) => setTimeout(r, this.gatherMs));
       let n = 0;
       while (n < this.pending.length && n < this.maxBatch && this.pending[n].kind === "op") n++;
       const batch = this.pending.splice(0, n) as Extract<Entry<Op>, { kind: "op" }>[];

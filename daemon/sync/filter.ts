@@ -30,7 +30,8 @@ export class SyncFilter {
     this.extra = config.ignore?.length ? ignore().add(config.ignore) : null;
     const ff = config.file_filter;
     // A pattern without a slash matches the name at any depth (like .gitignore); one with a slash the whole path.
-    if (ff?.glob_patterns?.length) this.globs = ff.glob_patterns.map((g) => picomatch(g.replace(/^\//, ""), { dot: false, basename: !g.includes("/") }));
+    if (ff?.glob_patterns?.length)
+      this.globs = ff.glob_patterns.map((g) => picomatch(g.replace(/^\//, ""), { dot: false, basename: !g.includes("/") }));
     if (ff?.extensions?.length) this.exts = new Set(ff.extensions.map((e) => e.replace(/^\*?\./, "").toLowerCase()));
   }
 

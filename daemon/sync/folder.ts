@@ -26,7 +26,8 @@ export async function scanFolder(root: string, filter: SyncFilter, signal?: Abor
         if (filter.includeDir(abs)) await walk(abs);
       } else if (ent.isFile()) {
         const st = await stat(abs).catch(() => undefined);
-        if (st && filter.includeFile(abs, st.mtimeMs)) out.push({ rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs });
+        if (st && filter.includeFile(abs, st.mtimeMs))
+          out.push({ rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs });
       }
     }
   };
@@ -50,7 +51,11 @@ function unchanged(f: LocalFile, origin: { modified?: string | null; metadata?: 
 const CONCURRENCY = 16;
 
 /** Compare the folder with the resources the config owns and apply the difference. */
-export async function syncFolder(ctx: RunContext, files: LocalFile[], opts: { full: boolean; partial?: Set<string> }): Promise<SyncStats> {
+export async function syncFolder(
+  ctx: RunContext,
+  files: LocalFile[],
+  opts: { full: boolean; partial?: Set<string> },
+): Promise<SyncStats> {
   const stats = ctx.stats;
   const owned = ownedResources(ctx.store, ctx.config.id);
   const seen = new Set(files.map((f) => f.rel));
@@ -87,7 +92,8 @@ export async function syncFolder(ctx: RunContext, files: LocalFile[], opts: { fu
   // Files gone from the folder (within the scanned part): candidates for moves, else deletions.
   const gone = [...owned.entries()].filter(([rel]) => !seen.has(rel) && (!opts.partial || opts.partial.has(rel)));
   const goneByHash = new Map<string, string>();
-  for (const [rel, r] of gone) if (r.origin?.sync_metadata?.content_hash) goneByHash.set(r.origin.sync_metadata.content_hash, rel);
+  for (const [rel, r] of gone)
+    if (r.origin?.sync_metadata?.content_hash) goneByHash.set(r.origin.sync_metadata.content_hash, rel);
   // Pair moves before any work starts, so that two new copies cannot claim the same old file.
   fresh.sort((a, b) => a.rel.localeCompare(b.rel));
   const moves = new Map<LocalFile, string>();

@@ -42,7 +42,8 @@ async function fetchOnce(url: string, headers: Record<string, string>, signal?: 
     bodyTimeout: FETCH_LIMITS.timeoutMs,
   });
   const h: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
   if (res.statusCode >= 300 && res.statusCode < 400 && h.location && redirects > 0) {
     await res.body.dump();
     return fetchOnce(new URL(h.location, url).toString(), headers, signal, redirects - 1);
@@ -112,8 +113,14 @@ export class Robots {
     const path = u.pathname + u.search;
     let best: { allow: boolean; path: string } | undefined;
     for (const r of this.rules) {
-      const re = new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\\\$$/, "$")}`);
-      if (re.test(path) && (!best || r.path.length > best.path.length || (r.path.length === best.path.length && r.allow))) best = r;
+      const re = new RegExp(
+        `^${r.path
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, ".*")
+          .replace(/\\\$$/, "$")}`,
+      );
+      if (re.test(path) && (!best || r.path.length > best.path.length || (r.path.length === best.path.length && r.allow)))
+        best = r;
     }
     return best?.allow ?? true;
   }

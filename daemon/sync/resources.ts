@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
+import { contentTypeOf } from "../../src/api/mime.js";
 import type { SyncConfig } from "../../src/api/sync.js";
 import type { ResourceService } from "../resources/service.js";
 import type { KbStore, ResourceDoc } from "../store/index.js";
-import { contentTypeOf } from "../../src/api/mime.js";
 
 /** A file seen in a sync root. */
 export interface LocalFile {
@@ -54,7 +54,12 @@ const fileField = (config: SyncConfig, filename: string) => ({
 });
 
 /** Create a resource for a new file, streaming its bytes into the blob store. */
-export async function createFromFile(resources: ResourceService, kbid: string, config: SyncConfig, f: LocalFile): Promise<string> {
+export async function createFromFile(
+  resources: ResourceService,
+  kbid: string,
+  config: SyncConfig,
+  f: LocalFile,
+): Promise<string> {
   const filename = basename(f.rel);
   const res = await resources.create(
     kbid,
@@ -70,7 +75,13 @@ export async function createFromFile(resources: ResourceService, kbid: string, c
 }
 
 /** Replace a changed file's content (re-ingested; unchanged paragraphs keep their vectors). */
-export async function updateFromFile(resources: ResourceService, kbid: string, config: SyncConfig, rid: string, f: LocalFile): Promise<void> {
+export async function updateFromFile(
+  resources: ResourceService,
+  kbid: string,
+  config: SyncConfig,
+  rid: string,
+  f: LocalFile,
+): Promise<void> {
   const filename = basename(f.rel);
   await resources.update(
     kbid,
@@ -81,6 +92,12 @@ export async function updateFromFile(resources: ResourceService, kbid: string, c
 }
 
 /** A rename or move: same content, new path; nothing is re-embedded. */
-export async function moveTo(resources: ResourceService, kbid: string, config: SyncConfig, rid: string, f: LocalFile): Promise<void> {
+export async function moveTo(
+  resources: ResourceService,
+  kbid: string,
+  config: SyncConfig,
+  rid: string,
+  f: LocalFile,
+): Promise<void> {
   await resources.update(kbid, { rid }, { title: basename(f.rel), origin: origin(config, f) });
 }

@@ -17,4 +17,13 @@ export interface RunContext {
   retryLater: (item: string) => void;
 }
 
-export const emptyStats = (): SyncStats => ({ scanned: 0, added: 0, updated: 0, moved: 0, deleted: 0, unchanged: 0, skipped: 0, failed: 0 });
+export const emptyStats = (): SyncStats => ({
+  scanned: 0,
+  added: 0,
+  updated: 0,
+  moved: 0,
+  deleted: 0,
+  unchanged: 0,
+  skipped: 0,
+  failed: 0,
+});

@@ -51,7 +51,12 @@ export class SyncRunner {
     for (const j of t.jobs.values()) {
       this.seq = Math.max(this.seq, j.seq);
       if (j.status === "running" || (j.status === "pending" && j.trigger === "watch")) {
-        await t.jobs.put(j.id, { ...j, status: "failed", finished_at: new Date().toISOString(), error: "interrupted: the daemon stopped" });
+        await t.jobs.put(j.id, {
+          ...j,
+          status: "failed",
+          finished_at: new Date().toISOString(),
+          error: "interrupted: the daemon stopped",
+        });
       }
     }
     for (const config of t.configs.values()) {
@@ -62,7 +67,11 @@ export class SyncRunner {
     }
   }
 
-  async enqueue(kbid: string, config: SyncConfig, opts: { full: boolean; trigger: SyncJob["trigger"]; paths?: Set<string> }): Promise<SyncJob> {
+  async enqueue(
+    kbid: string,
+    config: SyncConfig,
+    opts: { full: boolean; trigger: SyncJob["trigger"]; paths?: Set<string> },
+  ): Promise<SyncJob> {
     const { t } = await this.sync.tablesOf(kbid);
     const job: StoredJob = {
       id: randomUUID(),
@@ -90,7 +99,9 @@ export class SyncRunner {
     const loop = (async () => {
       for (;;) {
         const { t } = await this.sync.tablesOf(kbid);
-        const next = [...t.jobs.values()].filter((j) => j.config_id === configId && j.status === "pending").sort((a, b) => a.seq - b.seq)[0];
+        const next = [...t.jobs.values()]
+          .filter((j) => j.config_id === configId && j.status === "pending")
+          .sort((a, b) => a.seq - b.seq)[0];
         if (!next || this.closed) return;
         await this.run(kbid, next);
       }
@@ -134,7 +145,12 @@ export class SyncRunner {
       if (job.trigger !== "watch") await this.sync.markRun(kbid, job.config_id, cur.finished_at!);
     } catch (e) {
       const cancelled = abort.signal.aborted || !config;
-      cur = { ...cur, status: cancelled ? "cancelled" : "failed", finished_at: new Date().toISOString(), error: (e as Error).message };
+      cur = {
+        ...cur,
+        status: cancelled ? "cancelled" : "failed",
+        finished_at: new Date().toISOString(),
+        error: (e as Error).message,
+      };
       await ctx.log(cancelled ? "WARNING" : "ERROR", `sync ${cur.status}: ${(e as Error).message}`).catch(() => undefined);
     } finally {
       this.aborts.delete(job.id);
@@ -147,7 +163,9 @@ export class SyncRunner {
     const provider = ctx.config.external_connection.provider;
     if (provider === "sitemap") return syncSitemap(ctx, { full: job.options.full_sync });
     if (provider !== "local_folder") {
-      throw new Error(`provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`);
+      throw new Error(
+        `provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`,
+      );
     }
     const root = ctx.config.sync_root_path!;
     if (!existsSync(root)) throw new Error(`sync root ${root} does not exist`);
@@ -187,10 +205,13 @@ export class SyncRunner {
     }
     const batch = new Set([...paths, ...deferred]);
     deferred.clear();
-    this.sync.tablesOf(kbid).then(({ t }) => {
-      const latest = t.configs.get(config.id);
-      if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
-    }).catch((e) => this.log(`sync watch batch failed: ${(e as Error).message}`));
+    this.sync
+      .tablesOf(kbid)
+      .then(({ t }) => {
+        const latest = t.configs.get(config.id);
+        if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
+      })
+      .catch((e) => this.log(`sync watch batch failed: ${(e as Error).message}`));
   }
 
   private async startWatcher(kbid: string, config: SyncConfig): Promise<void> {
@@ -228,12 +249,14 @@ export class SyncRunner {
       if (j.config_id !== configId) continue;
       this.aborts.get(j.id)?.abort();
       // Pending jobs must not run once the config is going: the loop would pick them up next.
-      if (j.status === "pending") await t.jobs.put(j.id, { ...j, status: "cancelled", finished_at: now, error: "the configuration was removed" });
+      if (j.status === "pending")
+        await t.jobs.put(j.id, { ...j, status: "cancelled", finished_at: now, error: "the configuration was removed" });
     }
     await this.loops.get(key(kbid, configId));
     if (!deleteResources) return;
     const { store } = await this.kbs.open(kbid);
-    for (const r of ownedResources(store, configId).values()) await this.resources.delete(kbid, { rid: r.id }).catch(() => undefined);
+    for (const r of ownedResources(store, configId).values())
+      await this.resources.delete(kbid, { rid: r.id }).catch(() => undefined);
   }
 
   async dropKb(kbid: string): Promise<void> {

@@ -53,7 +53,11 @@ export class SyncService {
       created_at: now,
       updated_at: now,
       provider,
-      capabilities: { ...CAPABILITIES, has_sites: SITE_PROVIDERS.has(provider), requires_site_url_resolution: SITE_PROVIDERS.has(provider) },
+      capabilities: {
+        ...CAPABILITIES,
+        has_sites: SITE_PROVIDERS.has(provider),
+        requires_site_url_resolution: SITE_PROVIDERS.has(provider),
+      },
     };
     await t.connections.put(conn.id, conn);
     return conn;
@@ -126,7 +130,8 @@ export class SyncService {
 
   /** 422 when a configuration names an extract strategy the knowledge box does not have. */
   private async checkStrategy(kbid: string, id: string | null | undefined): Promise<void> {
-    if (id) await assertStrategies((await this.kbs.open(kbid)).store, [{ kind: "extract", id, loc: ["body", "extract_strategy"] }]);
+    if (id)
+      await assertStrategies((await this.kbs.open(kbid)).store, [{ kind: "extract", id, loc: ["body", "extract_strategy"] }]);
   }
 
   /** Record that a pass finished (for periodic syncs). */
@@ -147,7 +152,9 @@ export class SyncService {
   async trigger(kbid: string, configId: string, full: boolean, trigger: SyncJob["trigger"] = "api"): Promise<SyncJob> {
     const { kbid: kb, t } = await this.tablesOf(kbid);
     const config = await this.config(kb, configId);
-    const active = [...t.jobs.values()].some((j) => j.config_id === configId && j.trigger !== "watch" && (j.status === "pending" || j.status === "running"));
+    const active = [...t.jobs.values()].some(
+      (j) => j.config_id === configId && j.trigger !== "watch" && (j.status === "pending" || j.status === "running"),
+    );
     if (active && trigger !== "watch") throw conflict("A sync job is already pending or running for this configuration");
     return this.runner.enqueue(kb, config, { full, trigger });
   }
@@ -163,7 +170,10 @@ export class SyncService {
       jobs = jobs.filter((j) => (q.order === "desc" ? j.seq < c : j.seq > c));
     }
     const page = jobs.slice(0, q.limit);
-    return { items: page.map(({ seq: _s, ...j }) => j), next_cursor: jobs.length > q.limit ? String(page[page.length - 1].seq) : null };
+    return {
+      items: page.map(({ seq: _s, ...j }) => j),
+      next_cursor: jobs.length > q.limit ? String(page[page.length - 1].seq) : null,
+    };
   }
 
   async job(kbid: string, jobId: string): Promise<SyncJob> {
@@ -173,7 +183,11 @@ export class SyncService {
     return job;
   }
 
-  async logs(kbid: string, jobId: string, q: { limit: number; cursor?: number; level?: string; start_date?: string; end_date?: string; order: "asc" | "desc" }) {
+  async logs(
+    kbid: string,
+    jobId: string,
+    q: { limit: number; cursor?: number; level?: string; start_date?: string; end_date?: string; order: "asc" | "desc" },
+  ) {
     const { t } = await this.tablesOf(kbid);
     if (!t.jobs.has(jobId)) throw notFound("Sync job not found");
     const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "EXCEPTION", "CRITICAL"];
@@ -192,7 +206,8 @@ export class SyncService {
 
 function validateRoot(provider: Provider, root: string | null): void {
   if (provider === "local_folder") {
-    if (!root || !isAbsolute(root)) throw badRequest("sync_root_path must be an absolute folder path for a local_folder connection");
+    if (!root || !isAbsolute(root))
+      throw badRequest("sync_root_path must be an absolute folder path for a local_folder connection");
     let ok = false;
     try {
       ok = statSync(root).isDirectory();

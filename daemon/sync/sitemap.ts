@@ -98,7 +98,11 @@ async function robotsFor(ctx: RunContext, root: string): Promise<Robots> {
 }
 
 const linkField = (config: SyncConfig, url: string) => ({
-  page: { uri: url, ...(config.css_selector ? { css_selector: config.css_selector } : {}), ...(config.xpath ? { xpath: config.xpath } : {}) },
+  page: {
+    uri: url,
+    ...(config.css_selector ? { css_selector: config.css_selector } : {}),
+    ...(config.xpath ? { xpath: config.xpath } : {}),
+  },
 });
 
 /** Fetch the sitemap, create/refresh link resources for its pages, remove the pages that left it. */
@@ -169,7 +173,12 @@ async function syncPage(ctx: RunContext, e: Entry, res: Owned | undefined, full:
   };
   const labels = ctx.config.labels.length ? { usermetadata: { classifications: ctx.config.labels } } : {};
   if (!res) {
-    const created = await ctx.resources.create(ctx.kbid, { title: e.url, origin, ...labels, links: linkField(ctx.config, e.url) });
+    const created = await ctx.resources.create(ctx.kbid, {
+      title: e.url,
+      origin,
+      ...labels,
+      links: linkField(ctx.config, e.url),
+    });
     ctx.stats.added++;
     await ctx.log("INFO", `added ${e.url}`, { rid: created.uuid, url: e.url });
     return;

@@ -38,7 +38,14 @@ function disposition(kind: "inline" | "attachment", filename: string): string {
 }
 
 /** Open a file field's stored bytes for download. */
-export async function openDownload(resources: ResourceService, kbid: string, ref: ResourceRef, fieldId: string, range: string | null, inline = false): Promise<Download> {
+export async function openDownload(
+  resources: ResourceService,
+  kbid: string,
+  ref: ResourceRef,
+  fieldId: string,
+  range: string | null,
+  inline = false,
+): Promise<Download> {
   const { store, doc } = await resources.fieldDoc(kbid, ref, "file", fieldId);
   if (!doc.blob) throw notFound("The file field has no stored content");
   const size = await store.blobs.size(doc.blob);

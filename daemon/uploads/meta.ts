@@ -1,4 +1,4 @@
-import { KboxError, conflict } from "../errors.js";
+import { conflict, KboxError } from "../errors.js";
 import type { KbStore } from "../store/index.js";
 
 /** What describes an uploaded file besides its bytes (from `x-*` headers or TUS upload-metadata). */
@@ -18,7 +18,8 @@ const MEDIA_TYPE = /^[A-Za-z0-9][\w!#$&^.+-]*\/[\w!#$&^.+-]+(\s*;.*)?$/;
 export function mediaType(raw: string | null | undefined): string {
   if (raw === null || raw === undefined || raw.trim() === "") return "application/octet-stream";
   const v = raw.trim();
-  if (!MEDIA_TYPE.test(v) || v.length > 255) throw new KboxError(415, `Unsupported media type: ${JSON.stringify(v.slice(0, 100))}`);
+  if (!MEDIA_TYPE.test(v) || v.length > 255)
+    throw new KboxError(415, `Unsupported media type: ${JSON.stringify(v.slice(0, 100))}`);
   return v;
 }
 
@@ -39,7 +40,8 @@ export function decodeFilename(raw: string | null | undefined): string | undefin
   if (/^[A-Za-z0-9+/]+={0,2}$/.test(v) && v.length % 4 === 0) {
     const text = Buffer.from(v, "base64").toString("utf8");
     // Plain names such as "data" are valid base64 too: keep the decoding only if it reads as text.
-    if (printable(text) && Buffer.from(text, "utf8").toString("base64").replace(/=+$/, "") === v.replace(/=+$/, "")) return uriDecode(text);
+    if (printable(text) && Buffer.from(text, "utf8").toString("base64").replace(/=+$/, "") === v.replace(/=+$/, ""))
+      return uriDecode(text);
   }
   return uriDecode(v);
 }

@@ -5,7 +5,7 @@ import type { UploadResponse } from "../../src/api/uploads.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies } from "../kbs/strategies.js";
 import type { ResourceRef, ResourceService } from "../resources/service.js";
-import { type UploadMeta, refuseDuplicate } from "./meta.js";
+import { refuseDuplicate, type UploadMeta } from "./meta.js";
 
 /** Where an upload goes: a new resource (field `file`), or a file field of an existing resource. */
 export type UploadTarget = { kind: "new"; slug?: string } | { kind: "field"; ref: ResourceRef; field: string };
@@ -29,7 +29,13 @@ export class UploadService {
   }
 
   /** Store `source`'s bytes as a file field; `create` is the payload of a new resource (TUS may send one). */
-  async store(kbid: string, target: UploadTarget, meta: UploadMeta, source: () => Readable, create: CreateResource = {}): Promise<UploadResponse> {
+  async store(
+    kbid: string,
+    target: UploadTarget,
+    meta: UploadMeta,
+    source: () => Readable,
+    create: CreateResource = {},
+  ): Promise<UploadResponse> {
     const value: FileField = {
       file: { filename: meta.filename ?? null, content_type: meta.contentType },
       ...(meta.language ? { language: meta.language } : {}),
@@ -38,7 +44,12 @@ export class UploadService {
       ...(meta.splitStrategy ? { split_strategy: meta.splitStrategy } : {}),
     };
     if (target.kind === "field") {
-      const { seqid } = await this.resources.update(kbid, target.ref, { files: { [target.field]: value } }, { fileSources: { [target.field]: source } });
+      const { seqid } = await this.resources.update(
+        kbid,
+        target.ref,
+        { files: { [target.field]: value } },
+        { fileSources: { [target.field]: source } },
+      );
       const { res } = await this.resources.resolve(kbid, target.ref);
       return { seqid, uuid: res.id, field_id: target.field };
     }

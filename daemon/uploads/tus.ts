@@ -8,7 +8,7 @@ import type { CreateResource } from "../../src/api/resources.js";
 import type { UploadResponse } from "../../src/api/uploads.js";
 import { KboxError, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { type UploadMeta, refuseDuplicate } from "./meta.js";
+import { refuseDuplicate, type UploadMeta } from "./meta.js";
 import type { UploadService, UploadTarget } from "./service.js";
 
 /** A TUS upload in progress, as saved beside its partial bytes (so uploads survive restarts). */
@@ -59,7 +59,13 @@ export class TusService {
   }
 
   /** Start an upload; returns its id. The duplicate (md5) and target checks happen now, not after the bytes. */
-  async create(kbid: string, target: UploadTarget, length: number | null, meta: UploadMeta, create?: CreateResource): Promise<string> {
+  async create(
+    kbid: string,
+    target: UploadTarget,
+    length: number | null,
+    meta: UploadMeta,
+    create?: CreateResource,
+  ): Promise<string> {
     await this.uploads.check(kbid, target, meta);
     const dir = await this.dir(kbid);
     const id = randomBytes(16).toString("hex");

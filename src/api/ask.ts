@@ -8,9 +8,16 @@ const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 /** Context strategies of an ask (wire.md names). */
 export const RagStrategy = z.discriminatedUnion("name", [
   z.object({ name: z.literal("full_resource"), count: nullable(Count), include_remaining_text_blocks: z.boolean().optional() }),
-  z.object({ name: z.literal("field_extension"), fields: z.array(z.string().regex(/^[a-z]\/[^/]+$/, "Field must look like t/body or a/title")).default([]) }),
+  z.object({
+    name: z.literal("field_extension"),
+    fields: z.array(z.string().regex(/^[a-z]\/[^/]+$/, "Field must look like t/body or a/title")).default([]),
+  }),
   z.object({ name: z.literal("hierarchy"), count: z.number().int().min(0).max(1000).default(0) }),
-  z.object({ name: z.literal("neighbouring_paragraphs"), before: z.number().int().min(0).max(50).default(2), after: z.number().int().min(0).max(50).default(2) }),
+  z.object({
+    name: z.literal("neighbouring_paragraphs"),
+    before: z.number().int().min(0).max(50).default(2),
+    after: z.number().int().min(0).max(50).default(2),
+  }),
   z.object({
     name: z.literal("metadata_extension"),
     types: z.array(z.enum(["origin", "classification_labels", "ners", "extra_metadata"])).min(1),
@@ -73,12 +80,24 @@ export const AskBody = FindBody.extend({
   rag_strategies: z.array(RagStrategy).optional(),
   rag_images_strategies: z.array(z.unknown()).optional(),
   generative_model_seed: nullable(z.number().int()),
-  max_tokens: nullable(z.union([z.number().int().min(1), z.object({ context: nullable(z.number().int().min(1)), answer: nullable(z.number().int().min(1)) })])),
+  max_tokens: nullable(
+    z.union([
+      z.number().int().min(1),
+      z.object({ context: nullable(z.number().int().min(1)), answer: nullable(z.number().int().min(1)) }),
+    ]),
+  ),
   chat_history_relevance_threshold: nullable(z.number().min(0).max(1)),
   prefer_markdown: z.boolean().optional(),
   answer_json_schema: nullable(AnswerJsonSchema),
   generate_answer: z.boolean().optional(),
-  reasoning: z.union([z.boolean(), z.object({ display: z.boolean().optional(), effort: z.string().optional(), budget_tokens: z.number().int().optional() }).loose()]).optional(),
+  reasoning: z
+    .union([
+      z.boolean(),
+      z
+        .object({ display: z.boolean().optional(), effort: z.string().optional(), budget_tokens: z.number().int().optional() })
+        .loose(),
+    ])
+    .optional(),
 });
 export type AskBody = z.infer<typeof AskBody>;
 
@@ -113,7 +132,11 @@ export const askSlug = route({
 });
 
 /** Header names of the ask routes. */
-export const ASK_HEADERS = { synchronous: "x-synchronous", showConsumption: "x-show-consumption", learningId: "NUCLIA-LEARNING-ID" } as const;
+export const ASK_HEADERS = {
+  synchronous: "x-synchronous",
+  showConsumption: "x-show-consumption",
+  learningId: "NUCLIA-LEARNING-ID",
+} as const;
 
 export const STATUS_CODES = { success: "0", error: "-1", no_context: "-2", no_retrieval_data: "-3" } as const;
 export type AskStatus = keyof typeof STATUS_CODES;
@@ -129,8 +152,17 @@ export type AskItem =
   | { type: "augmented_context"; augmented: { paragraphs: Record<string, AugmentedText>; fields: Record<string, AugmentedText> } }
   | { type: "citations"; citations: Record<string, [number, number][]> }
   | { type: "footnote_citations"; footnote_to_context: Record<string, string> }
-  | { type: "metadata"; tokens: { input: number; output: number; input_nuclia?: number; output_nuclia?: number }; timings: Record<string, number>; generator?: { model: string; kind: string; extractive: boolean } }
-  | { type: "consumption"; normalized_tokens: { input: number; output: number; image: number }; customer_key_tokens: { input: number; output: number; image: number } }
+  | {
+      type: "metadata";
+      tokens: { input: number; output: number; input_nuclia?: number; output_nuclia?: number };
+      timings: Record<string, number>;
+      generator?: { model: string; kind: string; extractive: boolean };
+    }
+  | {
+      type: "consumption";
+      normalized_tokens: { input: number; output: number; image: number };
+      customer_key_tokens: { input: number; output: number; image: number };
+    }
   | { type: "relations"; relations: unknown }
   | { type: "debug"; metadata: Record<string, unknown> }
   | { type: "error"; error: string };

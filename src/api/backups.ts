@@ -102,7 +102,11 @@ export const setSchedule = route({
   path: "/api/v1/kb/:kbid/backup_schedule",
   params: KbParams,
   body: z.object({
-    interval_seconds: z.number().int().min(1).max(366 * 86400),
+    interval_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(366 * 86400),
     keep: z.number().int().min(1).max(10_000),
   }),
   response: Schedule,
@@ -143,7 +147,12 @@ export const exportStatus = route({
   method: "GET",
   path: "/api/v1/kb/:kbid/export/:export_id/status",
   params: ExportParams,
-  response: z.object({ status: BackupStatus, size: z.number().int(), error: z.string().optional(), progress: Backup.shape.progress }),
+  response: z.object({
+    status: BackupStatus,
+    size: z.number().int(),
+    error: z.string().optional(),
+    progress: Backup.shape.progress,
+  }),
   role: "MANAGER",
   summary: "Status of an export",
 });

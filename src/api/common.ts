@@ -1,7 +1,11 @@
 import { z } from "zod";
 
 /** Knowledge box slug, as the spec constrains it. */
-export const KbSlug = z.string().min(1).max(250).regex(/^[a-z0-9_-]+$/, "String should match pattern '^[a-z0-9_-]+$'");
+export const KbSlug = z
+  .string()
+  .min(1)
+  .max(250)
+  .regex(/^[a-z0-9_-]+$/, "String should match pattern '^[a-z0-9_-]+$'");
 /** Resource slugs and field ids: word characters, colon and dash; never a path. */
 export const ResourceSlug = z
   .string()

@@ -54,7 +54,12 @@ export function toValidationIssues(error: z.ZodError, where: Location, input: un
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const loc = [where, ...base, key];
-        out.push({ type: "extra_forbidden", loc, msg: "Extra inputs are not permitted", input: inputAt(input, [...issue.path, key]) });
+        out.push({
+          type: "extra_forbidden",
+          loc,
+          msg: "Extra inputs are not permitted",
+          input: inputAt(input, [...issue.path, key]),
+        });
       }
       continue;
     }
@@ -90,6 +95,12 @@ function truncateInput(v: unknown): unknown {
 }
 
 /** A ready 422 issue for problems found outside a schema (e.g. malformed JSON). */
-export function issue(type: string, loc: (string | number)[], msg: string, input?: unknown, ctx?: Record<string, unknown>): ValidationIssue {
+export function issue(
+  type: string,
+  loc: (string | number)[],
+  msg: string,
+  input?: unknown,
+  ctx?: Record<string, unknown>,
+): ValidationIssue {
   return { type, loc, msg, input: truncateInput(input), ...(ctx ? { ctx } : {}) };
 }

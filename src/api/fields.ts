@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { Classification } from "./common.js";
 
-export const TEXT_FORMATS = ["PLAIN", "HTML", "RST", "MARKDOWN", "JSON", "KEEP_MARKDOWN", "JSONL", "PLAIN_BLANKLINE_SPLIT"] as const;
+export const TEXT_FORMATS = [
+  "PLAIN",
+  "HTML",
+  "RST",
+  "MARKDOWN",
+  "JSON",
+  "KEEP_MARKDOWN",
+  "JSONL",
+  "PLAIN_BLANKLINE_SPLIT",
+] as const;
 export const TextFormat = z.enum(TEXT_FORMATS);
 export type TextFormat = z.infer<typeof TextFormat>;
 

@@ -23,7 +23,10 @@ const fieldProps = [
 
 export const FieldProp = z.discriminatedUnion("prop", [...fieldProps]);
 export type FieldProp = z.infer<typeof FieldProp>;
-export const CatalogProp = z.discriminatedUnion("prop", [...fieldProps, z.strictObject({ prop: z.literal("status"), status: ResourceStatus })]);
+export const CatalogProp = z.discriminatedUnion("prop", [
+  ...fieldProps,
+  z.strictObject({ prop: z.literal("status"), status: ResourceStatus }),
+]);
 export type CatalogProp = z.infer<typeof CatalogProp>;
 export const ParagraphProp = z.discriminatedUnion("prop", [
   z.strictObject({ prop: z.literal("label"), labelset: z.string().min(1), label: z.string().optional() }),
@@ -34,7 +37,12 @@ export const ParagraphProp = z.discriminatedUnion("prop", [
 ]);
 export type ParagraphProp = z.infer<typeof ParagraphProp>;
 export const KeyValueProp = z.union([
-  z.strictObject({ prop: z.literal("key_value").optional(), schema_id: z.string(), key: z.string(), eq: z.union([z.string(), z.number()]) }),
+  z.strictObject({
+    prop: z.literal("key_value").optional(),
+    schema_id: z.string(),
+    key: z.string(),
+    eq: z.union([z.string(), z.number()]),
+  }),
   z.strictObject({ prop: z.literal("key_value").optional(), schema_id: z.string(), key: z.string(), contains: z.string() }),
   z.strictObject({
     prop: z.literal("key_value").optional(),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DateTime, FieldType, RequestSecurity } from "./common.js";
 import { FilterExpression, LegacyFilter } from "./filters.js";
-import { Show } from "./resources.js";
 import { paramsToBody } from "./query-params.js";
+import { Show } from "./resources.js";
 import { route } from "./route.js";
 
 export const FEATURES = ["keyword", "semantic", "relations", "fulltext", "paragraphs", "vectors"] as const;
@@ -19,7 +19,10 @@ export const Reranker = z.union([
   z.enum(["predict", "noop"]),
   z.strictObject({ name: z.enum(["predict", "noop"]), window: z.number().int().min(1).max(200).optional() }),
 ]);
-export const MinScore = z.union([z.number(), z.strictObject({ semantic: z.number().nullable().optional(), bm25: z.number().min(0).default(0) })]);
+export const MinScore = z.union([
+  z.number(),
+  z.strictObject({ semantic: z.number().nullable().optional(), bm25: z.number().min(0).default(0) }),
+]);
 
 /**
  * Members of a find request as sent: nothing defaulted, so that a stored search configuration can
@@ -132,7 +135,18 @@ export const findGet = route({
   summary: "Find paragraphs (query parameters)",
 });
 
-const LIST_KEYS = new Set(["fields", "filters", "features", "show", "field_type_filter", "field_type", "extracted", "resource_filters", "keyword_filters", "vector"]);
+const LIST_KEYS = new Set([
+  "fields",
+  "filters",
+  "features",
+  "show",
+  "field_type_filter",
+  "field_type",
+  "extracted",
+  "resource_filters",
+  "keyword_filters",
+  "vector",
+]);
 const NUMBER_KEYS = new Set(["top_k", "page_number", "page_size", "min_score", "min_score_semantic", "min_score_bm25"]);
 const BOOL_KEYS = new Set(["debug", "highlight", "with_duplicates", "with_synonyms", "autofilter", "show_hidden", "rephrase"]);
 

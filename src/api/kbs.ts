@@ -188,7 +188,9 @@ export const accountListKbs = route({
   method: "GET",
   path: "/api/v1/account/:account_id/kbs",
   params: AccountParams,
-  response: z.array(KbAccountRecord.omit({ account_id: true, created: true, admin: true, contrib: true }).extend({ role_on_kb: z.string() })),
+  response: z.array(
+    KbAccountRecord.omit({ account_id: true, created: true, admin: true, contrib: true }).extend({ role_on_kb: z.string() }),
+  ),
   role: "READER",
   summary: "List knowledge boxes (account form)",
 });
@@ -217,4 +219,3 @@ export const accountDeleteKb = route({
   role: "MANAGER",
   summary: "Delete a knowledge box (account form)",
 });
-

@@ -17,7 +17,14 @@ export const LabelSet = z.object({
 });
 export type LabelSet = z.infer<typeof LabelSet>;
 
-const Params = z.object({ kbid: z.string(), labelset: z.string().min(1).max(250).regex(/^[^/]+$/, "Labelset ids cannot contain /") });
+const Params = z.object({
+  kbid: z.string(),
+  labelset: z
+    .string()
+    .min(1)
+    .max(250)
+    .regex(/^[^/]+$/, "Labelset ids cannot contain /"),
+});
 
 export const setLabelset = route({
   method: "POST",

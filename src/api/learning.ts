@@ -23,7 +23,10 @@ export const LearningConfigUpdate = z.strictObject({
   user_prompts: z.record(z.string(), z.unknown()).nullable().optional(),
   summary: z.string().max(100).nullable().optional(),
   summary_model: ModelName.nullable().optional(),
-  summary_prompt: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]).nullable().optional(),
+  summary_prompt: z
+    .union([z.string().max(100_000), z.record(z.string(), z.unknown())])
+    .nullable()
+    .optional(),
   prefer_markdown_generative_response: z.boolean().nullable().optional(),
   anonymization_model: z.string().max(200).nullable().optional(),
   visual_labeling: z.string().max(200).nullable().optional(),

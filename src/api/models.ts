@@ -87,9 +87,29 @@ export type PullModel = z.infer<typeof PullModel>;
 
 /** One NDJSON line of a pull. */
 export const PullEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("start"), id: z.string(), revision: z.string(), files: z.array(z.object({ path: z.string(), size: z.number().int().nullable() })), total_bytes: z.number().int() }),
-  z.object({ type: z.literal("file"), path: z.string(), status: z.enum(["downloading", "resuming", "cached", "done"]), offset: z.number().int().optional(), size: z.number().int().nullable().optional() }),
-  z.object({ type: z.literal("progress"), path: z.string(), file_bytes: z.number().int(), file_total: z.number().int().nullable(), bytes: z.number().int(), total_bytes: z.number().int(), rate: z.number() }),
+  z.object({
+    type: z.literal("start"),
+    id: z.string(),
+    revision: z.string(),
+    files: z.array(z.object({ path: z.string(), size: z.number().int().nullable() })),
+    total_bytes: z.number().int(),
+  }),
+  z.object({
+    type: z.literal("file"),
+    path: z.string(),
+    status: z.enum(["downloading", "resuming", "cached", "done"]),
+    offset: z.number().int().optional(),
+    size: z.number().int().nullable().optional(),
+  }),
+  z.object({
+    type: z.literal("progress"),
+    path: z.string(),
+    file_bytes: z.number().int(),
+    file_total: z.number().int().nullable(),
+    bytes: z.number().int(),
+    total_bytes: z.number().int(),
+    rate: z.number(),
+  }),
   z.object({ type: z.literal("done"), model: ModelRecord }),
   z.object({ type: z.literal("error"), detail: z.string() }),
 ]);

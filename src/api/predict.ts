@@ -14,7 +14,10 @@ export const PredictChatBody = z.object({
   query_context_order: z.record(z.string(), z.number()).optional(),
   truncate: z.boolean().optional(),
   user_prompt: z.object({ prompt: z.string() }).nullable().optional(),
-  citations: z.union([z.boolean(), z.enum(["default", "llm_footnotes", "none"])]).nullable().optional(),
+  citations: z
+    .union([z.boolean(), z.enum(["default", "llm_footnotes", "none"])])
+    .nullable()
+    .optional(),
   citation_threshold: z.number().min(0).max(1).nullable().optional(),
   generative_model: z.string().nullable().optional(),
   max_tokens: z.number().int().min(1).nullable().optional(),
@@ -39,17 +42,41 @@ export const predictChat = route({
   role: "READER",
   summary: "Predict Chat: answer a question over the given context (NDJSON chunks; x-synchronous for JSON)",
 });
-export const predictChatKb = route({ ...predictChat, path: "/api/v1/predict/chat/:kbid", params: KbParams, summary: "Predict Chat with a knowledge box's model" });
+export const predictChatKb = route({
+  ...predictChat,
+  path: "/api/v1/predict/chat/:kbid",
+  params: KbParams,
+  summary: "Predict Chat with a knowledge box's model",
+});
 
 /** OpenAI-compatible chat completions; extra members are accepted and ignored. */
 export const ChatCompletionBody = z.looseObject({
-  messages: z.array(z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]) })).min(1),
+  messages: z
+    .array(
+      z.looseObject({
+        role: z.string(),
+        content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]),
+      }),
+    )
+    .min(1),
   model: z.string().optional(),
   stream: z.boolean().optional(),
   max_tokens: z.number().int().min(1).nullable().optional(),
   max_completion_tokens: z.number().int().min(1).nullable().optional(),
   seed: z.number().int().nullable().optional(),
-  response_format: z.looseObject({ type: z.string(), json_schema: z.looseObject({ name: z.string(), description: z.string().optional(), schema: z.record(z.string(), z.unknown()).optional() }).optional() }).nullable().optional(),
+  response_format: z
+    .looseObject({
+      type: z.string(),
+      json_schema: z
+        .looseObject({
+          name: z.string(),
+          description: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+        })
+        .optional(),
+    })
+    .nullable()
+    .optional(),
   json_schema: z.record(z.string(), z.unknown()).nullable().optional(),
   reasoning_effort: z.string().nullable().optional(),
 });
@@ -64,7 +91,9 @@ export const chatCompletions = route({
 });
 export const openaiChatCompletions = route({ ...chatCompletions, path: "/v1/chat/completions" });
 
-export const SentencesBody = z.object({ input: z.union([z.string(), z.array(z.string()).min(1)]), model: z.string().nullable().optional() }).loose();
+export const SentencesBody = z
+  .object({ input: z.union([z.string(), z.array(z.string()).min(1)]), model: z.string().nullable().optional() })
+  .loose();
 export const SentencesResponse = z.object({
   object: z.literal("list"),
   data: z.array(z.object({ object: z.literal("embedding"), embedding: z.array(z.number()), index: z.number().int() })),
@@ -80,25 +109,45 @@ export const predictSentences = route({
   role: "READER",
   summary: "Predict Sentences: embeddings with the daemon's default (or named) embedder",
 });
-export const predictSentencesKb = route({ ...predictSentences, path: "/api/v1/predict/sentences/:kbid", params: KbParams, summary: "Predict Sentences with a knowledge box's embedder" });
+export const predictSentencesKb = route({
+  ...predictSentences,
+  path: "/api/v1/predict/sentences/:kbid",
+  params: KbParams,
+  summary: "Predict Sentences with a knowledge box's embedder",
+});
 export const openaiEmbeddings = route({ ...predictSentences, path: "/v1/embeddings", summary: "Embeddings (OpenAI-compatible)" });
 
-export const PredictQueryBody = z.object({
-  text: z.string().nullable().optional(),
-  rephrase: z.boolean().optional(),
-  rephrase_prompt: z.string().nullable().optional(),
-  generative_model: z.string().nullable().optional(),
-  semantic_models: z.array(z.string()).nullable().optional(),
-  semantic_model: z.string().nullable().optional(),
-  token_model: z.string().nullable().optional(),
-}).loose();
+export const PredictQueryBody = z
+  .object({
+    text: z.string().nullable().optional(),
+    rephrase: z.boolean().optional(),
+    rephrase_prompt: z.string().nullable().optional(),
+    generative_model: z.string().nullable().optional(),
+    semantic_models: z.array(z.string()).nullable().optional(),
+    semantic_model: z.string().nullable().optional(),
+    token_model: z.string().nullable().optional(),
+  })
+  .loose();
 
-export const predictQuery = route({ method: "POST", path: "/api/v1/predict/query", body: PredictQueryBody, role: "READER", summary: "Predict Query: query analysis" });
-export const predictQueryKb = route({ ...predictQuery, path: "/api/v1/predict/query/:kbid", params: KbParams, summary: "Predict Query for a knowledge box" });
+export const predictQuery = route({
+  method: "POST",
+  path: "/api/v1/predict/query",
+  body: PredictQueryBody,
+  role: "READER",
+  summary: "Predict Query: query analysis",
+});
+export const predictQueryKb = route({
+  ...predictQuery,
+  path: "/api/v1/predict/query/:kbid",
+  params: KbParams,
+  summary: "Predict Query for a knowledge box",
+});
 export const predictQueryGet = route({
   method: "GET",
   path: "/api/v1/predict/query",
-  query: z.object({ text: z.string().optional(), rephrase: z.string().optional(), semantic_model: z.string().optional() }).loose(),
+  query: z
+    .object({ text: z.string().optional(), rephrase: z.string().optional(), semantic_model: z.string().optional() })
+    .loose(),
   role: "READER",
   summary: "Predict Query (deprecated GET form)",
 });
@@ -116,9 +165,20 @@ export const ModelInfo = z.object({
 export const listModels = route({
   method: "GET",
   path: "/api/v1/predict/models",
-  response: z.object({ object: z.literal("list"), data: z.array(ModelInfo.extend({ object: z.literal("model"), owned_by: z.string() })), has_more: z.boolean() }),
+  response: z.object({
+    object: z.literal("list"),
+    data: z.array(ModelInfo.extend({ object: z.literal("model"), owned_by: z.string() })),
+    has_more: z.boolean(),
+  }),
   role: "READER",
   summary: "List the models this daemon can run",
 });
 export const openaiModels = route({ ...listModels, path: "/v1/models" });
-export const getModel = route({ method: "GET", path: "/api/v1/predict/models/:model_id", params: z.object({ model_id: z.string() }), response: ModelInfo, role: "READER", summary: "Get one model" });
+export const getModel = route({
+  method: "GET",
+  path: "/api/v1/predict/models/:model_id",
+  params: z.object({ model_id: z.string() }),
+  response: ModelInfo,
+  role: "READER",
+  summary: "Get one model",
+});

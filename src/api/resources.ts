@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BoolString, Classification, FieldType, IntString, ResourceSlug, Security, repeated } from "./common.js";
+import { BoolString, Classification, FieldType, IntString, ResourceSlug, repeated, Security } from "./common.js";
 import { ConversationField, FileField, KeyValueField, LinkField, Message, TextField, UserFieldMetadata } from "./fields.js";
 import { type Method, type Role, route } from "./route.js";
 
@@ -46,7 +46,11 @@ export const ResourceMetadataInput = z.object({
   languages: z.array(z.string()).optional(),
 });
 
-const FieldIdKey = z.string().min(1).max(250).regex(/^[a-zA-Z0-9:_-]+$/, "Field id must match '^[a-zA-Z0-9:_-]+$'");
+const FieldIdKey = z
+  .string()
+  .min(1)
+  .max(250)
+  .regex(/^[a-zA-Z0-9:_-]+$/, "Field id must match '^[a-zA-Z0-9:_-]+$'");
 
 /** Attributes shared by create and update payloads. */
 const resourceAttributes = {
@@ -58,7 +62,10 @@ const resourceAttributes = {
   usermetadata: UserMetadata.nullable().optional(),
   fieldmetadata: z.array(UserFieldMetadata).nullable().optional(),
   origin: Origin.nullable().optional(),
-  extra: z.object({ metadata: z.record(z.string(), z.unknown()) }).nullable().optional(),
+  extra: z
+    .object({ metadata: z.record(z.string(), z.unknown()) })
+    .nullable()
+    .optional(),
   hidden: z.boolean().nullable().optional(),
   security: Security.nullable().optional(),
   texts: z.record(FieldIdKey, TextField).optional(),
@@ -100,7 +107,16 @@ const BySlug = z.object({ kbid: z.string(), rslug: z.string() });
 function byIdAndSlug<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, E extends z.ZodRawShape = {}>(
   method: Method,
   suffix: string,
-  spec: { query?: Q; body?: B; bodyKind?: "json" | "raw" | "none"; response?: R; status?: number; role: Role; summary: string; stream?: boolean },
+  spec: {
+    query?: Q;
+    body?: B;
+    bodyKind?: "json" | "raw" | "none";
+    response?: R;
+    status?: number;
+    role: Role;
+    summary: string;
+    stream?: boolean;
+  },
   extraParams: E = {} as E,
 ) {
   return {
@@ -137,7 +153,12 @@ export const listResources = route({
   summary: "List resources, paginated",
 });
 
-export const getResource = byIdAndSlug("GET", "", { query: GetResourceQuery, response: ResourceOut, role: "READER", summary: "Get a resource" });
+export const getResource = byIdAndSlug("GET", "", {
+  query: GetResourceQuery,
+  response: ResourceOut,
+  role: "READER",
+  summary: "Get a resource",
+});
 export const headResource = byIdAndSlug("HEAD", "", { role: "READER", summary: "Does a resource exist" });
 export const updateResource = byIdAndSlug("PATCH", "", {
   body: UpdateResource,
@@ -184,10 +205,20 @@ export const GetFieldQuery = z.object({ show: repeated(Show), extracted: repeate
 export const getField = byIdAndSlug(
   "GET",
   "/:field_type/:field_id",
-  { query: GetFieldQuery, response: z.looseObject({ field_type: z.string(), field_id: z.string() }), role: "READER", summary: "Get a field" },
+  {
+    query: GetFieldQuery,
+    response: z.looseObject({ field_type: z.string(), field_id: z.string() }),
+    role: "READER",
+    summary: "Get a field",
+  },
   FieldParams,
 );
-export const deleteField = byIdAndSlug("DELETE", "/:field_type/:field_id", { status: 204, role: "WRITER", summary: "Delete a field" }, FieldParams);
+export const deleteField = byIdAndSlug(
+  "DELETE",
+  "/:field_type/:field_id",
+  { status: 204, role: "WRITER", summary: "Delete a field" },
+  FieldParams,
+);
 export const reprocessField = byIdAndSlug(
   "POST",
   "/:field_type/:field_id/reprocess",
@@ -198,7 +229,12 @@ export const reprocessField = byIdAndSlug(
 export const appendMessages = byIdAndSlug(
   "PUT",
   "/conversation/:field_id/messages",
-  { body: z.array(Message).min(1).max(10_000), response: z.object({ seqid: z.number().int() }), role: "WRITER", summary: "Append conversation messages" },
+  {
+    body: z.array(Message).min(1).max(10_000),
+    response: z.object({ seqid: z.number().int() }),
+    role: "WRITER",
+    summary: "Append conversation messages",
+  },
   { field_id: FieldIdKey },
 );
 

@@ -8,7 +8,14 @@ export const SearchConfiguration = z.object({
 });
 export type SearchConfiguration = z.infer<typeof SearchConfiguration>;
 
-const Params = z.object({ kbid: z.string(), name: z.string().min(1).max(250).regex(/^[A-Za-z0-9_.:-]+$/, "Configuration names may hold letters, digits and _ . : -") });
+const Params = z.object({
+  kbid: z.string(),
+  name: z
+    .string()
+    .min(1)
+    .max(250)
+    .regex(/^[A-Za-z0-9_.:-]+$/, "Configuration names may hold letters, digits and _ . : -"),
+});
 
 export const createSearchConfig = route({
   method: "POST",

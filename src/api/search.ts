@@ -2,8 +2,8 @@ import { z } from "zod";
 import { DateTime, ResourceStatus } from "./common.js";
 import { CatalogFilterExpression, LegacyFilter } from "./filters.js";
 import { FindBody } from "./find.js";
-import { Show } from "./resources.js";
 import { paramsToBody } from "./query-params.js";
+import { Show } from "./resources.js";
 import { route } from "./route.js";
 
 const KbOnly = z.object({ kbid: z.string() });
@@ -35,10 +35,29 @@ export const SearchResponse = z.looseObject({
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
-export const search = route({ method: "POST", path: "/api/v1/kb/:kbid/search", params: KbOnly, body: SearchBody, response: SearchResponse, role: "READER", summary: "Search: paragraphs, fulltext and resources" });
-export const searchGet = route({ method: "GET", path: "/api/v1/kb/:kbid/search", params: KbOnly, query: Query, response: SearchResponse, role: "READER", summary: "Search (query parameters)" });
+export const search = route({
+  method: "POST",
+  path: "/api/v1/kb/:kbid/search",
+  params: KbOnly,
+  body: SearchBody,
+  response: SearchResponse,
+  role: "READER",
+  summary: "Search: paragraphs, fulltext and resources",
+});
+export const searchGet = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/search",
+  params: KbOnly,
+  query: Query,
+  response: SearchResponse,
+  role: "READER",
+  summary: "Search (query parameters)",
+});
 
-export const TitleMatch = z.object({ query: z.string(), match: z.enum(["words", "fuzzy", "starts_with", "ends_with", "contains", "exact"]).default("words") });
+export const TitleMatch = z.object({
+  query: z.string(),
+  match: z.enum(["words", "fuzzy", "starts_with", "ends_with", "contains", "exact"]).default("words"),
+});
 /** POST /catalog: list resources by title match, resource filters and status, with facets. */
 export const CatalogBody = z.object({
   query: z.union([z.string(), TitleMatch]).optional(),
@@ -57,8 +76,24 @@ export const CatalogBody = z.object({
   show: z.array(Show).optional(),
 });
 export type CatalogBody = z.infer<typeof CatalogBody>;
-export const catalog = route({ method: "POST", path: "/api/v1/kb/:kbid/catalog", params: KbOnly, body: CatalogBody, response: SearchResponse, role: "READER", summary: "List resources with filters and facets" });
-export const catalogGet = route({ method: "GET", path: "/api/v1/kb/:kbid/catalog", params: KbOnly, query: Query, response: SearchResponse, role: "READER", summary: "Catalog (query parameters)" });
+export const catalog = route({
+  method: "POST",
+  path: "/api/v1/kb/:kbid/catalog",
+  params: KbOnly,
+  body: CatalogBody,
+  response: SearchResponse,
+  role: "READER",
+  summary: "List resources with filters and facets",
+});
+export const catalogGet = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/catalog",
+  params: KbOnly,
+  query: Query,
+  response: SearchResponse,
+  role: "READER",
+  summary: "Catalog (query parameters)",
+});
 export const catalogFacets = route({
   method: "POST",
   path: "/api/v1/kb/:kbid/catalog/facets",
@@ -71,7 +106,10 @@ export const catalogFacets = route({
 
 export const SuggestQuery = z.object({
   query: z.string().default(""),
-  features: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.enum(["paragraph", "entities", "intent"])).optional()),
+  features: z.preprocess(
+    (v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]),
+    z.array(z.enum(["paragraph", "entities", "intent"])).optional(),
+  ),
   fields: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).optional()),
   filters: z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).optional()),
   show_hidden: z.preprocess((v) => v === "true" || v === true, z.boolean()).optional(),
@@ -81,7 +119,11 @@ export const suggest = route({
   path: "/api/v1/kb/:kbid/suggest",
   params: KbOnly,
   query: SuggestQuery.passthrough(),
-  response: z.looseObject({ paragraphs: Results, entities: z.object({ entities: z.array(z.unknown()) }), resources: z.record(z.string(), z.unknown()) }),
+  response: z.looseObject({
+    paragraphs: Results,
+    entities: z.object({ entities: z.array(z.unknown()) }),
+    resources: z.record(z.string(), z.unknown()),
+  }),
   role: "READER",
   summary: "Suggest paragraphs and entities as the user types",
 });

@@ -37,13 +37,23 @@ export const SplitConfiguration = z
     /** Characters per paragraph at most; 0 is kbox's default. */
     max_paragraph: z.number().int().min(0).max(MAX_PARAGRAPH_LIMIT).default(0),
     custom_split: CustomSplit.nullable().optional(),
-    llm_split: z.looseObject({ rules: z.array(z.string()).default([]), llm: LLMConfig.nullable().optional() }).nullable().optional(),
+    llm_split: z
+      .looseObject({ rules: z.array(z.string()).default([]), llm: LLMConfig.nullable().optional() })
+      .nullable()
+      .optional(),
     /** With custom_split MANUAL: the literal separator the text is split on. */
-    manual_split: z.object({ splitter: z.string().max(1000).default("") }).nullable().optional(),
+    manual_split: z
+      .object({ splitter: z.string().max(1000).default("") })
+      .nullable()
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (v.custom_split === CUSTOM_SPLIT.MANUAL && !v.manual_split?.splitter) {
-      ctx.addIssue({ code: "custom", path: ["manual_split", "splitter"], message: "A MANUAL custom_split needs manual_split.splitter (the separator to split on)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["manual_split", "splitter"],
+        message: "A MANUAL custom_split needs manual_split.splitter (the separator to split on)",
+      });
     }
   });
 export type SplitConfiguration = z.output<typeof SplitConfiguration>;

@@ -27,7 +27,11 @@ export const ExternalConnection = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   provider: Provider,
-  capabilities: z.object({ has_sites: z.boolean(), requires_site_search: z.boolean(), requires_site_url_resolution: z.boolean() }),
+  capabilities: z.object({
+    has_sites: z.boolean(),
+    requires_site_search: z.boolean(),
+    requires_site_url_resolution: z.boolean(),
+  }),
 });
 export type ExternalConnection = z.infer<typeof ExternalConnection>;
 

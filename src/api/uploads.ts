@@ -38,14 +38,32 @@ const FieldById = z.object({ kbid: z.string(), rid: z.string(), field: FieldId }
 const FieldBySlug = z.object({ kbid: z.string(), rslug: ResourceSlug, field: FieldId });
 const UploadId = { upload_id: z.string().regex(/^[0-9a-f]{32}$/, "Unknown upload id") };
 
-type Spec = { bodyKind?: "json" | "raw" | "none"; body?: z.ZodType; query?: z.ZodType; response?: z.ZodType; status?: number; role: Role; summary: string };
+type Spec = {
+  bodyKind?: "json" | "raw" | "none";
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response?: z.ZodType;
+  status?: number;
+  role: Role;
+  summary: string;
+};
 
 /** The three forms of an upload route: a new resource, a field by resource id, a field by slug. */
 function forms<S extends Spec>(method: Method, suffix: string, spec: S, extra: z.ZodRawShape = {}) {
   return {
     kb: route({ method, path: `/api/v1/kb/:kbid/${suffix}`, params: KbOnly.extend(extra), ...spec }),
-    byId: route({ method, path: `/api/v1/kb/:kbid/resource/:rid/file/:field/${suffix}`, params: FieldById.extend(extra), ...spec }),
-    bySlug: route({ method, path: `/api/v1/kb/:kbid/slug/:rslug/file/:field/${suffix}`, params: FieldBySlug.extend(extra), ...spec }),
+    byId: route({
+      method,
+      path: `/api/v1/kb/:kbid/resource/:rid/file/:field/${suffix}`,
+      params: FieldById.extend(extra),
+      ...spec,
+    }),
+    bySlug: route({
+      method,
+      path: `/api/v1/kb/:kbid/slug/:rslug/file/:field/${suffix}`,
+      params: FieldBySlug.extend(extra),
+      ...spec,
+    }),
   };
 }
 
@@ -77,7 +95,12 @@ export const tusPatch = forms(
 );
 
 /** TUS offset query (HEAD). */
-export const tusHead = forms("HEAD", "tusupload/:upload_id", { role: "WRITER", summary: "Offset and length of a TUS upload" }, UploadId);
+export const tusHead = forms(
+  "HEAD",
+  "tusupload/:upload_id",
+  { role: "WRITER", summary: "Offset and length of a TUS upload" },
+  UploadId,
+);
 
 /** The stored bytes of a file field; `Range` supported. */
 export const downloadField = {

@@ -1,7 +1,12 @@
 import { type Argument, type Command, Help, type Option } from "commander";
 
 /** What a value completes to: knowledge boxes, profiles, files, a fixed list, or anything. */
-export type ValueKind = { kind: "kbs" } | { kind: "profiles" } | { kind: "file" } | { kind: "choice"; values: string[] } | { kind: "any" };
+export type ValueKind =
+  | { kind: "kbs" }
+  | { kind: "profiles" }
+  | { kind: "file" }
+  | { kind: "choice"; values: string[] }
+  | { kind: "any" };
 
 export interface OptionSpec {
   flags: string[];
@@ -54,7 +59,13 @@ function optionSpec(o: Option): OptionSpec {
 }
 
 function argSpec(a: Argument): ArgSpec {
-  return { name: a.name(), description: a.description, required: a.required, variadic: a.variadic, value: valueKindOf(a.name(), a.argChoices) };
+  return {
+    name: a.name(),
+    description: a.description,
+    required: a.required,
+    variadic: a.variadic,
+    value: valueKindOf(a.name(), a.argChoices),
+  };
 }
 
 /** Help text a command adds after its usage (captured by rendering its help into a buffer). */

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { type CommandSpec, type OptionSpec, type ValueKind, globalOptions, walkTree } from "./completion-tree.js";
+import { type CommandSpec, globalOptions, type OptionSpec, type ValueKind, walkTree } from "./completion-tree.js";
 
 /** Shells `kbox completion` writes scripts for. */
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -26,7 +26,9 @@ interface Flat {
 function flatten(root: Command): Flat[] {
   const globals = globalOptions(root);
   return walkTree(root).map((c) => {
-    const options: OptionSpec[] = c.path.length ? [...c.options, ...globals.filter((g) => !c.options.some((o) => o.flags.join() === g.flags.join()))] : c.options;
+    const options: OptionSpec[] = c.path.length
+      ? [...c.options, ...globals.filter((g) => !c.options.some((o) => o.flags.join() === g.flags.join()))]
+      : c.options;
     return {
       key: c.path.join(" "),
       subs: c.subcommands.map((s) => s.name),
@@ -119,7 +121,9 @@ function describeCase(root: Command): string {
   const lines = specs
     .filter((c) => c.subcommands.length)
     .map((c) => {
-      const items = c.subcommands.flatMap((s) => [s.name, ...s.aliases].map((n) => `${n.replace(/:/g, "\\:")}:${s.description.replace(/\n/g, " ")}`));
+      const items = c.subcommands.flatMap((s) =>
+        [s.name, ...s.aliases].map((n) => `${n.replace(/:/g, "\\:")}:${s.description.replace(/\n/g, " ")}`),
+      );
       return `    ${q(c.path.join(" "))}) _kbox_descs=(${items.map(q).join(" ")}) ;;`;
     });
   return ["_kbox_describe() {", "  _kbox_descs=()", '  case "$1" in', ...lines, "  esac", "}"].join("\n");
@@ -155,7 +159,11 @@ if [ "\${funcstack[1]}" = "_kbox" ]; then _kbox "$@"; else compdef _kbox kbox; f
 export function fishScript(root: Command): string {
   const specs = walkTree(root);
   const globals = new Set(globalOptions(root).flatMap((o) => o.flags));
-  const subCases = specs.flatMap((c) => c.subcommands.flatMap((s) => [s.name, ...s.aliases].map((n) => `        case ${q(`${c.path.join(" ")}|${n}`)}\n            echo ${q(s.name)}`)));
+  const subCases = specs.flatMap((c) =>
+    c.subcommands.flatMap((s) =>
+      [s.name, ...s.aliases].map((n) => `        case ${q(`${c.path.join(" ")}|${n}`)}\n            echo ${q(s.name)}`),
+    ),
+  );
   const valued = [...new Set(specs.flatMap((c) => c.options.filter((o) => o.value).flatMap((o) => o.flags)))];
   const out = [
     HEADER("#"),
@@ -170,8 +178,8 @@ export function fishScript(root: Command): string {
     "            case '-*'",
     "                continue",
     "        end",
-    "        set -l c (__kbox_sub \"$path\" $w)",
-    "        if test -n \"$c\"; set path (string trim -- \"$path $c\"); else; break; end",
+    '        set -l c (__kbox_sub "$path" $w)',
+    '        if test -n "$c"; set path (string trim -- "$path $c"); else; break; end',
     "    end",
     "    echo $path",
     "end",
@@ -180,7 +188,7 @@ export function fishScript(root: Command): string {
     ...subCases,
     "    end",
     "end",
-    "function __kbox_at; set -l p (__kbox_path); test \"$p\" = \"$argv[1]\"; end",
+    'function __kbox_at; set -l p (__kbox_path); test "$p" = "$argv[1]"; end',
     "complete -c kbox -f",
   ];
   const valueArgs = (v: ValueKind | undefined) => {

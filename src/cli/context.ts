@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { type KboxPaths, kboxPaths } from "../api/paths.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
-import { type Config, type Profile, loadConfig, saveConfig } from "./config.js";
+import { type Config, loadConfig, type Profile, saveConfig } from "./config.js";
 import { CliError, EXIT } from "./errors.js";
 import type { IO } from "./io.js";
 import { status } from "./output.js";
@@ -103,7 +103,8 @@ export class Context {
    */
   async kbid(opts: GlobalOptions = this.globals): Promise<string> {
     const ref = opts.kb || this.io.env.KBOX_KB || this.profile(opts).kb;
-    if (!ref) throw new CliError("no knowledge box selected", EXIT.usage, "pass --kb <slug>, set KBOX_KB, or run `kbox kb use <slug>`");
+    if (!ref)
+      throw new CliError("no knowledge box selected", EXIT.usage, "pass --kb <slug>, set KBOX_KB, or run `kbox kb use <slug>`");
     const client = await this.client(opts);
     // Loaded here, not at start-up: the wire schemas are only needed once a request is made.
     const { getKb, getKbBySlug } = await import("../client/routes/kbs.js");

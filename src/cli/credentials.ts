@@ -65,7 +65,10 @@ export async function keyringStatus(ctx: Context): Promise<KeyringStatus> {
       return v;
     });
     if (got !== "probe") return { available: false, detail: "the OS keyring did not return what was stored" };
-    return { available: true, detail: `OS keyring (${process.platform === "linux" ? "Secret Service / kernel keyring" : process.platform})` };
+    return {
+      available: true,
+      detail: `OS keyring (${process.platform === "linux" ? "Secret Service / kernel keyring" : process.platform})`,
+    };
   } catch (e) {
     return { available: false, detail: `no OS keyring: ${(e as Error).message}` };
   }
@@ -106,17 +109,28 @@ export function credentialsFileMode(ctx: Context): number | undefined {
 }
 
 /** Store a profile's key: in the keyring when it answers (unless `file` is configured), else in the 0600 file. */
-export async function saveSecret(ctx: Context, profile: string, key: string): Promise<{ backend: SecretBackend; location: string; why?: string }> {
+export async function saveSecret(
+  ctx: Context,
+  profile: string,
+  key: string,
+): Promise<{ backend: SecretBackend; location: string; why?: string }> {
   const pref = storePreference(ctx);
   let why: string | undefined;
   if (pref !== "file") {
     const st = await keyringStatus(ctx);
     if (st.available) {
-      await keyringCall(ctx, "the OS keyring", (k, signal) => new k.AsyncEntry(KEYRING_SERVICE, keyringAccount(ctx, profile)).setPassword(key, signal));
+      await keyringCall(ctx, "the OS keyring", (k, signal) =>
+        new k.AsyncEntry(KEYRING_SERVICE, keyringAccount(ctx, profile)).setPassword(key, signal),
+      );
       removeFromFile(ctx, profile);
       return { backend: "keyring", location: describeSecret(ctx, profile, "keyring") };
     }
-    if (pref === "keyring") throw new CliError(`cannot store the key in the OS keyring: ${st.detail}`, EXIT.failure, "set `kbox config set credentials.store auto` to fall back to a file");
+    if (pref === "keyring")
+      throw new CliError(
+        `cannot store the key in the OS keyring: ${st.detail}`,
+        EXIT.failure,
+        "set `kbox config set credentials.store auto` to fall back to a file",
+      );
     why = st.detail;
   }
   const c = readFile(ctx);
@@ -129,10 +143,16 @@ export async function saveSecret(ctx: Context, profile: string, key: string): Pr
 export async function loadSecret(ctx: Context, profile: string, backend: SecretBackend | undefined): Promise<string | undefined> {
   if (backend === "keyring") {
     try {
-      const v = await keyringCall(ctx, "the OS keyring", (k, signal) => new k.AsyncEntry(KEYRING_SERVICE, keyringAccount(ctx, profile)).getPassword(signal));
+      const v = await keyringCall(ctx, "the OS keyring", (k, signal) =>
+        new k.AsyncEntry(KEYRING_SERVICE, keyringAccount(ctx, profile)).getPassword(signal),
+      );
       return v ?? undefined;
     } catch (e) {
-      throw new CliError(`cannot read the key of profile ${profile} from the OS keyring: ${(e as Error).message}`, EXIT.auth, "unlock the keyring, or set KBOX_API_KEY");
+      throw new CliError(
+        `cannot read the key of profile ${profile} from the OS keyring: ${(e as Error).message}`,
+        EXIT.auth,
+        "unlock the keyring, or set KBOX_API_KEY",
+      );
     }
   }
   return readFile(ctx).profiles[profile]?.api_key;
@@ -151,14 +171,16 @@ export async function deleteSecret(ctx: Context, profile: string, backend: Secre
   let removed = removeFromFile(ctx, profile);
   if (backend === "keyring") {
     removed =
-      (await keyringCall(ctx, "the OS keyring", (k, signal) => new k.AsyncEntry(KEYRING_SERVICE, keyringAccount(ctx, profile)).deletePassword(signal)).catch(
-        () => false,
-      )) || removed;
+      (await keyringCall(ctx, "the OS keyring", (k, signal) =>
+        new k.AsyncEntry(KEYRING_SERVICE, keyringAccount(ctx, profile)).deletePassword(signal),
+      ).catch(() => false)) || removed;
   }
   return removed;
 }
 
 /** Human description of where a secret lives. */
 export function describeSecret(ctx: Context, profile: string, backend: SecretBackend): string {
-  return backend === "keyring" ? `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(ctx, profile)})` : credentialsFile(ctx.paths.config);
+  return backend === "keyring"
+    ? `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(ctx, profile)})`
+    : credentialsFile(ctx.paths.config);
 }

@@ -1,14 +1,15 @@
 import type { Command } from "commander";
+import { VERSION } from "../api/version.js";
 import { ApiError, UnreachableError } from "../client/errors.js";
 import type { Context } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import { type IO, processIO } from "./io.js";
 import { styles } from "./output.js";
-import { VERSION } from "../api/version.js";
 
 /** Map an API error to a message, a hint and an exit code. */
 function apiFailure(e: ApiError): CliError {
-  if (e.status === 401) return new CliError(`authentication failed: ${e.message}`, EXIT.auth, "check the profile's API key (`kbox auth status`)");
+  if (e.status === 401)
+    return new CliError(`authentication failed: ${e.message}`, EXIT.auth, "check the profile's API key (`kbox auth status`)");
   if (e.status === 403) return new CliError("forbidden: the key's role does not allow this", EXIT.auth);
   if (e.status === 404) return new CliError(e.message, EXIT.failure);
   return new CliError(e.status === 422 ? `invalid request: ${e.message}` : e.message, EXIT.failure);
@@ -20,7 +21,8 @@ export function reportError(ctx: Context, e: unknown): number {
   let err: CliError;
   if (e instanceof CliError) err = e;
   else if (e instanceof ApiError) err = apiFailure(e);
-  else if (e instanceof UnreachableError) err = new CliError(e.message, EXIT.unreachable, e.hint ?? "start it with `kbox daemon start`");
+  else if (e instanceof UnreachableError)
+    err = new CliError(e.message, EXIT.unreachable, e.hint ?? "start it with `kbox daemon start`");
   else err = new CliError((e as Error)?.message ?? String(e), EXIT.failure);
   ctx.io.stderr.write(`${st.red("kbox:")} ${err.message}\n`);
   if (err.hint) ctx.io.stderr.write(`${st.dim(`hint: ${err.hint}`)}\n`);

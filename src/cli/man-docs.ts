@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../api/version.js";
-import { SHELLS, completionScript } from "./completion.js";
+import { completionScript, SHELLS } from "./completion.js";
 import { Context } from "./context.js";
 import { bufferIO } from "./io.js";
 import { manPages } from "./man.js";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { type CommandSpec, type OptionSpec, globalOptions, walkTree } from "./completion-tree.js";
+import { type CommandSpec, globalOptions, type OptionSpec, walkTree } from "./completion-tree.js";
 
 /** Escape text for roff: backslashes, and a leading dot or quote that would read as a request. */
 export function roff(s: string): string {
@@ -40,7 +40,8 @@ const FILES: [string, string][] = [
 ];
 
 const tp = (term: string, body: string) => `.TP\n${term}\n${roff(body)}`;
-const optionItem = (o: OptionSpec) => tp(`.B ${roff([...o.flags].join(", "))}${o.placeholder ? ` ${roff(o.placeholder)}` : ""}`, o.description || "");
+const optionItem = (o: OptionSpec) =>
+  tp(`.B ${roff([...o.flags].join(", "))}${o.placeholder ? ` ${roff(o.placeholder)}` : ""}`, o.description || "");
 const nf = (text: string) => `.PP\n.nf\n.RS 4\n${roff(text)}\n.RE\n.fi`;
 
 function commandSection(c: CommandSpec, level: "SS" | "SH"): string {
@@ -48,7 +49,8 @@ function commandSection(c: CommandSpec, level: "SS" | "SH"): string {
   parts.push(`.PP\n${roff(c.description)}`);
   parts.push(`.PP\n.B ${roff(c.usage)}`);
   if (c.aliases.length) parts.push(`.PP\nAliases: ${roff(c.aliases.join(", "))}`);
-  for (const a of c.args) parts.push(tp(`.I ${roff(a.name)}${a.variadic ? "..." : ""}`, a.description || (a.required ? "required" : "optional")));
+  for (const a of c.args)
+    parts.push(tp(`.I ${roff(a.name)}${a.variadic ? "..." : ""}`, a.description || (a.required ? "required" : "optional")));
   for (const o of c.options) if (!o.flags.includes("--help")) parts.push(optionItem(o));
   if (c.extraHelp) parts.push(nf(c.extraHelp));
   return parts.join("\n");
@@ -58,7 +60,8 @@ function header(name: string, version: string, summary: string): string {
   return `.\\" Generated from the kbox command tree by scripts/gen-docs.ts; do not edit.\n.TH ${name.toUpperCase()} 1 "" "kbox ${version}" "kbox manual"\n.SH NAME\n${roff(name)} \\- ${roff(summary)}`;
 }
 
-const table = (title: string, rows: [string, string][]) => [`.SH ${title}`, ...rows.map(([k, v]) => tp(`.B ${roff(k)}`, v))].join("\n");
+const table = (title: string, rows: [string, string][]) =>
+  [`.SH ${title}`, ...rows.map(([k, v]) => tp(`.B ${roff(k)}`, v))].join("\n");
 
 /** The main page kbox(1): every command in one page, with global options, exit codes and environment. */
 export function mainPage(root: Command, version: string): string {

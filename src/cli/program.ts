@@ -18,7 +18,8 @@ export function commandsFor(argv: readonly string[] | undefined): readonly Comma
     const a = argv[i];
     if (ROOT_VALUE_OPTIONS.has(a)) i++;
     else if (ROOT_FLAGS.has(a) || [...ROOT_VALUE_OPTIONS].some((o) => a.startsWith(`${o}=`))) continue;
-    else if (a.startsWith("-")) return COMMANDS; // --help, --version, `--`, or anything commander should judge
+    else if (a.startsWith("-"))
+      return COMMANDS; // --help, --version, `--`, or anything commander should judge
     else {
       const entry = commandEntry(a);
       return entry && !entry.needsTree ? [entry] : COMMANDS;

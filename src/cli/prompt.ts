@@ -6,7 +6,8 @@ import { CliError, EXIT } from "./errors.js";
 export async function confirm(ctx: Context, opts: GlobalOptions, question: string): Promise<void> {
   if (opts.yes) return;
   const { stdin, stdout } = ctx.io;
-  if (!stdin.isTTY || !stdout.isTTY) throw new CliError(`refusing to ${question} without --yes`, EXIT.usage, "add --yes to confirm");
+  if (!stdin.isTTY || !stdout.isTTY)
+    throw new CliError(`refusing to ${question} without --yes`, EXIT.usage, "add --yes to confirm");
   ctx.io.stderr.write(`${question}? [y/N] `);
   const answer = await readLine(stdin);
   if (!/^y(es)?$/i.test(answer.trim())) throw new CliError("cancelled", EXIT.failure);

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { RouteDef } from "../api/route.js";
 import { buildPath, buildQuery } from "../api/url.js";
-import { type RawRequest, type RawResponse, type Target, jsonOf, ndjson, send } from "./transport.js";
+import { jsonOf, ndjson, type RawRequest, type RawResponse, send, type Target } from "./transport.js";
 
 declare const ROUTE: unique symbol;
 
@@ -37,7 +37,8 @@ export class KboxClient {
   ) {}
 
   private request<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T>): RawRequest {
-    const path = buildPath(def.path, (input.params ?? {}) as Record<string, string>) + buildQuery(input.query as Record<string, unknown>);
+    const path =
+      buildPath(def.path, (input.params ?? {}) as Record<string, string>) + buildQuery(input.query as Record<string, unknown>);
     const headers: Record<string, string> = { ...this.defaultHeaders, ...input.headers };
     let body: string | undefined;
     if (input.body !== undefined) {

@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as daemonApi from "./routes/daemon.js";
 import type { KboxPaths } from "../api/paths.js";
 import { PROTOCOL_VERSION } from "../api/version.js";
 import { KboxClient } from "./client.js";
 import { UnreachableError } from "./errors.js";
+import * as daemonApi from "./routes/daemon.js";
 
 export interface ConnectOptions {
   /** Start a daemon when none answers (never for `status` and `stop`). */
@@ -26,7 +26,12 @@ export function daemonCommand(env: NodeJS.ProcessEnv = process.env): { cmd: stri
 }
 
 /** Where Linux distributions put jemalloc (Debian/Ubuntu: the libjemalloc2 package). */
-const JEMALLOC = ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2", "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2"];
+const JEMALLOC = [
+  "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+  "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
+  "/usr/lib64/libjemalloc.so.2",
+  "/usr/lib/libjemalloc.so.2",
+];
 
 /** The system's jemalloc, if it has one. */
 export function jemallocPath(): string | undefined {
@@ -74,7 +79,11 @@ export function spawnDaemon(paths: KboxPaths, extraArgs: string[] = [], env: Nod
 }
 
 /** Wait for a freshly spawned daemon's hello; stop early when it exits instead. */
-export async function waitStarted(client: KboxClient, child: SpawnedDaemon, timeoutMs = 20_000): Promise<daemonApi.Hello | undefined> {
+export async function waitStarted(
+  client: KboxClient,
+  child: SpawnedDaemon,
+  timeoutMs = 20_000,
+): Promise<daemonApi.Hello | undefined> {
   return waitFor(async () => {
     const h = await hello(client);
     if (h) return h;

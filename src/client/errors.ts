@@ -10,9 +10,7 @@ export class ApiError extends Error {
   static describe(status: number, detail: unknown): string {
     if (typeof detail === "string") return detail;
     if (Array.isArray(detail)) {
-      return detail
-        .map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join(".")}: ${d.msg ?? "invalid"}`)
-        .join("; ");
+      return detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join(".")}: ${d.msg ?? "invalid"}`).join("; ");
     }
     return `HTTP ${status}`;
   }

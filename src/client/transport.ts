@@ -1,4 +1,4 @@
-import { type IncomingMessage, request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
 import { ApiError, UnreachableError } from "./errors.js";
@@ -22,7 +22,16 @@ export interface RawResponse {
 }
 
 // EPIPE: a daemon that is shutting down can accept a connection and close it before reading.
-const UNREACHABLE = new Set(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN"]);
+const UNREACHABLE = new Set([
+  "ENOENT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+]);
 
 /**
  * One HTTP exchange over node:http (no client library: it keeps CLI start-up fast). A request on a
@@ -50,7 +59,10 @@ function sendOnce(target: Target, req: RawRequest, reuse = true): Promise<RawRes
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "user-agent": "kbox", ...req.headers };
     // node:http sends GET/DELETE/HEAD bodies without a length, which the server reads as a new request.
-    if ((typeof req.body === "string" || Buffer.isBuffer(req.body)) && !Object.keys(headers).some((k) => k.toLowerCase() === "content-length")) {
+    if (
+      (typeof req.body === "string" || Buffer.isBuffer(req.body)) &&
+      !Object.keys(headers).some((k) => k.toLowerCase() === "content-length")
+    ) {
       headers["content-length"] = String(Buffer.byteLength(req.body));
     }
     let opts: import("node:http").RequestOptions;
@@ -61,7 +73,14 @@ function sendOnce(target: Target, req: RawRequest, reuse = true): Promise<RawRes
       const url = new URL(req.path, target.baseUrl.replace(/\/+$/, "/").replace(/\/api\/v1\/?$/, "/"));
       if (target.apiKey) headers["x-nuclia-serviceaccount"] = `Bearer ${target.apiKey}`;
       if (url.protocol === "https:") requester = httpsRequest;
-      opts = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers };
+      opts = {
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: req.method,
+        headers,
+      };
     }
     const r = requester({ ...opts, signal: req.signal, ...(reuse ? {} : { agent: false }) }, (res) =>
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 
 /** One compiled ignore pattern (gitignore syntax) of a directory. */
@@ -23,7 +23,10 @@ function globRe(glob: string, anchored: boolean): RegExp {
       const end = glob.indexOf("]", i + 1);
       if (end < 0) re += "\\[";
       else {
-        re += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        re += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else re += c.replace(/[.+^${}()|\\]/g, "\\$&");

@@ -6,12 +6,12 @@ import { processingStatus } from "../api/processing.js";
 import * as resources from "../api/resources.js";
 import type { Context } from "../cli/context.js";
 import { EXIT, usageError } from "../cli/errors.js";
+import { collect, parseLabels } from "../cli/options.js";
 import { printJson, printTable, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
 import { originPath, walkFiles } from "./add-walk.js";
-import { collect, parseLabels } from "../cli/options.js";
-import { DIRECT_MAX, type UploadJob, directUpload, md5Of, progressBar, tusUpload } from "./upload.js";
+import { DIRECT_MAX, directUpload, md5Of, progressBar, tusUpload, type UploadJob } from "./upload.js";
 
 export interface AddOptions {
   kb?: string;
@@ -58,26 +58,47 @@ function collectItems(ctx: Context, inputs: string[], failed: AddResult[]): Item
       failed.push({ source: input, status: "FAILED", error: "no such file or directory" });
       continue;
     }
-    if (statSync(path).isDirectory()) for (const f of walkFiles(path)) items.push({ source: f, path: f, origin: originPath(path, f) });
+    if (statSync(path).isDirectory())
+      for (const f of walkFiles(path)) items.push({ source: f, path: f, origin: originPath(path, f) });
     else items.push({ source: input, path });
   }
   return items;
 }
 
-async function addUrl(client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource, strategies: Strategies): Promise<AddResult> {
+async function addUrl(
+  client: KboxClient,
+  kbid: string,
+  item: Item,
+  extra: resources.CreateResource,
+  strategies: Strategies,
+): Promise<AddResult> {
   const uri = item.url as string;
   const body: resources.CreateResource = { title: uri, ...extra, links: { link: { uri, ...strategies } }, origin: { url: uri } };
   const r = await client.call(resources.createResource, { params: { kbid }, body });
   return { source: item.source, resource: r.uuid, status: "PENDING" };
 }
 
-async function addFile(ctx: Context, client: KboxClient, kbid: string, item: Item, extra: resources.CreateResource, strategies: Strategies): Promise<AddResult> {
+async function addFile(
+  ctx: Context,
+  client: KboxClient,
+  kbid: string,
+  item: Item,
+  extra: resources.CreateResource,
+  strategies: Strategies,
+): Promise<AddResult> {
   const path = item.path as string;
-  const job: UploadJob = { kbid, path, md5: await md5Of(path), splitStrategy: strategies.split_strategy, extractStrategy: strategies.extract_strategy };
+  const job: UploadJob = {
+    kbid,
+    path,
+    md5: await md5Of(path),
+    splitStrategy: strategies.split_strategy,
+    extractStrategy: strategies.extract_strategy,
+  };
   const withPayload = Object.keys(extra).length > 0 || item.origin !== undefined;
   if (withPayload) job.create = { ...extra, origin: { filename: basename(path), ...(item.origin ? { path: item.origin } : {}) } };
   // Small plain files take one request; big ones (or with labels, origin...) go by TUS, which carries a payload.
-  const out = !withPayload && statSync(path).size <= DIRECT_MAX ? await directUpload(client, job) : await tusUpload(ctx, client, job);
+  const out =
+    !withPayload && statSync(path).size <= DIRECT_MAX ? await directUpload(client, job) : await tusUpload(ctx, client, job);
   return { source: item.source, resource: out.uuid, status: "PENDING" };
 }
 
@@ -113,7 +134,11 @@ async function idsIn(client: KboxClient, kbid: string, status: ResourceStatus[])
   do {
     const page = await client.call(processingStatus, { params: { kbid }, query: { status, limit: 1000, cursor } });
     for (const r of page.results) {
-      out.set(r.resource_id, { status: r.status, error: r.fields.find((f) => f.error)?.error?.body, retrying: r.fields.some((f) => f.retry) });
+      out.set(r.resource_id, {
+        status: r.status,
+        error: r.fields.find((f) => f.error)?.error?.body,
+        retrying: r.fields.some((f) => f.retry),
+      });
     }
     cursor = page.cursor ?? undefined;
   } while (cursor);
@@ -137,7 +162,10 @@ async function waitFor(ctx: Context, client: KboxClient, kbid: string, results: 
     const state = done * 1000 + retrying;
     if (!quiet && state !== last) {
       if (ctx.io.stderr.isTTY) bar(done, mine.size);
-      else ctx.io.stderr.write(`processed ${done}/${mine.size}${retrying ? ` (${retrying} retrying after a transient failure)` : ""}\n`);
+      else
+        ctx.io.stderr.write(
+          `processed ${done}/${mine.size}${retrying ? ` (${retrying} retrying after a transient failure)` : ""}\n`,
+        );
     }
     last = state;
     if (!left) break;
@@ -191,9 +219,12 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
   };
   const added = await pool(items, UPLOADS_IN_FLIGHT, async (item): Promise<AddResult> => {
     try {
-      return item.url ? await addUrl(client, kbid, item, extra, strategies) : await addFile(ctx, client, kbid, item, extra, strategies);
+      return item.url
+        ? await addUrl(client, kbid, item, extra, strategies)
+        : await addFile(ctx, client, kbid, item, extra, strategies);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) return { source: item.source, status: "DUPLICATE", error: "already in the knowledge box" };
+      if (e instanceof ApiError && e.status === 409)
+        return { source: item.source, status: "DUPLICATE", error: "already in the knowledge box" };
       return { source: item.source, status: "FAILED", error: e instanceof ApiError ? String(e.detail) : (e as Error).message };
     } finally {
       bar(++sent, items.length);
@@ -212,7 +243,10 @@ export function addCommand(ctx: Context): Command {
     .description("Add files, folders (recursively) and URLs to a knowledge box")
     .argument("<inputs...>", "files, folders or http(s) URLs")
     .option("--kb <kb>", "knowledge box slug or uuid")
-    .option("--wait", "follow processing until every resource is done (exit 5 when some failed, ERROR/EXPIRED/BLOCKED, 1 when all did)")
+    .option(
+      "--wait",
+      "follow processing until every resource is done (exit 5 when some failed, ERROR/EXPIRED/BLOCKED, 1 when all did)",
+    )
     .option("--label <labelset/label>", "classification for every added resource (repeatable)", collect)
     .option("--hidden", "add them hidden")
     .option("--slug <slug>", "slug of the resource (one input only)")

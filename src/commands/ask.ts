@@ -1,13 +1,13 @@
 import { Command } from "commander";
-import * as api from "../client/routes/ask.js";
 import type { AskItem, ChatMessage } from "../api/ask.js";
 import type { Context } from "../cli/context.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
+import { collect } from "../cli/options.js";
 import { printJson, printNdjson, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
+import * as api from "../client/routes/ask.js";
 import { FootnoteNumberer, markCitations, sourceLines, sourcesOf } from "../tui/answer.js";
 import { type FindOptions, findRequest } from "./find.js";
-import { collect } from "../cli/options.js";
 
 export interface AskOptions extends FindOptions {
   sync?: boolean;
@@ -45,7 +45,13 @@ export function askRequest(question: string, o: AskOptions, history: ChatMessage
 }
 
 /** Stream an ask: call `onText` with display text (footnotes renumbered) as it arrives; returns every item. */
-export async function streamAsk(client: KboxClient, kbid: string, body: api.AskBody, onItem: (item: AskItem, text: string) => void, signal?: AbortSignal) {
+export async function streamAsk(
+  client: KboxClient,
+  kbid: string,
+  body: api.AskBody,
+  onItem: (item: AskItem, text: string) => void,
+  signal?: AbortSignal,
+) {
   const numberer = new FootnoteNumberer();
   const items: AskItem[] = [];
   let answer = "";
@@ -69,7 +75,8 @@ export async function runAsk(ctx: Context, question: string, o: AskOptions, hist
   const kbid = await ctx.kbid(o);
   const client = await ctx.client(o);
   const body = askRequest(question, o, history);
-  if (o.sync) return printSync(ctx, await client.call(api.askKb, { params: { kbid }, body, headers: { "x-synchronous": "true" } }), o);
+  if (o.sync)
+    return printSync(ctx, await client.call(api.askKb, { params: { kbid }, body, headers: { "x-synchronous": "true" } }), o);
   const st = styles(ctx.io);
   let failed: string | undefined;
   const r = await streamAsk(client, kbid, body, (item, text) => {
@@ -80,7 +87,12 @@ export async function runAsk(ctx: Context, question: string, o: AskOptions, hist
   });
   if (!o.json) {
     ctx.io.stdout.write("\n");
-    if (r.sources.length) ctx.io.stdout.write(`\n${st.bold("Sources")}\n${sourceLines(r.sources, ctx.io.stdout.columns ?? 100).map((l) => `  ${st.dim(l)}`).join("\n")}\n`);
+    if (r.sources.length)
+      ctx.io.stdout.write(
+        `\n${st.bold("Sources")}\n${sourceLines(r.sources, ctx.io.stdout.columns ?? 100)
+          .map((l) => `  ${st.dim(l)}`)
+          .join("\n")}\n`,
+      );
   }
   if (failed) throw new CliError(`the answer failed: ${failed}`, EXIT.failure);
   return r.answer;
@@ -94,15 +106,25 @@ function printSync(ctx: Context, res: unknown, o: AskOptions): string {
   const r = res as api.SyncAskResponse;
   const items: AskItem[] = [
     { type: "retrieval", results: r.retrieval_results as never, best_matches: r.retrieval_best_matches },
-    ...(Object.keys(r.citation_footnote_to_context).length ? [{ type: "footnote_citations" as const, footnote_to_context: r.citation_footnote_to_context }] : []),
+    ...(Object.keys(r.citation_footnote_to_context).length
+      ? [{ type: "footnote_citations" as const, footnote_to_context: r.citation_footnote_to_context }]
+      : []),
     { type: "citations", citations: r.citations },
   ];
   const numberer = new FootnoteNumberer();
   let answer = numberer.push(r.answer) + numberer.flush();
-  const sources = sourcesOf(items.filter((i) => i.type !== "citations" || !numberer.order.length), numberer.order);
+  const sources = sourcesOf(
+    items.filter((i) => i.type !== "citations" || !numberer.order.length),
+    numberer.order,
+  );
   if (!numberer.order.length) answer = markCitations(answer, r.citations, sources);
   ctx.io.stdout.write(`${r.answer_json ? JSON.stringify(r.answer_json, null, 2) : answer}\n`);
-  if (sources.length) ctx.io.stdout.write(`\nSources\n${sourceLines(sources, ctx.io.stdout.columns ?? 100).map((l) => `  ${l}`).join("\n")}\n`);
+  if (sources.length)
+    ctx.io.stdout.write(
+      `\nSources\n${sourceLines(sources, ctx.io.stdout.columns ?? 100)
+        .map((l) => `  ${l}`)
+        .join("\n")}\n`,
+    );
   if (r.status === "error") throw new CliError(`the answer failed: ${r.error_details ?? "error"}`, EXIT.failure);
   return answer;
 }
@@ -119,13 +141,21 @@ export function withAskOptions(cmd: Command): Command {
     .option("--top-k <n>", "paragraphs to retrieve (1-200)")
     .option("--config <name>", "a stored search configuration of kind ask")
     .option("--citations <mode>", "footnotes (numbered inline, default), default (post-hoc) or none")
-    .option("--rag <strategy>", "a rag strategy name or JSON, e.g. full_resource or '{\"name\":\"neighbouring_paragraphs\",\"before\":1,\"after\":1}' (repeatable)", collect)
+    .option(
+      "--rag <strategy>",
+      'a rag strategy name or JSON, e.g. full_resource or \'{"name":"neighbouring_paragraphs","before":1,"after":1}\' (repeatable)',
+      collect,
+    )
     .option("--prompt <text>", "a user prompt with {context} and {question}")
     .option("--max-tokens <n>", "answer token limit");
 }
 
 export function askCommand(ctx: Context): Command {
-  return withAskOptions(new Command("ask").description("Ask a question: a streamed answer with numbered citations and its sources").argument("<question>", "what to ask"))
+  return withAskOptions(
+    new Command("ask")
+      .description("Ask a question: a streamed answer with numbered citations and its sources")
+      .argument("<question>", "what to ask"),
+  )
     .option("--sync", "wait for the whole answer (x-synchronous)")
     .option("--json", "print the wire's NDJSON items (with --sync: the JSON response)")
     .addHelpText(

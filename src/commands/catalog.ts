@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import * as api from "../client/routes/search.js";
 import type { Context } from "../cli/context.js";
-import { printJson, printTable } from "../cli/output.js";
 import { collect } from "../cli/options.js";
+import { printJson, printTable } from "../cli/output.js";
+import * as api from "../client/routes/search.js";
 
 export interface CatalogOptions {
   kb?: string;
@@ -14,7 +14,6 @@ export interface CatalogOptions {
   sort?: string;
   json?: boolean;
 }
-
 
 export async function runCatalog(ctx: Context, query: string | undefined, o: CatalogOptions): Promise<void> {
   const kbid = await ctx.kbid(o);
@@ -57,6 +56,9 @@ export function catalogCommand(ctx: Context): Command {
     .option("--page <n>", "page number, from 0")
     .option("--size <n>", "page size (1-200)")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox catalog report --status processed\n  kbox catalog --label topic/finance --sort title:asc")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox catalog report --status processed\n  kbox catalog --label topic/finance --sort title:asc",
+    )
     .action(async (title: string | undefined, _o, cmd: Command) => runCatalog(ctx, title, ctx.opts<CatalogOptions>(cmd)));
 }

@@ -42,13 +42,23 @@ export async function runChat(ctx: Context, o: AskOptions): Promise<void> {
   if (!ctx.io.stdin.isTTY || !ctx.io.stdout.isTTY) return plainChat(ctx, o);
   const s = await chatSession(ctx, o);
   // ink and react load only here, so every other command starts fast.
-  const [{ render }, { createElement }, { ChatApp }] = await Promise.all([import("ink"), import("react"), import("../tui/chat-app.js")]);
-  const app = render(createElement(ChatApp, { session: s }), { stdout: ctx.io.stdout as NodeJS.WriteStream, stdin: ctx.io.stdin as NodeJS.ReadStream, exitOnCtrlC: true });
+  const [{ render }, { createElement }, { ChatApp }] = await Promise.all([
+    import("ink"),
+    import("react"),
+    import("../tui/chat-app.js"),
+  ]);
+  const app = render(createElement(ChatApp, { session: s }), {
+    stdout: ctx.io.stdout as NodeJS.WriteStream,
+    stdin: ctx.io.stdin as NodeJS.ReadStream,
+    exitOnCtrlC: true,
+  });
   await app.waitUntilExit();
 }
 
 export function chatCommand(ctx: Context): Command {
-  return withAskOptions(new Command("chat").description("An interactive ask session: streamed answers, sources, follow-up questions"))
+  return withAskOptions(
+    new Command("chat").description("An interactive ask session: streamed answers, sources, follow-up questions"),
+  )
     .addHelpText(
       "after",
       "\nIn the session: type a question and Enter; follow-ups use the conversation.\n  /kb <slug>  switch knowledge box   /filter <labelset/label>|off   /copy (or Ctrl+Y)   /clear   Esc stop   Ctrl+C quit\nPiped (no terminal): one question a line on stdin, answers on stdout.\n\nExamples:\n  kbox chat --kb notes\n  printf 'When do we ship?\\nWho approves it?\\n' | kbox chat",

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Argument, Command } from "commander";
-import * as kbs from "../client/routes/kbs.js";
-import type { Context } from "../cli/context.js";
 import { SHELLS, type Shell } from "../cli/completion.js";
+import type { Context } from "../cli/context.js";
+import * as kbs from "../client/routes/kbs.js";
 
 /** Print the completion script of a shell: the same text as completions/ in the package. */
 export async function runCompletion(ctx: Context, cmd: Command, shell: Shell): Promise<void> {
@@ -23,7 +23,7 @@ export function completionCommand(ctx: Context): Command {
         "Examples:",
         "  source <(kbox completion bash)                      # bash, this shell",
         "  kbox completion bash > ~/.local/share/bash-completion/completions/kbox",
-        "  kbox completion zsh > \"${fpath[1]}/_kbox\"           # zsh",
+        '  kbox completion zsh > "${fpath[1]}/_kbox"           # zsh',
         "  kbox completion fish > ~/.config/fish/completions/kbox.fish",
       ].join("\n"),
     )

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { Command } from "commander";
-import type { KboxClient } from "../client/client.js";
-import type { Context } from "../cli/context.js";
 import { configFile } from "../cli/config.js";
+import type { Context } from "../cli/context.js";
 import { EXIT } from "../cli/errors.js";
 import { printJson, styles } from "../cli/output.js";
+import type { KboxClient } from "../client/client.js";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
@@ -27,7 +27,12 @@ function checkConfig(ctx: Context): Check {
     JSON.parse(readFileSync(f, "utf8"));
     return { name: "config", status: "ok", detail: f };
   } catch (e) {
-    return { name: "config", status: "fail", detail: `${f}: ${(e as Error).message}`, fix: `fix the JSON or move ${f} away (profiles and settings are then reset)` };
+    return {
+      name: "config",
+      status: "fail",
+      detail: `${f}: ${(e as Error).message}`,
+      fix: `fix the JSON or move ${f} away (profiles and settings are then reset)`,
+    };
   }
 }
 
@@ -38,7 +43,8 @@ async function checkSpace(dir: string): Promise<Check> {
     const s = await statfs(probe);
     const free = s.bavail * s.bsize;
     const detail = `${dir}: ${fmtBytes(free)} free`;
-    if (free < 200 * 1024 ** 2) return { name: "disk", status: "fail", detail, fix: "free space on that file system or move KBOX_HOME / XDG_DATA_HOME" };
+    if (free < 200 * 1024 ** 2)
+      return { name: "disk", status: "fail", detail, fix: "free space on that file system or move KBOX_HOME / XDG_DATA_HOME" };
     if (free < GiB) return { name: "disk", status: "warn", detail, fix: "less than 1 GiB free: ingestion and models may fail" };
     return { name: "disk", status: "ok", detail };
   } catch (e) {
@@ -52,7 +58,12 @@ async function checkKeyring(ctx: Context): Promise<Check[]> {
   const out: Check[] = [
     k.available
       ? { name: "keyring", status: "ok", detail: k.detail }
-      : { name: "keyring", status: "warn", detail: `${k.detail}; API keys go to ${credentialsFile(ctx.paths.config)}`, fix: "run a Secret Service (e.g. gnome-keyring) for keyring storage, or keep the 0600 file" },
+      : {
+          name: "keyring",
+          status: "warn",
+          detail: `${k.detail}; API keys go to ${credentialsFile(ctx.paths.config)}`,
+          fix: "run a Secret Service (e.g. gnome-keyring) for keyring storage, or keep the 0600 file",
+        },
   ];
   const mode = credentialsFileMode(ctx);
   if (mode !== undefined && (mode & 0o077) !== 0) {
@@ -74,7 +85,12 @@ async function checkDaemon(ctx: Context, checks: Check[]): Promise<KboxClient | 
       else await client.call(kbs.listKbs, {});
       checks.push({ name: "zone", status: "ok", detail: `${profile.url} answers with the key of profile ${name}` });
     } catch (e) {
-      checks.push({ name: "zone", status: "fail", detail: `${profile.url}: ${(e as Error).message}`, fix: "check the URL and key: `kbox auth status --check`, `kbox auth login`" });
+      checks.push({
+        name: "zone",
+        status: "fail",
+        detail: `${profile.url}: ${(e as Error).message}`,
+        fix: "check the URL and key: `kbox auth status --check`, `kbox auth login`",
+      });
     }
     return undefined;
   }
@@ -95,10 +111,19 @@ async function checkDaemon(ctx: Context, checks: Check[]): Promise<KboxClient | 
     return undefined;
   }
   if (h.protocol !== PROTOCOL_VERSION) {
-    checks.push({ name: "daemon", status: "fail", detail: `kboxd ${h.version} speaks protocol ${h.protocol}, this kbox ${PROTOCOL_VERSION}`, fix: "`kbox daemon restart`" });
+    checks.push({
+      name: "daemon",
+      status: "fail",
+      detail: `kboxd ${h.version} speaks protocol ${h.protocol}, this kbox ${PROTOCOL_VERSION}`,
+      fix: "`kbox daemon restart`",
+    });
     return undefined;
   }
-  checks.push({ name: "daemon", status: "ok", detail: `kboxd ${h.version} (protocol ${h.protocol}, pid ${h.pid}, data ${h.data_dir})` });
+  checks.push({
+    name: "daemon",
+    status: "ok",
+    detail: `kboxd ${h.version} (protocol ${h.protocol}, pid ${h.pid}, data ${h.data_dir})`,
+  });
   return client;
 }
 
@@ -110,8 +135,18 @@ async function checkModels(client: KboxClient): Promise<Check> {
       const m = st.missing.map((x) => `${x.model} (kb ${x.kb})`).join(", ");
       return { name: "models", status: "warn", detail: `missing: ${m}`, fix: "`kbox models pull <model>`" };
     }
-    if (st.keyword_only) return { name: "models", status: "warn", detail: st.notice, fix: "`kbox models pull bge-small-en-v1.5` for semantic search" };
-    return { name: "models", status: "ok", detail: `default embedder ${st.default ?? "none"}${st.reranker ? `, reranker ${st.reranker}` : ""}` };
+    if (st.keyword_only)
+      return {
+        name: "models",
+        status: "warn",
+        detail: st.notice,
+        fix: "`kbox models pull bge-small-en-v1.5` for semantic search",
+      };
+    return {
+      name: "models",
+      status: "ok",
+      detail: `default embedder ${st.default ?? "none"}${st.reranker ? `, reranker ${st.reranker}` : ""}`,
+    };
   } catch (e) {
     return { name: "models", status: "skip", detail: `unknown (${(e as Error).message})` };
   }
@@ -121,7 +156,10 @@ async function checkTables(client: KboxClient): Promise<Check[]> {
   const api = await import("../api/doctor.js");
   try {
     const r = await client.call(api.doctor, {});
-    const tables = [...r.meta.map((t) => ({ ...t, where: "meta" })), ...r.kbs.flatMap((k) => k.tables.map((t) => ({ ...t, where: k.slug })))];
+    const tables = [
+      ...r.meta.map((t) => ({ ...t, where: "meta" })),
+      ...r.kbs.flatMap((k) => k.tables.map((t) => ({ ...t, where: k.slug }))),
+    ];
     const bad = tables.filter((t) => !t.ok);
     const out: Check[] = [
       bad.length
@@ -131,7 +169,11 @@ async function checkTables(client: KboxClient): Promise<Check[]> {
             detail: bad.map((t) => `${t.where}/${t.name}: ${t.error}`).join("; "),
             fix: "restore the knowledge box from a backup (`kbox backup restore`), or export and recreate it",
           }
-        : { name: "tables", status: "ok", detail: `${tables.length} LanceDB tables in ${r.kbs.length} knowledge boxes open and readable` },
+        : {
+            name: "tables",
+            status: "ok",
+            detail: `${tables.length} LanceDB tables in ${r.kbs.length} knowledge boxes open and readable`,
+          },
     ];
     if (r.sync) out.push({ name: "sync", status: "ok", detail: `${r.sync.watching.length} folder watcher(s) alive` });
     else out.push({ name: "sync", status: "skip", detail: "no sync feature in this daemon" });
@@ -144,7 +186,11 @@ async function checkTables(client: KboxClient): Promise<Check[]> {
 /** Every check, in order; the daemon-side ones only when the daemon answers. */
 export async function doctorChecks(ctx: Context): Promise<Check[]> {
   const checks: Check[] = [checkConfig(ctx)];
-  checks.push({ name: "profile", status: "ok", detail: `${ctx.profileName()} (${ctx.profile().kind}${ctx.profile().url ? ` ${ctx.profile().url}` : ""})` });
+  checks.push({
+    name: "profile",
+    status: "ok",
+    detail: `${ctx.profileName()} (${ctx.profile().kind}${ctx.profile().url ? ` ${ctx.profile().url}` : ""})`,
+  });
   const client = await checkDaemon(ctx, checks);
   if (ctx.profile().kind === "local") checks.push(await checkSpace(ctx.paths.data));
   checks.push(...(await checkKeyring(ctx)));
@@ -181,6 +227,9 @@ export function doctorCommand(ctx: Context): Command {
   return new Command("doctor")
     .description("Check the daemon, data dir, models, keyring and LanceDB tables; exits 1 when something is broken")
     .option("--json", "print the checks as JSON")
-    .addHelpText("after", "\nExamples:\n  kbox doctor\n  kbox doctor --json | jq -r '.checks[] | select(.status != \"ok\") | .name'")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox doctor\n  kbox doctor --json | jq -r '.checks[] | select(.status != \"ok\") | .name'",
+    )
     .action(async (_o, cmd: Command) => runDoctor(ctx, ctx.opts(cmd)));
 }

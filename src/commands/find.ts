@@ -1,10 +1,10 @@
 import { Command } from "commander";
 import type { z } from "zod";
-import * as api from "../client/routes/find.js";
 import type { Context } from "../cli/context.js";
 import { usageError } from "../cli/errors.js";
-import { printJson, styles } from "../cli/output.js";
 import { collect } from "../cli/options.js";
+import { printJson, styles } from "../cli/output.js";
+import * as api from "../client/routes/find.js";
 
 export interface FindOptions {
   kb?: string;
@@ -60,7 +60,12 @@ export function findRequest(query: string, o: FindOptions, highlight: boolean): 
       or: o.type.map((t) => {
         const [type, subtype] = TYPES[t.toLowerCase()] ?? (t.includes("/") ? (t.split("/") as [string, string]) : [t]);
         const m = { type, ...(subtype ? { subtype } : {}) };
-        return { or: [{ prop: "resource_mimetype", ...m }, { prop: "field_mimetype", ...m }] };
+        return {
+          or: [
+            { prop: "resource_mimetype", ...m },
+            { prop: "field_mimetype", ...m },
+          ],
+        };
       }),
     });
   }
@@ -99,14 +104,19 @@ export async function runFind(ctx: Context, query: string, o: FindOptions): Prom
   if (o.json) return printJson(ctx.io, res);
   const rows = ranked(res);
   if (!tty) {
-    for (const { rid, field, p, title } of rows) ctx.io.stdout.write(`${[p.score.toFixed(4), rid, field, p.id, title, p.text].map((c) => c.replace(/[\t\n]/g, " ")).join("\t")}\n`);
+    for (const { rid, field, p, title } of rows)
+      ctx.io.stdout.write(
+        `${[p.score.toFixed(4), rid, field, p.id, title, p.text].map((c) => c.replace(/[\t\n]/g, " ")).join("\t")}\n`,
+      );
     return;
   }
   const st = styles(ctx.io);
   if (!rows.length) ctx.status("no results");
   for (const [i, { title, field, p }] of rows.entries()) {
     const text = p.text.replace(/<mark>(.*?)<\/mark>/g, (_, w: string) => st.mark(w));
-    ctx.io.stdout.write(`${st.bold(`${i + 1}. ${title}`)}  ${st.dim(`${field} · ${p.score_type} ${p.score.toFixed(4)}`)}\n   ${text.replace(/\n+/g, " ")}\n\n`);
+    ctx.io.stdout.write(
+      `${st.bold(`${i + 1}. ${title}`)}  ${st.dim(`${field} · ${p.score_type} ${p.score.toFixed(4)}`)}\n   ${text.replace(/\n+/g, " ")}\n\n`,
+    );
   }
   if (res.next_page) ctx.status(`more results: --page ${res.page_number + 1}`);
 }

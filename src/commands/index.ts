@@ -19,16 +19,36 @@ export interface CommandEntry {
  * so `kbox kb list` never loads ink, react or the code of other commands.
  */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "backup", summary: "Back up and restore knowledge boxes", load: async (ctx) => (await import("./backup/index.js")).backupCommand(ctx) },
-  { name: "daemon", summary: "Start, stop and inspect the background daemon kboxd", load: async (ctx) => (await import("./daemon/index.js")).daemonCommand(ctx) },
-  { name: "kb", summary: "Create, list, inspect and select knowledge boxes", load: async (ctx) => (await import("./kb/index.js")).kbCommand(ctx) },
+  {
+    name: "backup",
+    summary: "Back up and restore knowledge boxes",
+    load: async (ctx) => (await import("./backup/index.js")).backupCommand(ctx),
+  },
+  {
+    name: "daemon",
+    summary: "Start, stop and inspect the background daemon kboxd",
+    load: async (ctx) => (await import("./daemon/index.js")).daemonCommand(ctx),
+  },
+  {
+    name: "kb",
+    summary: "Create, list, inspect and select knowledge boxes",
+    load: async (ctx) => (await import("./kb/index.js")).kbCommand(ctx),
+  },
   {
     name: "models",
     summary: "Embedding and reranking models: list, pull from the hub, use, add an endpoint, remove",
     load: async (ctx) => (await import("./models/index.js")).modelsCommand(ctx),
   },
-  { name: "resource", summary: "Create, list, inspect, change and delete resources", load: async (ctx) => (await import("./resource/index.js")).resourceCommand(ctx) },
-  { name: "sa", summary: "Service accounts and API keys for TCP and remote clients", load: async (ctx) => (await import("./sa/index.js")).saCommand(ctx) },
+  {
+    name: "resource",
+    summary: "Create, list, inspect, change and delete resources",
+    load: async (ctx) => (await import("./resource/index.js")).resourceCommand(ctx),
+  },
+  {
+    name: "sa",
+    summary: "Service accounts and API keys for TCP and remote clients",
+    load: async (ctx) => (await import("./sa/index.js")).saCommand(ctx),
+  },
   {
     name: "profile",
     summary: "Manage profiles: the local daemon (default) or remote zones with an API key",
@@ -61,7 +81,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     hidden: true,
     load: async (ctx) => (await import("./completion.js")).completeCommand(ctx),
   },
-  { name: "find", summary: "Find paragraphs: keyword, semantic and hybrid search with filters", load: async (ctx) => (await import("./find.js")).findCommand(ctx) },
+  {
+    name: "find",
+    summary: "Find paragraphs: keyword, semantic and hybrid search with filters",
+    load: async (ctx) => (await import("./find.js")).findCommand(ctx),
+  },
   {
     name: "ask",
     summary: "Ask a question: a streamed answer with numbered citations and its sources",
@@ -72,25 +96,41 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "An interactive ask session: streamed answers, sources, follow-up questions",
     load: async (ctx) => (await import("./chat.js")).chatCommand(ctx),
   },
-  { name: "catalog", summary: "List resources by title, status and labels", load: async (ctx) => (await import("./catalog.js")).catalogCommand(ctx) },
+  {
+    name: "catalog",
+    summary: "List resources by title, status and labels",
+    load: async (ctx) => (await import("./catalog.js")).catalogCommand(ctx),
+  },
   {
     name: "search-config",
     summary: "Stored search configurations (named find or ask parameters)",
     load: async (ctx) => (await import("./search-config/index.js")).searchConfigCommand(ctx),
   },
-  { name: "labelset", summary: "Labelsets: the labels a knowledge box offers", load: async (ctx) => (await import("./labelset/index.js")).labelsetCommand(ctx) },
+  {
+    name: "labelset",
+    summary: "Labelsets: the labels a knowledge box offers",
+    load: async (ctx) => (await import("./labelset/index.js")).labelsetCommand(ctx),
+  },
   {
     name: "strategy",
     summary: "Split and extract strategies: how fields that name them are cut into paragraphs",
     load: async (ctx) => (await import("./strategy/index.js")).strategyCommand(ctx),
   },
-  { name: "sync", summary: "Keep folders and sitemaps in sync with a knowledge box", load: async (ctx) => (await import("./sync/index.js")).syncCommand(ctx) },
+  {
+    name: "sync",
+    summary: "Keep folders and sitemaps in sync with a knowledge box",
+    load: async (ctx) => (await import("./sync/index.js")).syncCommand(ctx),
+  },
   {
     name: "watch",
     summary: "Keep a folder indexed: adds a folder sync (once) that the daemon watches live",
     load: async (ctx) => (await import("./watch.js")).watchCommand(ctx),
   },
-  { name: "add", summary: "Add files, folders (recursively) and URLs to a knowledge box", load: async (ctx) => (await import("./add.js")).addCommand(ctx) },
+  {
+    name: "add",
+    summary: "Add files, folders (recursively) and URLs to a knowledge box",
+    load: async (ctx) => (await import("./add.js")).addCommand(ctx),
+  },
   {
     name: "upload",
     summary: "Upload a file (resumable TUS chunks; run it again to resume an interrupted upload)",
@@ -104,7 +144,11 @@ export function commandEntry(word: string): CommandEntry | undefined {
 }
 
 /** Load the given entries (every one by default) and add them to the program in table order. */
-export async function registerCommands(program: Command, ctx: Context, entries: readonly CommandEntry[] = COMMANDS): Promise<void> {
+export async function registerCommands(
+  program: Command,
+  ctx: Context,
+  entries: readonly CommandEntry[] = COMMANDS,
+): Promise<void> {
   const commands = await Promise.all(entries.map((e) => e.load(ctx)));
   for (const [i, e] of entries.entries()) program.addCommand(commands[i], { hidden: e.hidden });
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { Command } from "commander";
+import { contentTypeOf } from "../api/mime.js";
 import type { CreateResource } from "../api/resources.js";
 import { TUS_CHUNK, TUS_VERSION, UPLOAD_HEADERS, type UploadResponse } from "../api/uploads.js";
 import type { Context } from "../cli/context.js";
@@ -10,11 +11,9 @@ import { printJson, printTable } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
 import { readAll } from "../client/transport.js";
-import { contentTypeOf } from "../api/mime.js";
 
 /** Files up to this size go by one direct upload; larger ones by resumable TUS chunks. */
 export const DIRECT_MAX = 8 * 1024 * 1024;
-
 
 /** MD5 of a file, streamed (the daemon refuses a duplicate with 409). */
 export async function md5Of(path: string): Promise<string> {
@@ -98,7 +97,12 @@ async function tusStart(client: KboxClient, job: UploadJob, size: number): Promi
   if (job.md5) meta.push(`md5 ${b64(job.md5)}`);
   const base = job.field ? `/api/v1/kb/${job.kbid}/resource/${job.field.rid}/file/${job.field.field}` : `/api/v1/kb/${job.kbid}`;
   const body = job.create && !job.field ? JSON.stringify(job.create) : undefined;
-  const headers: Record<string, string> = { "tus-resumable": TUS_VERSION, "upload-length": String(size), "upload-metadata": meta.join(","), ...strategyHeaders(job) };
+  const headers: Record<string, string> = {
+    "tus-resumable": TUS_VERSION,
+    "upload-length": String(size),
+    "upload-metadata": meta.join(","),
+    ...strategyHeaders(job),
+  };
   if (body) headers["content-type"] = "application/json";
   const res = await client.raw({ method: "POST", path: `${base}/tusupload`, headers, body });
   await expectStatus(res, [201]);
@@ -128,7 +132,11 @@ export async function tusUpload(ctx: Context, client: KboxClient, job: UploadJob
   for (;;) {
     const end = Math.min(offset + TUS_CHUNK, st.size);
     const body = end > offset ? createReadStream(job.path, { start: offset, end: end - 1 }) : undefined;
-    const headers = { "upload-offset": String(offset), "content-type": "application/offset+octet-stream", "content-length": String(end - offset) };
+    const headers = {
+      "upload-offset": String(offset),
+      "content-type": "application/offset+octet-stream",
+      "content-length": String(end - offset),
+    };
     const res = await client.raw({ method: "PATCH", path: location, headers, body: body ?? "" });
     await expectStatus(res, [200, 204]);
     offset = Number(res.headers["upload-offset"]);
@@ -150,7 +158,9 @@ export function progressBar(ctx: Context, label: string): (done: number, total: 
   return (done, total) => {
     const width = 30;
     const filled = total ? Math.round((done / total) * width) : width;
-    ctx.io.stderr.write(`\r${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${total ? Math.floor((done / total) * 100) : 100}%`);
+    ctx.io.stderr.write(
+      `\r${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${total ? Math.floor((done / total) * 100) : 100}%`,
+    );
     if (done >= total) ctx.io.stderr.write("\n");
   };
 }
@@ -172,18 +182,31 @@ export async function runUpload(ctx: Context, file: string, opts: UploadOptions)
   if (opts.field && !opts.resource) throw usageError("--field needs --resource");
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);
-  const job: UploadJob = { kbid, path, md5: await md5Of(path), onProgress: opts.quiet ? undefined : progressBar(ctx, basename(path)) };
+  const job: UploadJob = {
+    kbid,
+    path,
+    md5: await md5Of(path),
+    onProgress: opts.quiet ? undefined : progressBar(ctx, basename(path)),
+  };
   if (opts.resource) job.field = { rid: opts.resource, field: opts.field ?? "file" };
   Object.assign(job, { splitStrategy: opts.splitStrategy, extractStrategy: opts.extractStrategy });
   let out: UploadResponse;
   try {
     out = opts.direct ? await directUpload(client, job) : await tusUpload(ctx, client, job);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 409) throw new CliError(`${file} is already in this knowledge box (same md5)`, EXIT.failure);
+    if (e instanceof ApiError && e.status === 409)
+      throw new CliError(`${file} is already in this knowledge box (same md5)`, EXIT.failure);
     throw e;
   }
   if (opts.json) return printJson(ctx.io, out);
-  printTable(ctx.io, [{ header: "resource", get: (r: UploadResponse) => r.uuid }, { header: "field", get: (r) => r.field_id }], [out]);
+  printTable(
+    ctx.io,
+    [
+      { header: "resource", get: (r: UploadResponse) => r.uuid },
+      { header: "field", get: (r) => r.field_id },
+    ],
+    [out],
+  );
 }
 
 export function uploadCommand(ctx: Context): Command {
@@ -197,6 +220,9 @@ export function uploadCommand(ctx: Context): Command {
     .option("--split-strategy <id>", "split the file with this split strategy (see kbox strategy)")
     .option("--extract-strategy <id>", "process the file with this extract strategy")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox upload report.pdf\n  kbox upload big.pdf --kb notes --json\n  kbox upload scan.pdf --resource 0f1e… --field scan\n  kbox upload notes.txt --split-strategy 5b2c…")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox upload report.pdf\n  kbox upload big.pdf --kb notes --json\n  kbox upload scan.pdf --resource 0f1e… --field scan\n  kbox upload notes.txt --split-strategy 5b2c…",
+    )
     .action(async (file: string, _o, cmd: Command) => runUpload(ctx, file, ctx.opts<UploadOptions>(cmd)));
 }

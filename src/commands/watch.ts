@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { Command } from "commander";
 import * as sync from "../api/sync.js";
 import type { Context } from "../cli/context.js";
-import { followLogs, formatLog } from "./sync/follow.js";
 import { collect } from "../cli/options.js";
+import { followLogs, formatLog } from "./sync/follow.js";
 import { type AddOptions, addSync } from "./sync/shared.js";
 
 /** Keep a folder indexed: reuse its sync configuration or create one; the daemon watches it from then on. */
@@ -15,7 +15,10 @@ export async function runWatch(ctx: Context, folder: string, opts: AddOptions & 
     (c) => c.external_connection.provider === "local_folder" && c.sync_root_path === root,
   );
   const config = existing ?? (await addSync(ctx, root, opts)).config;
-  ctx.status(`${existing ? "already watching" : "watching"} ${root}: kboxd keeps it indexed (stop with \`kbox sync remove ${config.id}\`)`, opts);
+  ctx.status(
+    `${existing ? "already watching" : "watching"} ${root}: kboxd keeps it indexed (stop with \`kbox sync remove ${config.id}\`)`,
+    opts,
+  );
   if (opts.json) ctx.io.stdout.write(`${JSON.stringify(config)}\n`);
   if (!opts.follow) return;
   const seen = new Set<string>();

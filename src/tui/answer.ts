@@ -29,7 +29,8 @@ export class FootnoteNumberer {
   push(chunk: string): string {
     this.pending += chunk;
     const open = this.pending.lastIndexOf("[");
-    let cut = open >= 0 && !this.pending.slice(open).includes("]") && this.pending.length - open < 16 ? open : this.pending.length;
+    let cut =
+      open >= 0 && !this.pending.slice(open).includes("]") && this.pending.length - open < 16 ? open : this.pending.length;
     // Trailing spaces wait too: a marker arriving next swallows them ("120. [1]" → "120.[1]").
     while (cut > 0 && /\s/.test(this.pending[cut - 1])) cut--;
     const out = this.rewrite(this.pending.slice(0, cut));
@@ -49,7 +50,8 @@ export function paragraphIndex(r: FindResponse | undefined): Map<string, { title
   const out = new Map<string, { title: string; text: string }>();
   for (const [rid, res] of Object.entries(r?.resources ?? {})) {
     const title = String(res.title ?? res.slug ?? rid);
-    for (const f of Object.values(res.fields)) for (const [id, p] of Object.entries(f.paragraphs)) out.set(id, { title, text: p.text });
+    for (const f of Object.values(res.fields))
+      for (const [id, p] of Object.entries(f.paragraphs)) out.set(id, { title, text: p.text });
   }
   return out;
 }
@@ -62,7 +64,10 @@ export function sourcesOf(items: AskItem[], footnoteOrder: string[] = []): Sourc
   const cites = items.find((i) => i.type === "citations") as Extract<AskItem, { type: "citations" }> | undefined;
   let ids: string[];
   if (foot) ids = footnoteOrder.map((b) => foot.footnote_to_context[b]).filter((x): x is string => !!x);
-  else if (cites) ids = Object.entries(cites.citations).sort((a, b) => (a[1][0]?.[0] ?? 0) - (b[1][0]?.[0] ?? 0)).map(([id]) => id);
+  else if (cites)
+    ids = Object.entries(cites.citations)
+      .sort((a, b) => (a[1][0]?.[0] ?? 0) - (b[1][0]?.[0] ?? 0))
+      .map(([id]) => id);
   else ids = [];
   return ids.map((id, i) => ({ n: i + 1, id, title: index.get(id)?.title ?? id.slice(0, 32), text: index.get(id)?.text ?? "" }));
 }
@@ -74,7 +79,10 @@ export function markCitations(answer: string, citations: Record<string, [number,
   let out = "";
   let last = 0;
   for (const end of [...at.keys()].sort((a, b) => a - b)) {
-    out += `${answer.slice(last, end)}${at.get(end)?.map((n) => `[${n}]`).join("")}`;
+    out += `${answer.slice(last, end)}${at
+      .get(end)
+      ?.map((n) => `[${n}]`)
+      .join("")}`;
     last = end;
   }
   return out + answer.slice(last);

@@ -2,7 +2,7 @@ import { Box, Text, useApp, useInput, useStdout } from "ink";
 import { useRef, useState } from "react";
 import type { AskItem } from "../api/ask.js";
 import { sourceLines } from "./answer.js";
-import { type ChatSession, type KbRef, type Turn, historyOf } from "./session.js";
+import { type ChatSession, historyOf, type KbRef, type Turn } from "./session.js";
 
 const HELP = "Enter ask · /kb <slug> · /filter <labelset/label>|off · /copy · /clear · Esc stop · Ctrl+C quit";
 
@@ -35,12 +35,19 @@ export function ChatApp({ session }: { session: ChatSession }) {
     busy.current = ac;
     let answer = "";
     try {
-      const r = await session.ask(kb, question, history, { label }, (text: string, item: AskItem) => {
-        if (item.type === "retrieval") update(index, { rephrased: item.results.rephrased_query });
-        if (!text) return;
-        answer += text;
-        update(index, { answer });
-      }, ac.signal);
+      const r = await session.ask(
+        kb,
+        question,
+        history,
+        { label },
+        (text: string, item: AskItem) => {
+          if (item.type === "retrieval") update(index, { rephrased: item.results.rephrased_query });
+          if (!text) return;
+          answer += text;
+          update(index, { answer });
+        },
+        ac.signal,
+      );
       const failed = r.items.find((i): i is Extract<AskItem, { type: "error" }> => i.type === "error");
       update(index, { answer: r.answer, sources: r.sources, done: true, error: failed?.error });
     } catch (e) {

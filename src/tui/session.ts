@@ -37,8 +37,10 @@ export interface Turn {
 
 /** The conversation as chat_history for the next question. */
 export function historyOf(turns: Turn[]): ChatMessage[] {
-  return turns.filter((t) => t.done && !t.error).flatMap((t): ChatMessage[] => [
-    { author: "USER", text: t.question },
-    { author: "NUCLIA", text: t.answer },
-  ]);
+  return turns
+    .filter((t) => t.done && !t.error)
+    .flatMap((t): ChatMessage[] => [
+      { author: "USER", text: t.question },
+      { author: "NUCLIA", text: t.answer },
+    ]);
 }

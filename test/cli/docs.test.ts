@@ -28,7 +28,11 @@ describe("generated completions and man pages", () => {
   });
 
   it("match what `kbox completion <shell>` prints", async () => {
-    for (const [shell, file] of [["bash", "kbox.bash"], ["zsh", "_kbox"], ["fish", "kbox.fish"]]) {
+    for (const [shell, file] of [
+      ["bash", "kbox.bash"],
+      ["zsh", "_kbox"],
+      ["fish", "kbox.fish"],
+    ]) {
       const r = await runCli(["completion", shell], {});
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(readFileSync(join(root, "completions", file), "utf8"));
@@ -65,7 +69,10 @@ describe("generated completions and man pages", () => {
     // A `kbox` on PATH that answers __complete like the real one, so the script's dynamic part runs.
     const bin = join(tmp, "bin");
     execFileSync("mkdir", ["-p", bin]);
-    writeFileSync(join(bin, "kbox"), '#!/bin/sh\n[ "$1 $2" = "__complete profiles" ] && printf "local\\nwork\\n"\n[ "$1 $2" = "__complete kbs" ] && printf "notes\\nwiki\\n"\nexit 0\n');
+    writeFileSync(
+      join(bin, "kbox"),
+      '#!/bin/sh\n[ "$1 $2" = "__complete profiles" ] && printf "local\\nwork\\n"\n[ "$1 $2" = "__complete kbs" ] && printf "notes\\nwiki\\n"\nexit 0\n',
+    );
     chmodSync(join(bin, "kbox"), 0o755);
     const script = [
       "source completions/kbox.bash",
@@ -78,17 +85,37 @@ describe("generated completions and man pages", () => {
       "t kbox kb use n",
       "t kbox resource list --kb ''",
     ].join("\n");
-    const lines = execFileSync("bash", ["-c", script], { cwd: root, encoding: "utf8", env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } }).split("\n");
-    expect(lines.slice(0, 7)).toEqual(["profile", "list add use show remove ls rm", "--json", "bash zsh fish", "work", "notes", "notes wiki"]);
+    const lines = execFileSync("bash", ["-c", script], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    }).split("\n");
+    expect(lines.slice(0, 7)).toEqual([
+      "profile",
+      "list add use show remove ls rm",
+      "--json",
+      "bash zsh fish",
+      "work",
+      "notes",
+      "notes wiki",
+    ]);
   });
 
   it.runIf(has("man"))("render with man", () => {
-    const r = spawnSync("man", ["-l", "man/man1/kbox.1"], { cwd: root, encoding: "utf8", env: { ...process.env, MANPAGER: "cat", PAGER: "cat", MANWIDTH: "80" } });
+    const r = spawnSync("man", ["-l", "man/man1/kbox.1"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, MANPAGER: "cat", PAGER: "cat", MANWIDTH: "80" },
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("EXIT CODES");
     expect(r.stdout).toMatch(/kbox auth login/);
     expect(r.stderr).not.toMatch(/warning|error/i);
-    const sub = spawnSync("man", ["-l", "man/man1/kbox-profile.1"], { cwd: root, encoding: "utf8", env: { ...process.env, MANPAGER: "cat", PAGER: "cat" } });
+    const sub = spawnSync("man", ["-l", "man/man1/kbox-profile.1"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, MANPAGER: "cat", PAGER: "cat" },
+    });
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain("kbox profile add");
   });

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDaemon, removeHome, runCli, startTestDaemon, tempHome } from "../helpers/daemon.js";
+import { removeHome, runCli, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 beforeAll(async () => {

@@ -5,7 +5,8 @@ import { removeHome, runCli, tempHome } from "../helpers/daemon.js";
 
 let home: string;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[], o: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv } = {}) => runCli(args, { ...env, ...o.env }, o);
+const cli = (args: string[], o: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  runCli(args, { ...env, ...o.env }, o);
 
 beforeAll(() => {
   home = tempHome();
@@ -23,7 +24,10 @@ describe("kbox profile", () => {
     const piped = await cli(["profile", "list"]);
     expect(piped.stdout).toBe("*\tlocal\tlocal\t(local daemon)\t\t\n");
     const json = JSON.parse((await cli(["profile", "ls", "--json"])).stdout);
-    expect(json).toEqual({ current: "local", profiles: [{ name: "local", current: true, kind: "local", url: null, kb: null, secret: null }] });
+    expect(json).toEqual({
+      current: "local",
+      profiles: [{ name: "local", current: true, kind: "local", url: null, kb: null, secret: null }],
+    });
   });
 
   it("adds, shows, uses and removes profiles, and validates names and URLs", async () => {
@@ -58,9 +62,12 @@ describe("kbox profile", () => {
 
 describe("kbox auth", () => {
   it("stores a key from stdin in a 0600 file when told to, reports it, and forgets it on logout", async () => {
-    const login = await cli(["auth", "login", "--zone", "http://127.0.0.1:9/api/v1", "--kb", "kb1", "--api-key", "-", "--no-verify"], {
-      stdin: "secret-key-1\n",
-    });
+    const login = await cli(
+      ["auth", "login", "--zone", "http://127.0.0.1:9/api/v1", "--kb", "kb1", "--api-key", "-", "--no-verify"],
+      {
+        stdin: "secret-key-1\n",
+      },
+    );
     expect(login.code).toBe(0);
     expect(login.stdout).toBe("");
     expect(login.stderr).toContain("as profile 127.0.0.1-9, now active");
@@ -73,7 +80,14 @@ describe("kbox auth", () => {
 
     const st = JSON.parse((await cli(["auth", "status", "--json"])).stdout);
     const row = st.profiles.find((p: { profile: string }) => p.profile === "127.0.0.1-9");
-    expect(row).toMatchObject({ active: true, kind: "remote", url: "http://127.0.0.1:9", kb: "kb1", secret: "file", location: file });
+    expect(row).toMatchObject({
+      active: true,
+      kind: "remote",
+      url: "http://127.0.0.1:9",
+      kb: "kb1",
+      secret: "file",
+      location: file,
+    });
     expect(st.keyring.available).toBe(false);
     const piped = await cli(["auth", "status"]);
     expect(piped.stdout).toContain(`*\t127.0.0.1-9\thttp://127.0.0.1:9\tfile\t${file}\n`);
@@ -90,10 +104,28 @@ describe("kbox auth", () => {
 
   it("refuses missing or empty keys and local profile names", async () => {
     expect((await cli(["auth", "login", "--zone", "http://127.0.0.1:9", "--kb", "k", "--no-verify"])).code).toBe(2);
-    const empty = await cli(["auth", "login", "--zone", "http://127.0.0.1:9", "--kb", "k", "--api-key", "-", "--no-verify"], { stdin: "  \n" });
+    const empty = await cli(["auth", "login", "--zone", "http://127.0.0.1:9", "--kb", "k", "--api-key", "-", "--no-verify"], {
+      stdin: "  \n",
+    });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("the API key is empty");
-    expect((await cli(["auth", "login", "--profile", "local", "--zone", "http://x.example", "--kb", "k", "--api-key", "a", "--no-verify"])).code).toBe(2);
+    expect(
+      (
+        await cli([
+          "auth",
+          "login",
+          "--profile",
+          "local",
+          "--zone",
+          "http://x.example",
+          "--kb",
+          "k",
+          "--api-key",
+          "a",
+          "--no-verify",
+        ])
+      ).code,
+    ).toBe(2);
     expect((await cli(["auth", "login", "--kb", "k", "--api-key", "a", "--no-verify"])).code).toBe(2);
   });
 
@@ -101,9 +133,26 @@ describe("kbox auth", () => {
     const h = tempHome();
     try {
       const e = { KBOX_HOME: h, NO_COLOR: "1" };
-      const r = await runCli(["auth", "login", "--profile", "z", "--zone", "http://127.0.0.1:9", "--kb", "k", "--api-key", "-", "--no-verify", "--json"], e, {
-        stdin: "key-auto",
-      });
+      const r = await runCli(
+        [
+          "auth",
+          "login",
+          "--profile",
+          "z",
+          "--zone",
+          "http://127.0.0.1:9",
+          "--kb",
+          "k",
+          "--api-key",
+          "-",
+          "--no-verify",
+          "--json",
+        ],
+        e,
+        {
+          stdin: "key-auto",
+        },
+      );
       expect(r.code).toBe(0);
       const res = JSON.parse(r.stdout);
       const st = JSON.parse((await runCli(["auth", "status", "--json"], e)).stdout);
@@ -128,7 +177,11 @@ describe("kbox config", () => {
     expect((await cli(["config", "get", "progress"])).stdout).toBe("auto\n");
     expect((await cli(["config", "set", "progress", "never"])).code).toBe(0);
     expect((await cli(["config", "get", "progress"])).stdout).toBe("never\n");
-    expect(JSON.parse((await cli(["config", "get", "progress", "--json"])).stdout)).toEqual({ key: "progress", value: "never", default: false });
+    expect(JSON.parse((await cli(["config", "get", "progress", "--json"])).stdout)).toEqual({
+      key: "progress",
+      value: "never",
+      default: false,
+    });
     expect((await cli(["config", "list"])).stdout).toBe("progress\tnever\n");
     const all = await cli(["config", "list", "--all"], { tty: true });
     expect(all.stdout).toContain("credentials.store = auto (default)");

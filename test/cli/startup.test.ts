@@ -4,14 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staleRoutes } from "../../scripts/gen-routes.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import { Context } from "../../src/cli/context.js";
 import { bufferIO } from "../../src/cli/io.js";
 import { buildProgram, commandsFor } from "../../src/cli/program.js";
 import { COMMANDS } from "../../src/commands/index.js";
-import { staleRoutes } from "../../scripts/gen-routes.js";
-import { type TestDaemon, runCli, startTestDaemon } from "../helpers/daemon.js";
+import { runCli, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const root = join(import.meta.dirname, "../..");
 const tmp = mkdtempSync(join(tmpdir(), "kbox-startup-"));
@@ -36,7 +36,10 @@ register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { file: process.e
 );
 
 /** Run the real `kbox` (TypeScript source under tsx) in a child process; returns its output and loaded modules. */
-function traced(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
+function traced(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
   const file = join(tmp, `trace-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(file, "");
   const child = spawn(process.execPath, ["--import", "tsx", "--import", register, join(root, "bin/kbox.ts"), ...args], {
@@ -83,8 +86,17 @@ describe("kbox start-up loads only what the command needs", () => {
     expect(JSON.parse(r.stdout).kbs.map((k: { slug: string }) => k.slug)).toEqual(["notes"]);
     expect(r.modules.some((m) => m.endsWith("/src/commands/kb/list.ts"))).toBe(true);
     const commands = commandModules(r.modules);
-    expect(commands.filter((m) => !m.startsWith("/src/commands/kb/") && !m.startsWith("/src/commands/backup/"))).toEqual(["/src/commands/index.ts"]);
-    for (const heavy of ["/node_modules/zod/", "/node_modules/ink/", "/node_modules/react/", "/daemon/", "/src/tui/", "/node_modules/undici/"]) {
+    expect(commands.filter((m) => !m.startsWith("/src/commands/kb/") && !m.startsWith("/src/commands/backup/"))).toEqual([
+      "/src/commands/index.ts",
+    ]);
+    for (const heavy of [
+      "/node_modules/zod/",
+      "/node_modules/ink/",
+      "/node_modules/react/",
+      "/daemon/",
+      "/src/tui/",
+      "/node_modules/undici/",
+    ]) {
       expect(r.modules.filter((m) => m.includes(heavy))).toEqual([]);
     }
   }, 60_000);
@@ -129,7 +141,9 @@ describe("the lazy command table", () => {
       summary: c.description(),
       hidden: Boolean((c as unknown as { _hidden: boolean })._hidden),
     }));
-    expect(loaded).toEqual(COMMANDS.map((e) => ({ name: e.name, aliases: [...(e.aliases ?? [])], summary: e.summary, hidden: Boolean(e.hidden) })));
+    expect(loaded).toEqual(
+      COMMANDS.map((e) => ({ name: e.name, aliases: [...(e.aliases ?? [])], summary: e.summary, hidden: Boolean(e.hidden) })),
+    );
   });
 
   it("`kbox --help` still lists every visible command", async () => {

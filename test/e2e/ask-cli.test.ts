@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { seedKb } from "../daemon/ask/kb.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 const KB = ["--kb", "cli", "--features", "keyword"];
@@ -23,7 +23,10 @@ describe("kbox ask", () => {
   it("--json prints the wire's NDJSON items", async () => {
     const r = await d.cli(["ask", "Where is the office located?", ...KB, "--json"]);
     expect(r.code).toBe(0);
-    const items = r.stdout.trim().split("\n").map((l) => JSON.parse(l).item);
+    const items = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).item);
     expect(items[0].type).toBe("answer");
     expect(items.map((i) => i.type)).toEqual(expect.arrayContaining(["retrieval", "status", "footnote_citations", "metadata"]));
   });
@@ -39,7 +42,11 @@ describe("kbox ask", () => {
 
   it("filters with --label and reports failures and bad usage with exit codes", async () => {
     const f = await d.cli(["ask", "When does the team ship?", ...KB, "--label", "topic/planning", "--json"]);
-    const retrieval = f.stdout.trim().split("\n").map((l) => JSON.parse(l).item).find((i) => i.type === "retrieval");
+    const retrieval = f.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).item)
+      .find((i) => i.type === "retrieval");
     expect(Object.values(retrieval.results.resources).map((r: any) => r.slug)).toEqual(["shipping"]);
     const bad = await d.cli(["ask", "When does the team ship?", ...KB, "--model", "openai:m@http://127.0.0.1:9/v1"]);
     expect(bad.code).toBe(1);

@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
 import { writeTinyGguf } from "../daemon/ask/tiny-gguf.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // A local GGUF model run in-process by node-llama-cpp: a tiny llama model the test writes itself.
 let d: TestDaemon;
@@ -20,7 +20,13 @@ afterAll(async () => d?.stop());
 
 describe("ask with a local GGUF model", () => {
   it("loads the model from a path and streams its tokens", async () => {
-    const r = await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"], generative_model: `gguf:${model}`, max_tokens: 8, generative_model_seed: 3 });
+    const r = await ask(d, kbid, {
+      query: "When does the team ship?",
+      features: ["keyword"],
+      generative_model: `gguf:${model}`,
+      max_tokens: 8,
+      generative_model_seed: 3,
+    });
     expect(r.items.find((i) => i.type === "error")).toBeUndefined();
     expect(r.items.filter((i) => i.type === "answer").length).toBeGreaterThan(0);
     expect(answerOf(r.items).length).toBeGreaterThan(0);
@@ -30,13 +36,23 @@ describe("ask with a local GGUF model", () => {
   });
 
   it("reports a missing or invalid model file as an error item", async () => {
-    const missing = await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"], generative_model: `gguf:${join(d.home, "nope.gguf")}` });
+    const missing = await ask(d, kbid, {
+      query: "When does the team ship?",
+      features: ["keyword"],
+      generative_model: `gguf:${join(d.home, "nope.gguf")}`,
+    });
     expect(itemOf(missing.items, "error")?.error).toMatch(/GGUF model not found/);
     expect(missing.items.at(-1)).toMatchObject({ type: "status", code: "-1" });
     const junk = join(d.home, "junk.gguf");
     writeFileSync(junk, "not a model");
-    const bad = await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"], generative_model: `gguf:${junk}` });
+    const bad = await ask(d, kbid, {
+      query: "When does the team ship?",
+      features: ["keyword"],
+      generative_model: `gguf:${junk}`,
+    });
     expect(itemOf(bad.items, "error")?.error).toMatch(/cannot load GGUF model/);
-    expect(answerOf((await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] })).items)).toContain("Friday");
+    expect(answerOf((await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] })).items)).toContain(
+      "Friday",
+    );
   });
 });

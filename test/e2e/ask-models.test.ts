@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { answerOf, ask, itemOf, paragraphWith } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
 import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;
@@ -12,7 +12,10 @@ let rids: Record<string, string>;
 beforeAll(async () => {
   llm = await OpenAiStandIn.start();
   d = await startTestDaemon();
-  ({ kbid, rids } = await seedKb(d, "models", undefined, { generative_model: "openai:tiny-chat", user_keys: { openai: { url: llm.url, key: "sk-test" } } }));
+  ({ kbid, rids } = await seedKb(d, "models", undefined, {
+    generative_model: "openai:tiny-chat",
+    user_keys: { openai: { url: llm.url, key: "sk-test" } },
+  }));
 });
 afterAll(async () => {
   await d?.stop();
@@ -22,7 +25,14 @@ afterAll(async () => {
 describe("ask with an OpenAI-compatible endpoint", () => {
   it("streams the endpoint's chunks and sends it the prompt, seed and max_tokens", async () => {
     llm.script = () => ({ chunks: ["The team ships ", "every Friday ", "afternoon."], reasoning: ["Looking at the context."] });
-    const r = await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"], generative_model_seed: 7, max_tokens: 64, reasoning: true, citations: true });
+    const r = await ask(d, kbid, {
+      query: "When does the team ship?",
+      features: ["keyword"],
+      generative_model_seed: 7,
+      max_tokens: 64,
+      reasoning: true,
+      citations: true,
+    });
     expect(r.items.slice(0, 4).map((i) => i.type)).toEqual(["reasoning", "answer", "answer", "answer"]);
     expect(answerOf(r.items)).toBe("The team ships every Friday afternoon.");
     const sent = llm.requests.at(-1) as any;
@@ -34,17 +44,32 @@ describe("ask with an OpenAI-compatible endpoint", () => {
     expect(sent.messages.at(-1).content).toContain("When does the team ship?");
     const friday = paragraphWith(r.items, "every Friday") as string;
     expect(Object.keys(itemOf(r.items, "citations")?.citations ?? {})).toContain(friday);
-    expect(itemOf(r.items, "metadata")).toMatchObject({ tokens: { input: 11, output: 3 }, generator: { kind: "openai", extractive: false } });
+    expect(itemOf(r.items, "metadata")).toMatchObject({
+      tokens: { input: 11, output: 3 },
+      generator: { kind: "openai", extractive: false },
+    });
   });
 
   it("uses structured output for answer_json_schema and returns answer_json", async () => {
     llm.script = () => ({ chunks: ['{"day": "Fri', 'day", "confident": true}'] });
-    const schema = { name: "release_day", description: "the day", parameters: { type: "object", properties: { day: { type: "string" }, confident: { type: "boolean" } }, required: ["day"] } };
+    const schema = {
+      name: "release_day",
+      description: "the day",
+      parameters: { type: "object", properties: { day: { type: "string" }, confident: { type: "boolean" } }, required: ["day"] },
+    };
     const r = await ask(d, kbid, { query: "Which day do releases ship?", features: ["keyword"], answer_json_schema: schema });
     expect(itemOf(r.items, "answer_json")?.object).toEqual({ day: "Friday", confident: true });
     expect(answerOf(r.items)).toBe("");
-    expect((llm.requests.at(-1) as any).response_format).toEqual({ type: "json_schema", json_schema: { name: "release_day", description: "the day", schema: schema.parameters } });
-    const s = await ask(d, kbid, { query: "Which day?", features: ["keyword"], answer_json_schema: schema }, { "x-synchronous": "true" });
+    expect((llm.requests.at(-1) as any).response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "release_day", description: "the day", schema: schema.parameters },
+    });
+    const s = await ask(
+      d,
+      kbid,
+      { query: "Which day?", features: ["keyword"], answer_json_schema: schema },
+      { "x-synchronous": "true" },
+    );
     expect((s.json as any).answer_json).toEqual({ day: "Friday", confident: true });
   });
 
@@ -61,14 +86,22 @@ describe("ask with an OpenAI-compatible endpoint", () => {
     expect((refused.json as any).status).toBe("error");
     expect((refused.json as any).error_details).toMatch(/answered 500/);
     llm.script = () => ({ chunks: ["Back to normal."] });
-    expect(answerOf((await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] })).items)).toBe("Back to normal.");
+    expect(answerOf((await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] })).items)).toBe(
+      "Back to normal.",
+    );
   });
 
   it("cancels generation when the client disconnects mid-stream", async () => {
     llm.script = () => ({ chunks: Array.from({ length: 200 }, (_, i) => `w${i} `), delayMs: 20 });
     const before = llm.aborted;
     const ac = new AbortController();
-    const res = await d.client.raw({ method: "POST", path: `/api/v1/kb/${kbid}/ask`, headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "When does the team ship?", features: ["keyword"] }), signal: ac.signal });
+    const res = await d.client.raw({
+      method: "POST",
+      path: `/api/v1/kb/${kbid}/ask`,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "When does the team ship?", features: ["keyword"] }),
+      signal: ac.signal,
+    });
     let got = "";
     await new Promise<void>((resolve) => {
       res.body.on("data", (c: Buffer) => {
@@ -84,11 +117,17 @@ describe("ask with an OpenAI-compatible endpoint", () => {
     while (llm.aborted === before && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     expect(llm.aborted).toBe(before + 1);
     llm.script = () => ({ chunks: ["Still fine."] });
-    expect(answerOf((await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] })).items)).toBe("Still fine.");
+    expect(answerOf((await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] })).items)).toBe(
+      "Still fine.",
+    );
   });
 
   it("picks the model per request over the KB's", async () => {
-    const r = await ask(d, kbid, { query: "Where is the office located?", features: ["keyword"], generative_model: "extractive" });
+    const r = await ask(d, kbid, {
+      query: "Where is the office located?",
+      features: ["keyword"],
+      generative_model: "extractive",
+    });
     expect(answerOf(r.items)).toContain("Lisbon");
     expect(itemOf(r.items, "metadata")?.generator?.extractive).toBe(true);
     const n = llm.requests.length;

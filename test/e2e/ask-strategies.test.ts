@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sc from "../../src/api/search-configs.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
 import { CORPUS, seedKb } from "../daemon/ask/kb.js";
 import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;
@@ -22,7 +22,10 @@ const lastPrompt = () => (llm.requests.at(-1) as any).messages.at(-1).content as
 beforeAll(async () => {
   llm = await OpenAiStandIn.start();
   d = await startTestDaemon();
-  ({ kbid, rids } = await seedKb(d, "strategies", [...CORPUS, { slug: "parking", title: "Parking chat", body: "Parking notes.", conversation: chat }]));
+  ({ kbid, rids } = await seedKb(d, "strategies", [
+    ...CORPUS,
+    { slug: "parking", title: "Parking chat", body: "Parking notes.", conversation: chat },
+  ]));
 });
 afterAll(async () => {
   await d?.stop();
@@ -40,7 +43,11 @@ describe("rag strategies", () => {
   it("neighbouring_paragraphs adds the paragraphs around a hit", async () => {
     const plain = await prompted({ query: "Visitors sign in front desk", top_k: 1 });
     expect(plain.prompt).not.toContain("Lisbon");
-    const { r, prompt } = await prompted({ query: "Visitors sign in front desk", top_k: 1, rag_strategies: [{ name: "neighbouring_paragraphs", before: 1, after: 1 }] });
+    const { r, prompt } = await prompted({
+      query: "Visitors sign in front desk",
+      top_k: 1,
+      rag_strategies: [{ name: "neighbouring_paragraphs", before: 1, after: 1 }],
+    });
     expect(prompt).toContain("Lisbon");
     expect(prompt).toContain("42 desks");
     const aug = itemOf(r.items, "augmented_context")?.augmented.paragraphs ?? {};
@@ -50,7 +57,11 @@ describe("rag strategies", () => {
   });
 
   it("full_resource puts whole resources in the context", async () => {
-    const { r, prompt } = await prompted({ query: "Hotfixes approval", top_k: 1, rag_strategies: [{ name: "full_resource", count: 1 }] });
+    const { r, prompt } = await prompted({
+      query: "Hotfixes approval",
+      top_k: 1,
+      rag_strategies: [{ name: "full_resource", count: 1 }],
+    });
     expect(prompt).toContain("every Friday afternoon");
     expect(prompt).toContain("Maria Lopez");
     expect(prompt).toContain("Release planning");
@@ -64,24 +75,42 @@ describe("rag strategies", () => {
   });
 
   it("field_extension adds the named fields of every resource found", async () => {
-    const { r, prompt } = await prompted({ query: "Hotfixes approval", top_k: 1, rag_strategies: [{ name: "field_extension", fields: ["a/title"] }] });
+    const { r, prompt } = await prompted({
+      query: "Hotfixes approval",
+      top_k: 1,
+      rag_strategies: [{ name: "field_extension", fields: ["a/title"] }],
+    });
     expect(prompt).toContain("Release planning");
-    expect(itemOf(r.items, "augmented_context")?.augmented.fields[`${rids.shipping}/a/title`]?.augmentation_type).toBe("field_extension");
+    expect(itemOf(r.items, "augmented_context")?.augmented.fields[`${rids.shipping}/a/title`]?.augmentation_type).toBe(
+      "field_extension",
+    );
   });
 
   it("metadata_extension appends origin, labels and extra metadata", async () => {
-    const { prompt } = await prompted({ query: "Hotfixes approval", top_k: 1, rag_strategies: [{ name: "metadata_extension", types: ["origin", "classification_labels", "extra_metadata"] }] });
+    const { prompt } = await prompted({
+      query: "Hotfixes approval",
+      top_k: 1,
+      rag_strategies: [{ name: "metadata_extension", types: ["origin", "classification_labels", "extra_metadata"] }],
+    });
     expect(prompt).toContain("https://example.com/releases");
     expect(prompt).toContain("topic/planning");
     expect(prompt).toContain('"owner":"platform"');
   });
 
   it("conversation adds the messages after the matched one (or all of them)", async () => {
-    const some = await prompted({ query: "garage Sunday closed", top_k: 1, rag_strategies: [{ name: "conversation", max_messages: 2 }] });
+    const some = await prompted({
+      query: "garage Sunday closed",
+      top_k: 1,
+      rag_strategies: [{ name: "conversation", max_messages: 2 }],
+    });
     expect(some.prompt).toContain("The garage is closed on Sunday.");
     expect(some.prompt).toContain("And the bike racks?");
     expect(some.prompt).not.toContain("always available");
-    const all = await prompted({ query: "garage Sunday closed", top_k: 1, rag_strategies: [{ name: "conversation", full: true }] });
+    const all = await prompted({
+      query: "garage Sunday closed",
+      top_k: 1,
+      rag_strategies: [{ name: "conversation", full: true }],
+    });
     expect(all.prompt).toContain("Is the parking garage open on Sunday?");
     expect(all.prompt).toContain("Bike racks are always available.");
   });
@@ -90,7 +119,13 @@ describe("rag strategies", () => {
     const { r, prompt } = await prompted({
       query: "Hotfixes approval",
       top_k: 1,
-      rag_strategies: [{ name: "prequeries", queries: [{ id: "cats", request: { query: "cats purr", features: ["keyword"], top_k: 1 }, weight: 2 }], main_query_weight: 1 }],
+      rag_strategies: [
+        {
+          name: "prequeries",
+          queries: [{ id: "cats", request: { query: "cats purr", features: ["keyword"], top_k: 1 }, weight: 2 }],
+          main_query_weight: 1,
+        },
+      ],
     });
     const pre = itemOf(r.items, "prequeries")?.results.cats;
     expect(pre?.best_matches[0]).toMatch(new RegExp(`^${rids.cats}/`));
@@ -153,16 +188,29 @@ describe("chat history", () => {
   });
 
   it("chat_history_relevance_threshold: 0 always rephrases, 1 never", async () => {
-    const always = await ask(d, kbid, { ...KW, query: "Where are the cats?", chat_history: history, chat_history_relevance_threshold: 0 });
+    const always = await ask(d, kbid, {
+      ...KW,
+      query: "Where are the cats?",
+      chat_history: history,
+      chat_history_relevance_threshold: 0,
+    });
     expect(itemOf(always.items, "retrieval")?.results.rephrased_query).not.toBeNull();
-    const never = await ask(d, kbid, { ...KW, query: "When does it open?", chat_history: history, chat_history_relevance_threshold: 1 });
+    const never = await ask(d, kbid, {
+      ...KW,
+      query: "When does it open?",
+      chat_history: history,
+      chat_history_relevance_threshold: 1,
+    });
     expect(itemOf(never.items, "retrieval")?.results.rephrased_query).toBeNull();
   });
 });
 
 describe("search configurations of kind ask", () => {
   it("loads stored parameters, lets the request override them, and rejects the wrong kind", async () => {
-    await d.client.call(sc.createSearchConfig, { params: { kbid, name: "rel" }, body: { kind: "ask", config: { features: ["keyword"], top_k: 1, generate_answer: false } } });
+    await d.client.call(sc.createSearchConfig, {
+      params: { kbid, name: "rel" },
+      body: { kind: "ask", config: { features: ["keyword"], top_k: 1, generate_answer: false } },
+    });
     const r = await ask(d, kbid, { query: "every Friday afternoon", search_configuration: "rel" });
     expect(r.items.map((i) => i.type)).toEqual(["retrieval", "status", "metadata"]);
     expect(itemOf(r.items, "retrieval")?.best_matches).toHaveLength(1);

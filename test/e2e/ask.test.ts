@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { answerOf, ask, itemOf, paragraphWith } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
@@ -55,7 +55,12 @@ describe("ask stream with the extractive default", () => {
   });
 
   it("returns every member synchronously with x-synchronous (any case)", async () => {
-    const r = await ask(d, kbid, { query: "Who writes the release notes?", features: ["keyword"], citations: "default" }, { "X-SYNCHRONOUS": "True", "x-show-consumption": "true" });
+    const r = await ask(
+      d,
+      kbid,
+      { query: "Who writes the release notes?", features: ["keyword"], citations: "default" },
+      { "X-SYNCHRONOUS": "True", "x-show-consumption": "true" },
+    );
     expect(r.status).toBe(200);
     expect(r.headers["content-type"]).toMatch(/^application\/json/);
     const j = r.json as Record<string, any>;

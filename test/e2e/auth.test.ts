@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as accounts from "../../src/api/accounts.js";
@@ -7,7 +7,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import { KboxClient } from "../../src/client/client.js";
 import { ApiError } from "../../src/client/errors.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { fetchJson } from "../helpers/raw.js";
 
 let d: TestDaemon;
@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 /** An account with one key, made through the client on the (trusted) socket. */
-async function account(role: accounts.KbRole, kbId = "*", expires = inYear()): Promise<{ sa: string; key: string; token: string; kbId: string }> {
+async function account(
+  role: accounts.KbRole,
+  kbId = "*",
+  expires = inYear(),
+): Promise<{ sa: string; key: string; token: string; kbId: string }> {
   const scope = { account_id: "local", kb_id: kbId };
   const { id } = await d.client.call(accounts.createServiceAccount, { params: scope, body: { title: `${role} ${kbId}`, role } });
   const k = await d.client.call(accounts.createServiceAccountKey, { params: { ...scope, sa_id: id }, body: { expires } });
@@ -128,7 +132,9 @@ describe("auth over TCP", () => {
     const owner = tcp((await account("SOWNER", kbA)).token);
     expect(await statusOf(owner.call(kbs.createKb, { body: { slug: "scoped-create" } }))).toBe(403);
     expect(await statusOf(owner.call(accounts.listServiceAccounts, { params: scopeAll }))).toBe(403);
-    expect((await owner.call(accounts.listServiceAccounts, { params: { account_id: "local", kb_id: kbA } })).length).toBeGreaterThan(0);
+    expect(
+      (await owner.call(accounts.listServiceAccounts, { params: { account_id: "local", kb_id: kbA } })).length,
+    ).toBeGreaterThan(0);
   });
 
   it("refuses a deleted key, a deleted account and an expired key with 401", async () => {
@@ -148,7 +154,10 @@ describe("auth over TCP", () => {
     expect(await statusOf(tcp(soon.token).call(kbs.listKbs))).toBe(401);
 
     const past = await d.client
-      .call(accounts.createServiceAccountKey, { params: { ...scopeAll, sa_id: soon.sa }, body: { expires: "2001-01-01T00:00:00Z" } })
+      .call(accounts.createServiceAccountKey, {
+        params: { ...scopeAll, sa_id: soon.sa },
+        body: { expires: "2001-01-01T00:00:00Z" },
+      })
       .catch((e) => e);
     expect(past.status).toBe(400);
   });
@@ -228,7 +237,9 @@ describe("kbox sa through the CLI", () => {
     const token = key.stdout.trim();
     expect(token).toMatch(/^kbox_sa_/);
     expect(key.stderr).toMatch(/shown only now/);
-    expect(await statusOf(tcp(token).call(resources.createResource, { params: { kbid: kbA }, body: { title: "cli key" } }))).toBe(200);
+    expect(await statusOf(tcp(token).call(resources.createResource, { params: { kbid: kbA }, body: { title: "cli key" } }))).toBe(
+      200,
+    );
 
     const list = await d.cli(["sa", "list", "--kb", "kb-a"]);
     expect(list.code).toBe(0);

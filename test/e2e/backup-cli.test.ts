@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as bk from "../../src/api/backups.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as res from "../../src/api/resources.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
@@ -15,9 +15,16 @@ const acct = { account_id: "local" };
 beforeAll(async () => {
   d = await startTestDaemon();
   work = mkdtempSync(join(d.home, "work-"));
-  kbid = (await d.client.call(kbs.createKb, { body: { slug: "notes", title: "Notes", learning_configuration: { semantic_model: "test-embedder" } } })).uuid;
+  kbid = (
+    await d.client.call(kbs.createKb, {
+      body: { slug: "notes", title: "Notes", learning_configuration: { semantic_model: "test-embedder" } },
+    })
+  ).uuid;
   for (let i = 0; i < 5; i++) {
-    await d.client.call(res.createResource, { params: { kbid }, body: { slug: `n-${i}`, title: `Note ${i}`, texts: { t: { body: `note ${i}` } } } });
+    await d.client.call(res.createResource, {
+      params: { kbid },
+      body: { slug: `n-${i}`, title: `Note ${i}`, texts: { t: { body: `note ${i}` } } },
+    });
   }
 });
 afterAll(async () => {
@@ -25,7 +32,9 @@ afterAll(async () => {
 });
 
 const slugs = async (id: string) =>
-  (await d.client.call(res.listResources, { params: { kbid: id }, query: { page: 0, size: 100 } })).resources.map((r) => r.slug).sort();
+  (await d.client.call(res.listResources, { params: { kbid: id }, query: { page: 0, size: 100 } })).resources
+    .map((r) => r.slug)
+    .sort();
 
 describe("kbox backup (CLI)", () => {
   let id: string;
@@ -52,7 +61,11 @@ describe("kbox backup (CLI)", () => {
     const row = r.stdout.split("\n").find((l) => l.startsWith(id));
     expect(row?.split("\t").slice(1, 2)).toEqual(["notes"]);
     const j = JSON.parse((await d.cli(["backup", "list", "--json"])).stdout) as bk.Backup[];
-    expect(j.find((b) => b.id === id)).toMatchObject({ account_id: "local", status: "finished", kb_data: { slug: "notes", title: "Notes" } });
+    expect(j.find((b) => b.id === id)).toMatchObject({
+      account_id: "local",
+      status: "finished",
+      kb_data: { slug: "notes", title: "Notes" },
+    });
   });
 
   it("restores by id into a new KB, and refuses a missing --slug with exit 2", async () => {

@@ -7,7 +7,7 @@ import * as bk from "../../src/api/backups.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const acct = { account_id: LOCAL_ACCOUNT };
 let d: TestDaemon;
@@ -50,7 +50,10 @@ describe("a restored knowledge box", () => {
   it("accepts new writes and keeps its folder sync going", async () => {
     const src = (await d.client.call(kbs.createKb, { body: { slug: "synced" } })).uuid;
     const conn = await d.client.call(sync.createConnection, { params: { kbid: src }, body: { provider: "local_folder" } });
-    await d.client.call(sync.addConfig, { params: { kbid: src }, body: { name: "notes", external_connection_id: conn.id, sync_root_path: root } });
+    await d.client.call(sync.addConfig, {
+      params: { kbid: src },
+      body: { name: "notes", external_connection_id: conn.id, sync_root_path: root },
+    });
     await until(async () => (await paths(src)).includes("/one.md"));
 
     const { id } = await d.client.call(bk.createBackup, { params: acct, body: { kb_id: src } });
@@ -58,11 +61,16 @@ describe("a restored knowledge box", () => {
       const b = await d.client.call(bk.getBackup, { params: { ...acct, backup_id: id } });
       return b.finished_at ? b : undefined;
     });
-    const restored = (await d.client.call(bk.restoreBackup, { params: { ...acct, backup_id: id }, body: { slug: "copy", title: "Copy" } })).id;
+    const restored = (
+      await d.client.call(bk.restoreBackup, { params: { ...acct, backup_id: id }, body: { slug: "copy", title: "Copy" } })
+    ).id;
     expect(await paths(restored)).toEqual(["/one.md"]);
 
     // New writes land in the restored box.
-    const created = await d.client.call(resources.createResource, { params: { kbid: restored }, body: { title: "written after restore" } });
+    const created = await d.client.call(resources.createResource, {
+      params: { kbid: restored },
+      body: { title: "written after restore" },
+    });
     expect(created.uuid).toMatch(/^[0-9a-f]{32}$/);
 
     // Its sync configuration came along and is live: a new file reaches both boxes.

@@ -9,7 +9,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as res from "../../src/api/resources.js";
 import { ApiError } from "../../src/client/errors.js";
 import { readAll } from "../../src/client/transport.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
@@ -30,13 +30,29 @@ function paragraph(rid: string, i: number, text: string): ParagraphRow {
   return {
     id: `${rid}/t/bk/${i * 100}-${i * 100 + text.length}`,
     ...{ rid, field: "t/bk", field_type: "text", split: "", start: i * 100, end: i * 100 + text.length, page: 0, idx: i },
-    ...{ kind: "TEXT", is_table: false, labels: [], facets: [], text, lang: "en", path: "", created: 0, modified: 0, hidden: false, groups: [], hash: `h${i}` },
+    ...{
+      kind: "TEXT",
+      is_table: false,
+      labels: [],
+      facets: [],
+      text,
+      lang: "en",
+      path: "",
+      created: 0,
+      modified: 0,
+      hidden: false,
+      groups: [],
+      hash: `h${i}`,
+    },
   };
 }
 
 /** Add one resource through the API (with a file every third time) and index a few paragraphs for it. */
 async function addResource(n: number): Promise<string> {
-  const files = n % 3 === 0 ? { doc: { file: { filename: "a.pdf", content_type: "application/pdf", payload: PDF.toString("base64") } } } : undefined;
+  const files =
+    n % 3 === 0
+      ? { doc: { file: { filename: "a.pdf", content_type: "application/pdf", payload: PDF.toString("base64") } } }
+      : undefined;
   const body = { slug: `r-${n}`, title: `Resource ${n}`, texts: { body: { body: `text ${n}` } }, ...(files ? { files } : {}) };
   const { uuid } = await d.client.call(res.createResource, { params: { kbid }, body });
   const rows = Array.from({ length: 1 + (n % 4) }, (_, i) => paragraph(uuid, i, `paragraph ${i} of resource ${n}`));
@@ -54,14 +70,24 @@ async function waitFinished(id: string): Promise<bk.Backup> {
 }
 
 /** Rows of one table of a store, as they were at `version`. */
-async function rowsAt(s: KbStore, table: string, version: number | undefined, cols: string[]): Promise<Record<string, unknown>[]> {
+async function rowsAt(
+  s: KbStore,
+  table: string,
+  version: number | undefined,
+  cols: string[],
+): Promise<Record<string, unknown>[]> {
   const t = await s.db.openTable(table);
   if (version !== undefined) await t.checkout(version);
   const versioned = (await t.schema()).fields.some((f) => f.name === "seq"); // a document table: a row per version
-  const rows = await t.query().select(versioned ? [...cols, "seq"] : cols).toArray();
+  const rows = await t
+    .query()
+    .select(versioned ? [...cols, "seq"] : cols)
+    .toArray();
   t.close();
   const latest = new Map<unknown, Record<string, unknown>>();
-  for (const r of rows) if (!versioned || !latest.has(r.id) || Number(r.seq) > Number(latest.get(r.id)?.seq)) latest.set(versioned ? r.id : latest.size, r);
+  for (const r of rows)
+    if (!versioned || !latest.has(r.id) || Number(r.seq) > Number(latest.get(r.id)?.seq))
+      latest.set(versioned ? r.id : latest.size, r);
   return [...latest.values()].map((r) => Object.fromEntries(cols.map((c) => [c, r[c]])));
 }
 
@@ -110,7 +136,9 @@ describe("backups while a writer keeps writing", () => {
     expect(backup.size).toBeGreaterThan(0);
     expect(backup.kb_data).toMatchObject({ id: kbid, slug: "src", title: "Source" });
 
-    restoredId = (await d.client.call(bk.restoreBackup, { params: { ...acct, backup_id: id }, body: { slug: "restored", title: "Restored" } })).id;
+    restoredId = (
+      await d.client.call(bk.restoreBackup, { params: { ...acct, backup_id: id }, body: { slug: "restored", title: "Restored" } })
+    ).id;
     expect(restoredId).not.toBe(kbid);
     const kb = await d.client.call(kbs.getKb, { params: { kbid: restoredId } });
     expect(kb).toMatchObject({ slug: "restored", config: { title: "Restored" } });
@@ -123,22 +151,35 @@ describe("backups while a writer keeps writing", () => {
 
     // Same resources (ids, slugs, titles) as the source at the pinned version.
     const want = sortBy(
-      srcAt.map((r) => JSON.parse(r.doc as string) as { id: string; slug: string; title: string }).map(({ id, slug, title }) => ({ id, slug, title })),
+      srcAt
+        .map((r) => JSON.parse(r.doc as string) as { id: string; slug: string; title: string })
+        .map(({ id, slug, title }) => ({ id, slug, title })),
       (r) => r.id,
     );
-    const got = sortBy((await listAll(restoredId)).map(({ id, slug, title }) => ({ id, slug, title })), (r) => r.id);
+    const got = sortBy(
+      (await listAll(restoredId)).map(({ id, slug, title }) => ({ id, slug, title })),
+      (r) => r.id,
+    );
     expect(got).toEqual(want);
 
     // Same paragraphs (ids and texts, hence counts per resource) as the source at its pinned version,
     // for the resources that were processed then; the restored box goes on processing the others.
     const settled = new Set(
-      srcAt.map((r) => JSON.parse(r.doc as string) as { id: string; metadata: { status: string } }).filter((r) => r.metadata.status !== "PENDING").map((r) => r.id),
+      srcAt
+        .map((r) => JSON.parse(r.doc as string) as { id: string; metadata: { status: string } })
+        .filter((r) => r.metadata.status !== "PENDING")
+        .map((r) => r.id),
     );
     const pinned = await rowsAt(src, "paragraphs", backup.tables.paragraphs, ["id", "rid", "text"]);
     expect(pinned.length).toBe(backup.paragraphs);
-    const pWant = sortBy(pinned.filter((r) => settled.has(r.rid as string)), (r) => r.id as string);
+    const pWant = sortBy(
+      pinned.filter((r) => settled.has(r.rid as string)),
+      (r) => r.id as string,
+    );
     const pGot = sortBy(
-      (await rowsAt(await store(restoredId), "paragraphs", undefined, ["id", "rid", "text"])).filter((r) => settled.has(r.rid as string)),
+      (await rowsAt(await store(restoredId), "paragraphs", undefined, ["id", "rid", "text"])).filter((r) =>
+        settled.has(r.rid as string),
+      ),
       (r) => r.id as string,
     );
     expect(pWant.length).toBeGreaterThan(0);
@@ -180,9 +221,15 @@ describe("backups while a writer keeps writing", () => {
   it("lists the backup, refuses a taken slug with 419, and the restored KB accepts writes", async () => {
     const list = await d.client.call(bk.listBackups, { params: acct });
     expect(list.map((b) => b.id)).toContain(backup.id);
-    await expectApiError(d.client.call(bk.restoreBackup, { params: { ...acct, backup_id: backup.id }, body: { slug: "restored", title: "x" } }), 419);
+    await expectApiError(
+      d.client.call(bk.restoreBackup, { params: { ...acct, backup_id: backup.id }, body: { slug: "restored", title: "x" } }),
+      419,
+    );
     const before = (await store(restoredId)).resources.size;
-    const { uuid } = await d.client.call(res.createResource, { params: { kbid: restoredId }, body: { slug: "after-restore", title: "New" } });
+    const { uuid } = await d.client.call(res.createResource, {
+      params: { kbid: restoredId },
+      body: { slug: "after-restore", title: "New" },
+    });
     expect((await d.client.call(res.getResource.byId, { params: { kbid: restoredId, rid: uuid } })).title).toBe("New");
     expect((await store(restoredId)).resources.size).toBe(before + 1);
   });
@@ -195,7 +242,12 @@ describe("backups while a writer keeps writing", () => {
     bad[Math.floor(bad.length / 2)] ^= 0xff;
     const kbsBefore = (await d.client.call(kbs.listKbs)).kbs.length;
     const dirsBefore = readdirSync(join(d.home, "data", "kbs")).length;
-    const r = await d.client.raw({ method: "POST", path: "/api/v1/kbs/import?slug=corrupt", headers: { "content-type": "application/gzip" }, body: bad });
+    const r = await d.client.raw({
+      method: "POST",
+      path: "/api/v1/kbs/import?slug=corrupt",
+      headers: { "content-type": "application/gzip" },
+      body: bad,
+    });
     const text = (await readAll(r.body)).toString();
     expect(r.status).toBe(400);
     expect(text).toMatch(/corrupt/);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
-import { type TestDaemon, runCli, startTestDaemon } from "../helpers/daemon.js";
+import { runCli, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 const ESC = "\x1b[";
@@ -154,7 +154,20 @@ describe("kbox resource", () => {
   });
 
   it("creates from flags (id on stdout) and from a wire payload on stdin", async () => {
-    const r = await d.cli(["resource", "create", "--kb", "papers", "--title", "Meeting", "--slug", "meeting", "--text", "We ship on Friday.", "--label", "topic/planning"]);
+    const r = await d.cli([
+      "resource",
+      "create",
+      "--kb",
+      "papers",
+      "--title",
+      "Meeting",
+      "--slug",
+      "meeting",
+      "--text",
+      "We ship on Friday.",
+      "--label",
+      "topic/planning",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^[0-9a-f]{32}\n$/);
     expect(r.stderr).toBe("");
@@ -164,7 +177,11 @@ describe("kbox resource", () => {
       stdin: JSON.stringify({ title: "From stdin", texts: { body: { body: "piped" } } }),
     });
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.stdout)).toEqual({ uuid: expect.stringMatching(/^[0-9a-f]{32}$/), seqid: expect.any(Number), elapsed: expect.any(Number) });
+    expect(JSON.parse(j.stdout)).toEqual({
+      uuid: expect.stringMatching(/^[0-9a-f]{32}$/),
+      seqid: expect.any(Number),
+      elapsed: expect.any(Number),
+    });
 
     const badLabel = await d.cli(["resource", "create", "--kb", "papers", "--label", "nolabelset"]);
     expect(badLabel.code).toBe(2);
@@ -181,7 +198,11 @@ describe("kbox resource", () => {
     const tty = await d.cli(["resource", "list", "--kb", "papers"], { tty: true });
     expect(tty.stdout.split("\n")[0]).toMatch(/^ID\s+SLUG\s+STATUS\s+TITLE$/);
     const json = JSON.parse((await d.cli(["resource", "list", "--kb", "papers", "--json"])).stdout);
-    expect(json).toEqual(await d.client.call(resources.listResources, { params: { kbid: (await d.client.call(kbs.getKbBySlug, { params: { slug: "papers" } })).uuid } }));
+    expect(json).toEqual(
+      await d.client.call(resources.listResources, {
+        params: { kbid: (await d.client.call(kbs.getKbBySlug, { params: { slug: "papers" } })).uuid },
+      }),
+    );
     const paged = await d.cli(["resource", "list", "--kb", "papers", "--size", "1"]);
     expect(rows(paged.stdout)).toHaveLength(1);
     expect(paged.stderr).toMatch(/more: --page 1/);
@@ -191,7 +212,13 @@ describe("kbox resource", () => {
     const byId = await d.cli(["resource", "show", rid, "--kb", "papers"]);
     expect(byId.code).toBe(0);
     const f = Object.fromEntries(rows(byId.stdout).map(([k, v]) => [k, v]));
-    expect(f).toMatchObject({ id: rid, slug: "meeting", title: "Meeting", status: expect.stringMatching(/^(PENDING|PROCESSED)$/), labels: "topic/planning" });
+    expect(f).toMatchObject({
+      id: rid,
+      slug: "meeting",
+      title: "Meeting",
+      status: expect.stringMatching(/^(PENDING|PROCESSED)$/),
+      labels: "topic/planning",
+    });
     const bySlug = await d.cli(["resource", "show", "meeting", "--kb", "papers", "--show", "values", "--json"]);
     const kbid = (await d.client.call(kbs.getKbBySlug, { params: { slug: "papers" } })).uuid;
     expect(JSON.parse(bySlug.stdout)).toEqual(
@@ -211,7 +238,9 @@ describe("kbox resource", () => {
     const up = await d.cli(["resource", "update", "meeting", "--kb", "papers", "--title", "Weekly meeting", "--hidden"]);
     expect(up.code).toBe(0);
     expect(up.stderr).toMatch(/^updated meeting \(seqid \d+\)\n$/);
-    const shown = Object.fromEntries(rows((await d.cli(["resource", "show", rid, "--kb", "papers"])).stdout).map(([k, v]) => [k, v]));
+    const shown = Object.fromEntries(
+      rows((await d.cli(["resource", "show", rid, "--kb", "papers"])).stdout).map(([k, v]) => [k, v]),
+    );
     expect(shown.title).toBe("Weekly meeting");
     const nothing = await d.cli(["resource", "update", "meeting", "--kb", "papers"]);
     expect(nothing.code).toBe(2);

@@ -10,7 +10,8 @@ import { removeHome, tempHome } from "../helpers/daemon.js";
 // (or node when jq is missing), exit codes checked by the shell.
 const root = join(import.meta.dirname, "../..");
 const kbox = `${process.execPath} --import tsx ${join(root, "bin/kbox.ts")}`;
-const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0 ? "jq -r" : `${process.execPath} ${join(root, "test/helpers/jq.mjs")}`;
+const jq =
+  spawnSync("sh", ["-c", "command -v jq"]).status === 0 ? "jq -r" : `${process.execPath} ${join(root, "test/helpers/jq.mjs")}`;
 const commands = new Set((await buildProgram(new Context(bufferIO({ env: {} }).io))).commands.map((c) => c.name()));
 let home: string;
 

@@ -18,7 +18,8 @@ afterAll(() => {
 });
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((r) => child.once("exit", (code, signal) => r({ code, signal })));
 }
 
@@ -40,16 +41,24 @@ describe("durability of a real kboxd process", () => {
     const acked: { uuid: string; title: string }[] = [];
     for (let i = 0; i < 10; i++) {
       const title = `seq ${i}`;
-      const r = await first.client.call(resources.createResource, { params: { kbid }, body: { title, slug: `s-${i}`, texts: { body: { body: `text ${i}` } } } });
+      const r = await first.client.call(resources.createResource, {
+        params: { kbid },
+        body: { title, slug: `s-${i}`, texts: { body: { body: `text ${i}` } } },
+      });
       acked.push({ uuid: r.uuid, title });
     }
     const burst = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        first.client.call(resources.createResource, { params: { kbid }, body: { title: `burst ${i}` } }).then((r) => ({ uuid: r.uuid, title: `burst ${i}` })),
+        first.client
+          .call(resources.createResource, { params: { kbid }, body: { title: `burst ${i}` } })
+          .then((r) => ({ uuid: r.uuid, title: `burst ${i}` })),
       ),
     );
     acked.push(...burst);
-    const patched = await first.client.call(resources.updateResource.byId, { params: { kbid, rid: acked[0].uuid }, body: { title: "patched" } });
+    const patched = await first.client.call(resources.updateResource.byId, {
+      params: { kbid, rid: acked[0].uuid },
+      body: { title: "patched" },
+    });
     acked[0].title = "patched";
     first.child.kill("SIGKILL");
     expect((await exited(first.child)).signal).toBe("SIGKILL");
@@ -65,7 +74,10 @@ describe("durability of a real kboxd process", () => {
       const r = await second.client.call(resources.getResource.byId, { params: { kbid, rid: a.uuid } });
       expect(r.title).toBe(a.title);
     }
-    const first0 = await second.client.call(resources.getResource.byId, { params: { kbid, rid: acked[0].uuid }, query: { show: ["basic", "values"] } });
+    const first0 = await second.client.call(resources.getResource.byId, {
+      params: { kbid, rid: acked[0].uuid },
+      query: { show: ["basic", "values"] },
+    });
     expect(first0.last_seqid).toBe(patched.seqid);
     expect((first0.data as { texts: { body: { value: { body: string } } } }).texts.body.value.body).toBe("text 0");
     expect((await second.client.call(resources.getResource.bySlug, { params: { kbid, rslug: "s-9" } })).title).toBe("seq 9");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as daemonApi from "../../src/api/daemon.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 
 /** One hostile request and the status it must get. */
@@ -59,7 +59,18 @@ function cases(): Case[] {
   const add = (c: Case) => out.push(c);
 
   // Malformed JSON on every JSON-taking route.
-  const badJson = ["{", "not json", "[1,2", '{"a":}', '{"title": "x"', "{'single': 1}", '{"a":1}}', "\u0000", "NaN", '{"a": undefined}'];
+  const badJson = [
+    "{",
+    "not json",
+    "[1,2",
+    '{"a":}',
+    '{"title": "x"',
+    "{'single': 1}",
+    '{"a":1}}',
+    "\u0000",
+    "NaN",
+    '{"a": undefined}',
+  ];
   const jsonRoutes: [string, string][] = [
     ["POST", "/api/v1/kbs"],
     ["POST", `${kb}/resources`],
@@ -69,7 +80,8 @@ function cases(): Case[] {
     ["PATCH", kb],
   ];
   for (const [method, path] of jsonRoutes) {
-    for (const text of badJson) add({ name: `bad json ${JSON.stringify(text)} ${method} ${path}`, method, path, body: text, expect: 422, loc: ["body"] });
+    for (const text of badJson)
+      add({ name: `bad json ${JSON.stringify(text)} ${method} ${path}`, method, path, body: text, expect: 422, loc: ["body"] });
   }
 
   // Wrong types in resource payloads.
@@ -101,42 +113,165 @@ function cases(): Case[] {
     ["fieldmetadata", { field: "x" }],
   ];
   for (const [key, value] of wrongTypes) {
-    add({ name: `wrong type ${key}=${JSON.stringify(value)}`, method: "POST", path: `${kb}/resources`, body: { [key]: value }, expect: 422, loc: ["body", key] });
-    add({ name: `wrong type on patch ${key}`, method: "PATCH", path: res, body: { [key]: value }, expect: 422, loc: ["body", key] });
+    add({
+      name: `wrong type ${key}=${JSON.stringify(value)}`,
+      method: "POST",
+      path: `${kb}/resources`,
+      body: { [key]: value },
+      expect: 422,
+      loc: ["body", key],
+    });
+    add({
+      name: `wrong type on patch ${key}`,
+      method: "PATCH",
+      path: res,
+      body: { [key]: value },
+      expect: 422,
+      loc: ["body", key],
+    });
   }
   for (const body of [null, 1, "str", [], true]) {
-    add({ name: `body ${JSON.stringify(body)}`, method: "POST", path: `${kb}/resources`, body: JSON.stringify(body), expect: 422, loc: ["body"] });
+    add({
+      name: `body ${JSON.stringify(body)}`,
+      method: "POST",
+      path: `${kb}/resources`,
+      body: JSON.stringify(body),
+      expect: 422,
+      loc: ["body"],
+    });
   }
   add({ name: "empty body", method: "POST", path: `${kb}/resources`, body: "", expect: 422, loc: ["body"] });
 
   // Unknown members where the resource payload forbids them; prototype keys are just unknown keys.
   for (const key of ["nonsense", "__proto__", "constructor", "uuid", "id"]) {
-    add({ name: `unknown member ${key}`, method: "POST", path: `${kb}/resources`, body: `{"${key}": {"polluted": true}, "title": "x"}`, expect: 422, loc: ["body", key] });
+    add({
+      name: `unknown member ${key}`,
+      method: "POST",
+      path: `${kb}/resources`,
+      body: `{"${key}": {"polluted": true}, "title": "x"}`,
+      expect: 422,
+      loc: ["body", key],
+    });
   }
 
   // Strings over the documented limits.
   const big = (n: number) => "x".repeat(n);
-  add({ name: "title too long", method: "POST", path: `${kb}/resources`, body: { title: big(10_001) }, expect: 422, loc: ["body", "title"] });
-  add({ name: "summary too long", method: "POST", path: `${kb}/resources`, body: { summary: big(100_001) }, expect: 422, loc: ["body", "summary"] });
-  add({ name: "icon too long", method: "POST", path: `${kb}/resources`, body: { icon: big(256) }, expect: 422, loc: ["body", "icon"] });
-  add({ name: "slug too long", method: "POST", path: `${kb}/resources`, body: { slug: big(251) }, expect: 422, loc: ["body", "slug"] });
-  add({ name: "text body over 20 MiB", method: "PUT", path: `${res}/text/huge`, body: { body: big(20 * 1024 * 1024 + 1) }, expect: 422, loc: ["body", "body"] });
-  add({ name: "field id too long", method: "PUT", path: `${res}/text/${big(251)}`, body: { body: "x" }, expect: 422, loc: ["path", "field_id"] });
-  add({ name: "kb title too long", method: "POST", path: "/api/v1/kbs", body: { title: big(1001) }, expect: 422, loc: ["body", "title"] });
-  add({ name: "kb slug too long", method: "POST", path: "/api/v1/kbs", body: { slug: big(251) }, expect: 422, loc: ["body", "slug"] });
-  add({ name: "too many messages", method: "PUT", path: `${res}/conversation/c/messages`, body: Array.from({ length: 10_001 }, (_, i) => ({ ident: `${i}`, content: {} })), expect: 422 });
+  add({
+    name: "title too long",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: { title: big(10_001) },
+    expect: 422,
+    loc: ["body", "title"],
+  });
+  add({
+    name: "summary too long",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: { summary: big(100_001) },
+    expect: 422,
+    loc: ["body", "summary"],
+  });
+  add({
+    name: "icon too long",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: { icon: big(256) },
+    expect: 422,
+    loc: ["body", "icon"],
+  });
+  add({
+    name: "slug too long",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: { slug: big(251) },
+    expect: 422,
+    loc: ["body", "slug"],
+  });
+  add({
+    name: "text body over 20 MiB",
+    method: "PUT",
+    path: `${res}/text/huge`,
+    body: { body: big(20 * 1024 * 1024 + 1) },
+    expect: 422,
+    loc: ["body", "body"],
+  });
+  add({
+    name: "field id too long",
+    method: "PUT",
+    path: `${res}/text/${big(251)}`,
+    body: { body: "x" },
+    expect: 422,
+    loc: ["path", "field_id"],
+  });
+  add({
+    name: "kb title too long",
+    method: "POST",
+    path: "/api/v1/kbs",
+    body: { title: big(1001) },
+    expect: 422,
+    loc: ["body", "title"],
+  });
+  add({
+    name: "kb slug too long",
+    method: "POST",
+    path: "/api/v1/kbs",
+    body: { slug: big(251) },
+    expect: 422,
+    loc: ["body", "slug"],
+  });
+  add({
+    name: "too many messages",
+    method: "PUT",
+    path: `${res}/conversation/c/messages`,
+    body: Array.from({ length: 10_001 }, (_, i) => ({ ident: `${i}`, content: {} })),
+    expect: 422,
+  });
   add({ name: "no messages", method: "PUT", path: `${res}/conversation/c/messages`, body: [], expect: 422 });
-  add({ name: "deep nesting", method: "POST", path: `${kb}/resources`, body: `${"[".repeat(200_000)}${"]".repeat(200_000)}`, expect: 422 });
+  add({
+    name: "deep nesting",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: `${"[".repeat(200_000)}${"]".repeat(200_000)}`,
+    expect: 422,
+  });
   const deep = (n: number) => `${'{"a":'.repeat(n)}"leaf"${"}".repeat(n)}`;
-  add({ name: "deep extra metadata", method: "POST", path: `${kb}/resources`, body: `{"extra":{"metadata":${deep(50_000)}}}`, expect: 422, loc: ["body"] });
-  add({ name: "deep origin", method: "PATCH", path: res, body: `{"extra":{"metadata":${'{"a":'.repeat(100)}1${"}".repeat(100)}}}`, expect: 422, loc: ["body"] });
+  add({
+    name: "deep extra metadata",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: `{"extra":{"metadata":${deep(50_000)}}}`,
+    expect: 422,
+    loc: ["body"],
+  });
+  add({
+    name: "deep origin",
+    method: "PATCH",
+    path: res,
+    body: `{"extra":{"metadata":${'{"a":'.repeat(100)}1${"}".repeat(100)}}}`,
+    expect: 422,
+    loc: ["body"],
+  });
 
   // Path traversal in slugs, field ids, resource ids, kb ids and filenames.
   for (const t of TRAVERSALS) {
     const enc = encodeURIComponent(t);
     add({ name: `kb slug ${t}`, method: "POST", path: "/api/v1/kbs", body: { slug: t }, expect: 422, loc: ["body", "slug"] });
-    add({ name: `resource slug ${t}`, method: "POST", path: `${kb}/resources`, body: { slug: t }, expect: 422, loc: ["body", "slug"] });
-    add({ name: `field id in body ${t}`, method: "POST", path: `${kb}/resources`, body: { texts: { [t]: { body: "x" } } }, expect: 422 });
+    add({
+      name: `resource slug ${t}`,
+      method: "POST",
+      path: `${kb}/resources`,
+      body: { slug: t },
+      expect: 422,
+      loc: ["body", "slug"],
+    });
+    add({
+      name: `field id in body ${t}`,
+      method: "POST",
+      path: `${kb}/resources`,
+      body: { texts: { [t]: { body: "x" } } },
+      expect: 422,
+    });
     // "." and ".." are dot segments that URL parsing resolves: they name the resource, or nothing.
     const dots = t === ".." ? { expect: 405 } : t === "." ? { expect: 404 } : { expect: 422, loc: ["path", "field_id"] };
     add({ name: `field id in path ${t}`, method: "PUT", path: `${res}/text/${enc}`, body: { body: "x" }, ...dots });
@@ -146,7 +281,12 @@ function cases(): Case[] {
     add({ name: `kb slug in path ${t}`, method: "GET", path: `/api/v1/kb/s/${enc}`, expect: 404 });
   }
   // Un-encoded dot segments are resolved by URL parsing before routing: they land on other paths.
-  add({ name: "raw dot segments to a resource", method: "GET", path: `${kb}/resource/${rid}/../../../../etc/passwd`, expect: 404 });
+  add({
+    name: "raw dot segments to a resource",
+    method: "GET",
+    path: `${kb}/resource/${rid}/../../../../etc/passwd`,
+    expect: 404,
+  });
   add({ name: "raw dot segments above the api", method: "GET", path: "/api/v1/../../../../etc/passwd", expect: 404 });
 
   // Unknown knowledge boxes and resources.
@@ -173,7 +313,13 @@ function cases(): Case[] {
     ["PUT", "/conversation/c/messages", [{ ident: "1", content: { text: "x" } }]],
     ["POST", "/reprocess", undefined],
   ] as [string, string, unknown][]) {
-    add({ name: `missing resource ${method} ${suffix}`, method, path: `${kb}/resource/${MISSING_RID}${suffix}`, body, expect: 404 });
+    add({
+      name: `missing resource ${method} ${suffix}`,
+      method,
+      path: `${kb}/resource/${MISSING_RID}${suffix}`,
+      body,
+      expect: 404,
+    });
     add({ name: `missing slug ${method} ${suffix}`, method, path: `${kb}/slug/no-such-slug${suffix}`, body, expect: 404 });
   }
   add({ name: "missing field", method: "GET", path: `${res}/text/nope`, expect: 404 });
@@ -201,20 +347,85 @@ function cases(): Case[] {
   }
 
   // Invalid enum values.
-  add({ name: "text format", method: "POST", path: `${kb}/resources`, body: { texts: { t: { body: "x", format: "WORD" } } }, expect: 422, loc: ["body", "texts", "t", "format"] });
-  add({ name: "message type", method: "PUT", path: `${res}/conversation/c`, body: { messages: [{ ident: "1", type: "SHOUT", content: {} }] }, expect: 422 });
-  add({ name: "message format", method: "PUT", path: `${res}/conversation/c`, body: { messages: [{ ident: "1", content: { format: "DOCX" } }] }, expect: 422 });
+  add({
+    name: "text format",
+    method: "POST",
+    path: `${kb}/resources`,
+    body: { texts: { t: { body: "x", format: "WORD" } } },
+    expect: 422,
+    loc: ["body", "texts", "t", "format"],
+  });
+  add({
+    name: "message type",
+    method: "PUT",
+    path: `${res}/conversation/c`,
+    body: { messages: [{ ident: "1", type: "SHOUT", content: {} }] },
+    expect: 422,
+  });
+  add({
+    name: "message format",
+    method: "PUT",
+    path: `${res}/conversation/c`,
+    body: { messages: [{ ident: "1", content: { format: "DOCX" } }] },
+    expect: 422,
+  });
   add({ name: "show value", method: "GET", path: `${res}?show=everything`, expect: 422, loc: ["query", "show", 0] });
-  add({ name: "field_type value", method: "GET", path: `${res}?show=values&field_type=video`, expect: 422, loc: ["query", "field_type", 0] });
+  add({
+    name: "field_type value",
+    method: "GET",
+    path: `${res}?show=values&field_type=video`,
+    expect: 422,
+    loc: ["query", "field_type", 0],
+  });
   add({ name: "extracted value", method: "GET", path: `${res}?show=extracted&extracted=secrets`, expect: 422 });
-  add({ name: "field type in path", method: "PUT", path: `${res}/video/v`, body: { body: "x" }, expect: 422, loc: ["path", "field_type"] });
+  add({
+    name: "field type in path",
+    method: "PUT",
+    path: `${res}/video/v`,
+    body: { body: "x" },
+    expect: 422,
+    loc: ["path", "field_type"],
+  });
   add({ name: "field type in path (get)", method: "GET", path: `${res}/video/v`, expect: 422, loc: ["path", "field_type"] });
   add({ name: "generic is not writable", method: "PUT", path: `${res}/generic/title`, body: "x", expect: 422 });
-  add({ name: "sa role", method: "POST", path: "/api/v1/account/local/kb/*/service_accounts", body: { title: "x", role: "ADMIN" }, expect: 422, loc: ["body", "role"] });
-  add({ name: "sa empty title", method: "POST", path: "/api/v1/account/local/kb/*/service_accounts", body: { title: " ", role: "SMEMBER" }, expect: 422, loc: ["body", "title"] });
-  add({ name: "sa unknown kb", method: "POST", path: `/api/v1/account/local/kb/${MISSING_KB}/service_accounts`, body: { title: "x", role: "SMEMBER" }, expect: 404 });
-  add({ name: "sa key expiry", method: "POST", path: "/api/v1/account/local/kb/*/service_account/x/keys", body: { expires: "tomorrow" }, expect: 422, loc: ["body", "expires"] });
-  add({ name: "sa key for missing account", method: "POST", path: "/api/v1/account/local/kb/*/service_account/x/keys", body: { expires: "2099-01-01T00:00:00Z" }, expect: 404 });
+  add({
+    name: "sa role",
+    method: "POST",
+    path: "/api/v1/account/local/kb/*/service_accounts",
+    body: { title: "x", role: "ADMIN" },
+    expect: 422,
+    loc: ["body", "role"],
+  });
+  add({
+    name: "sa empty title",
+    method: "POST",
+    path: "/api/v1/account/local/kb/*/service_accounts",
+    body: { title: " ", role: "SMEMBER" },
+    expect: 422,
+    loc: ["body", "title"],
+  });
+  add({
+    name: "sa unknown kb",
+    method: "POST",
+    path: `/api/v1/account/local/kb/${MISSING_KB}/service_accounts`,
+    body: { title: "x", role: "SMEMBER" },
+    expect: 404,
+  });
+  add({
+    name: "sa key expiry",
+    method: "POST",
+    path: "/api/v1/account/local/kb/*/service_account/x/keys",
+    body: { expires: "tomorrow" },
+    expect: 422,
+    loc: ["body", "expires"],
+  });
+  add({
+    name: "sa key for missing account",
+    method: "POST",
+    path: "/api/v1/account/local/kb/*/service_account/x/keys",
+    body: { expires: "2099-01-01T00:00:00Z" },
+    expect: 404,
+  });
   add({ name: "kb slug upper case", method: "POST", path: "/api/v1/kbs", body: { slug: "Upper" }, expect: 422 });
   add({ name: "kb patch slug", method: "PATCH", path: kb, body: { slug: "no spaces" }, expect: 422 });
   add({ name: "kb patch type", method: "PATCH", path: kb, body: { enforce_security: "yes" }, expect: 422 });
@@ -244,7 +455,9 @@ function oversized(socket: string, path: string): Promise<number> {
       }
     });
     s.on("error", rej);
-    s.write(`POST ${path} HTTP/1.1\r\nhost: kboxd\r\ncontent-type: application/json\r\ncontent-length: ${65 * 1024 * 1024}\r\n\r\n{"title":`);
+    s.write(
+      `POST ${path} HTTP/1.1\r\nhost: kboxd\r\ncontent-type: application/json\r\ncontent-length: ${65 * 1024 * 1024}\r\n\r\n{"title":`,
+    );
   });
 }
 
@@ -290,7 +503,9 @@ describe("hostile input", () => {
   it("accepts hostile filenames as plain metadata and writes nothing outside KBOX_HOME", async () => {
     for (const filename of TRAVERSALS) {
       const payload = Buffer.from(`bytes of ${filename}`).toString("base64");
-      const r = await rawCall(d.client, "PUT", `/api/v1/kb/${kbid}/resource/${rid}/file/upload1`, { file: { filename, payload } });
+      const r = await rawCall(d.client, "PUT", `/api/v1/kb/${kbid}/resource/${rid}/file/upload1`, {
+        file: { filename, payload },
+      });
       expect(r.status, filename).toBe(201);
       const f = await d.client.call(resources.getField.byId, { params: { kbid, rid, field_type: "file", field_id: "upload1" } });
       expect((f.value as { file: { filename: string } }).file.filename).toBe(filename);

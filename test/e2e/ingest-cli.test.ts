@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 let d: TestDaemon;
@@ -29,7 +29,9 @@ beforeAll(async () => {
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "cli" } })).uuid;
   web = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end("<html><head><title>Local page</title></head><body><main><p>A page served for the add command about tulips.</p></main></body></html>");
+    res.end(
+      "<html><head><title>Local page</title></head><body><main><p>A page served for the add command about tulips.</p></main></body></html>",
+    );
   });
   await new Promise<void>((r) => web.listen(0, "127.0.0.1", r));
   webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/page.html`;
@@ -40,7 +42,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const tsv = (out: string) => out.trim().split("\n").filter(Boolean).map((l) => l.split("\t"));
+const tsv = (out: string) =>
+  out
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split("\t"));
 
 describe("kbox add", () => {
   it("walks a folder with ignore rules, follows processing piped, prints TSV", async () => {
@@ -61,7 +68,10 @@ describe("kbox add", () => {
     const rows = tsv(r.stdout);
     expect(rows.map((x) => x[2].slice(dir.length)).sort()).toEqual(["/docs/a.md", "/docs/keep.log", "/docs/sub/b.txt"]);
     expect(rows.every((x) => /^[0-9a-f]{32}$/.test(x[0]) && x[1] === "PROCESSED")).toBe(true);
-    const res = (await d.client.call(api.getResource.byId, { params: { kbid, rid: rows.find((x) => x[2].endsWith("b.txt"))?.[0] as string }, query: { show: ["origin"] } })) as any;
+    const res = (await d.client.call(api.getResource.byId, {
+      params: { kbid, rid: rows.find((x) => x[2].endsWith("b.txt"))?.[0] as string },
+      query: { show: ["origin"] },
+    })) as any;
     expect(res.origin).toMatchObject({ path: "/docs/sub/b.txt", filename: "b.txt" });
   });
 
@@ -72,7 +82,10 @@ describe("kbox add", () => {
     expect(rows.find((x) => x[2].endsWith("a.md"))?.[1]).toBe("DUPLICATE");
     const link = rows.find((x) => x[2] === webUrl);
     expect(link?.[1]).toBe("PROCESSED");
-    const res = (await d.client.call(api.getResource.byId, { params: { kbid, rid: link?.[0] as string }, query: { show: ["basic", "extracted"] } })) as any;
+    const res = (await d.client.call(api.getResource.byId, {
+      params: { kbid, rid: link?.[0] as string },
+      query: { show: ["basic", "extracted"] },
+    })) as any;
     expect(res.data.links.link.extracted.text.text).toContain("tulips");
   });
 
@@ -83,7 +96,10 @@ describe("kbox add", () => {
     const out = JSON.parse(r.stdout) as { results: { resource: string; status: string }[] };
     expect(out.results[0].status).toBe("PENDING");
     await waitIdle(d.client, kbid);
-    const res = (await d.client.call(api.getResource.bySlug, { params: { kbid, rslug: "owls" }, query: { show: ["basic", "origin"] } })) as any;
+    const res = (await d.client.call(api.getResource.bySlug, {
+      params: { kbid, rslug: "owls" },
+      query: { show: ["basic", "origin"] },
+    })) as any;
     expect(res.id).toBe(out.results[0].resource);
     expect(res.hidden).toBe(true);
     expect(res.usermetadata.classifications).toEqual([{ labelset: "topic", label: "birds" }]);
@@ -123,7 +139,11 @@ describe("kbox upload and kbox resource status", () => {
   it("prints per-field status and errors", async () => {
     const { uuid } = await d.client.call(api.createResource, {
       params: { kbid },
-      body: { slug: "st", title: "Status", files: { bad: { file: { filename: "x.bin", payload: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]).toString("base64") } } } },
+      body: {
+        slug: "st",
+        title: "Status",
+        files: { bad: { file: { filename: "x.bin", payload: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]).toString("base64") } } },
+      },
     });
     await waitIdle(d.client, kbid, 120_000);
     const r = await d.cli(["resource", "status", "st", "--kb", "cli"]);

@@ -24,7 +24,13 @@ const body = (i: number): api.CreateResource => ({
 });
 
 /** Create every missing document, `width` at a time; returns the indexes acknowledged (201, or 409: committed earlier). */
-async function createAll(client: KboxClient, kbid: string, todo: number[], width: number, onAck?: (n: number) => void): Promise<Set<number>> {
+async function createAll(
+  client: KboxClient,
+  kbid: string,
+  todo: number[],
+  width: number,
+  onAck?: (n: number) => void,
+): Promise<Set<number>> {
   const acked = new Set<number>();
   let next = 0;
   const worker = async () => {

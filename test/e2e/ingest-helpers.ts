@@ -1,6 +1,6 @@
+import type { Embedder, EmbedKind } from "../../daemon/models/types.js";
 import * as processing from "../../src/api/processing.js";
 import type { KboxClient } from "../../src/client/client.js";
-import type { Embedder, EmbedKind } from "../../daemon/models/types.js";
 
 /** Poll the processing status until no resource of the knowledge box is PENDING. */
 export async function waitIdle(client: KboxClient, kbid: string, timeoutMs = 60_000): Promise<processing.ProcessingStatus> {

@@ -1,4 +1,4 @@
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldError } from "../../src/api/common.js";
@@ -9,12 +9,13 @@ import * as processing from "../../src/api/processing.js";
 import * as api from "../../src/api/resources.js";
 import * as search from "../../src/api/search.js";
 import type { KboxClient } from "../../src/client/client.js";
-import { type TestDaemon, removeHome, startTestDaemon, tempHome } from "../helpers/daemon.js";
+import { removeHome, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
 import { fakeVector } from "../helpers/fake-hub.js";
 
 // Transient failures are retried (PENDING, backoff) until a deadline (EXPIRED); policy refusals are BLOCKED.
 const FAST = { KBOX_INGEST_RETRY_DELAY: "150ms", KBOX_MODELS_AUTOPULL: "0" };
-const PAGE = "<html><head><title>Tulips</title></head><body><main><p>A page about tulips and their colours in spring.</p></main></body></html>";
+const PAGE =
+  "<html><head><title>Tulips</title></head><body><main><p>A page about tulips and their colours in spring.</p></main></body></html>";
 
 let web: Server;
 let base: string;
@@ -91,7 +92,10 @@ describe("transient link failures", () => {
     expect(t).toHaveLength(3);
     expect(t[1] - t[0]).toBeGreaterThanOrEqual(900); // Retry-After: 1 beats the 150 ms backoff
     expect(t[2] - t[1]).toBeLessThan(900); // then the backoff (300 ms)
-    const res = (await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["extracted"] } })) as unknown as {
+    const res = (await d.client.call(api.getResource.byId, {
+      params: { kbid, rid },
+      query: { show: ["extracted"] },
+    })) as unknown as {
       data: { links: { link: { extracted: { text: { text: string } } } } };
     };
     expect(res.data.links.link.extracted.text.text).toContain("tulips");
@@ -101,7 +105,11 @@ describe("transient link failures", () => {
     const rid = await addLink(d.client, kbid, `${base}/missing`);
     const it = await settled(d.client, kbid, rid);
     expect(it.status).toBe("ERROR");
-    expect(linkError(it)).toMatchObject({ code_str: "FETCH_FAILED", severity: "ERROR", body: expect.stringContaining("HTTP 404") });
+    expect(linkError(it)).toMatchObject({
+      code_str: "FETCH_FAILED",
+      severity: "ERROR",
+      body: expect.stringContaining("HTTP 404"),
+    });
     expect(hits.get("/missing")).toHaveLength(1);
   });
 });
@@ -114,7 +122,10 @@ describe("the retry deadline", () => {
       let d = await startTestDaemon({ home, keepHome: true, env });
       const kbid = (await d.client.call(kbs.createKb, { body: { slug: "expiry" } })).uuid;
       const rid = await addLink(d.client, kbid, `${base}/down`);
-      const first = await until("the first failure", async () => (await itemOf(d.client, kbid, rid))?.fields.find((f) => f.retry)?.retry);
+      const first = await until(
+        "the first failure",
+        async () => (await itemOf(d.client, kbid, rid))?.fields.find((f) => f.retry)?.retry,
+      );
       await d.stop();
       // Restart after the deadline has passed: the first attempt after the restart must expire the field.
       const wait = Date.parse(first.first_failure) + 3000 + 200 - Date.now();
@@ -158,19 +169,35 @@ describe("transient embedding failures", () => {
       if (seen.length === 1) return void res.writeHead(503, { "retry-after": "0" }).end('{"error":"loading"}');
       const input: string[] = JSON.parse(raw).input;
       const data = input.map((t, index) => ({ object: "embedding", index, embedding: fakeVector(t, 12) }));
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model: "m", usage: {} }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data, model: "m", usage: {} }));
     });
     const d = await startTestDaemon({ env: FAST });
     try {
-      await d.client.call(models.addModel, { body: { name: "openai:flaky", url: `http://127.0.0.1:${port}/v1`, model: "m", dim: 12, check: false } });
-      const kbid = (await d.client.call(kbs.createKb, { body: { slug: "emb", learning_configuration: { semantic_models: ["openai:flaky"] } } })).uuid;
-      const rid = (await d.client.call(api.createResource, { params: { kbid }, body: { title: "Notes", texts: { t: { body: "Embeddings come back after the outage." } } } })).uuid;
+      await d.client.call(models.addModel, {
+        body: { name: "openai:flaky", url: `http://127.0.0.1:${port}/v1`, model: "m", dim: 12, check: false },
+      });
+      const kbid = (
+        await d.client.call(kbs.createKb, {
+          body: { slug: "emb", learning_configuration: { semantic_models: ["openai:flaky"] } },
+        })
+      ).uuid;
+      const rid = (
+        await d.client.call(api.createResource, {
+          params: { kbid },
+          body: { title: "Notes", texts: { t: { body: "Embeddings come back after the outage." } } },
+        })
+      ).uuid;
       const pending = await until("an embedding retry", async () => {
         const it = await itemOf(d.client, kbid, rid);
         return it?.fields.some((f) => f.retry) ? it : undefined;
       });
       expect(pending.status).toBe("PENDING");
-      expect(pending.fields.find((f) => f.retry)?.error).toMatchObject({ code_str: "EMBEDDING_FAILED", body: expect.stringContaining("cannot reach") });
+      expect(pending.fields.find((f) => f.retry)?.error).toMatchObject({
+        code_str: "EMBEDDING_FAILED",
+        body: expect.stringContaining("cannot reach"),
+      });
       await new Promise<void>((r) => emb.listen(port, "127.0.0.1", r));
       const it = await settled(d.client, kbid, rid);
       expect(it.status).toBe("PROCESSED");
@@ -203,7 +230,11 @@ describe("blocked links", () => {
       const byName = await addLink(d.client, kbid, `${base.replace("127.0.0.1", "localhost")}/guarded`);
       const it = await settled(d.client, kbid, byName);
       expect(it.status).toBe("BLOCKED");
-      expect(linkError(it)).toMatchObject({ code_str: "BLOCKED", severity: "ERROR", body: expect.stringMatching(/^blocked: localhost \(.+\) is a private address/) });
+      expect(linkError(it)).toMatchObject({
+        code_str: "BLOCKED",
+        severity: "ERROR",
+        body: expect.stringMatching(/^blocked: localhost \(.+\) is a private address/),
+      });
       expect(hits.get("/guarded")?.length ?? 0).toBe(before);
       const shown = await d.cli(["resource", "status", rid, "--kb", "guard"]);
       expect(shown.stdout).toMatch(/links\/link\tBLOCKED\tBLOCKED: blocked: 127\.0\.0\.1/);

@@ -13,7 +13,10 @@ describe("extraction workers", () => {
       expect(before.extract_workers).toEqual({ workers: 0, rss_bytes: 0 }); // started on first need
       const kb = await d.client.call(kbs.createKb, { body: { slug: "w" } });
       for (const n of [1, 2, 3]) {
-        await d.client.call(api.createResource, { params: { kbid: kb.uuid }, body: { texts: { t: { body: `Document ${n}. It has two sentences.` } } } });
+        await d.client.call(api.createResource, {
+          params: { kbid: kb.uuid },
+          body: { texts: { t: { body: `Document ${n}. It has two sentences.` } } },
+        });
       }
       await d.daemon.services.processing.idle();
       const after = await d.client.call(daemonApi.status);
@@ -29,7 +32,9 @@ describe("extraction workers", () => {
   it("a daemon refuses to start with a KBOX_EXTRACT_WORKERS that is not a count", async () => {
     const home = tempHome();
     try {
-      await expect(startDaemon({ env: { KBOX_HOME: home, KBOX_EXTRACT_WORKERS: "two" } as NodeJS.ProcessEnv })).rejects.toThrow(/KBOX_EXTRACT_WORKERS must be a whole number/);
+      await expect(startDaemon({ env: { KBOX_HOME: home, KBOX_EXTRACT_WORKERS: "two" } as NodeJS.ProcessEnv })).rejects.toThrow(
+        /KBOX_EXTRACT_WORKERS must be a whole number/,
+      );
     } finally {
       removeHome(home);
     }

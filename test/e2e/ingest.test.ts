@@ -7,7 +7,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
 import * as api from "../../src/api/resources.js";
 import { buildDocx, buildPdf } from "../fixtures/documents.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { CountingEmbedder, waitIdle } from "./ingest-helpers.js";
 
 let d: TestDaemon;
@@ -15,11 +15,19 @@ let kbid: string;
 let dir: string;
 const embedder = new CountingEmbedder();
 
-type Entry = { status: string; error?: { body: string; code_str: string; severity: string }; errors?: unknown[]; extracted?: Record<string, any> };
+type Entry = {
+  status: string;
+  error?: { body: string; code_str: string; severity: string };
+  errors?: unknown[];
+  extracted?: Record<string, any>;
+};
 type Res = { id: string; metadata: { status: string; language?: string }; data: Record<string, Record<string, Entry>> };
 
 async function show(rid: string): Promise<Res> {
-  return (await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["basic", "extracted", "errors"] } })) as unknown as Res;
+  return (await d.client.call(api.getResource.byId, {
+    params: { kbid, rid },
+    query: { show: ["basic", "extracted", "errors"] },
+  })) as unknown as Res;
 }
 
 async function rowsOf(rid: string) {
@@ -51,9 +59,18 @@ describe("text fields", () => {
       body: {
         title: "Formats",
         texts: {
-          plain: { body: "The first paragraph talks about rivers.\n\nThe second one is about mountains and valleys.", format: "PLAIN" },
-          md: { body: "# Heading\n\nSome *markdown* text about the weather today.\n\n- a list item\n- another item", format: "MARKDOWN" },
-          html: { body: "<html><body><h1>Title</h1><p>An HTML paragraph with <b>bold</b> words.</p><script>var x=1</script></body></html>", format: "HTML" },
+          plain: {
+            body: "The first paragraph talks about rivers.\n\nThe second one is about mountains and valleys.",
+            format: "PLAIN",
+          },
+          md: {
+            body: "# Heading\n\nSome *markdown* text about the weather today.\n\n- a list item\n- another item",
+            format: "MARKDOWN",
+          },
+          html: {
+            body: "<html><body><h1>Title</h1><p>An HTML paragraph with <b>bold</b> words.</p><script>var x=1</script></body></html>",
+            format: "HTML",
+          },
           blank: { body: "Block one line one\nline two\n\nBlock two", format: "PLAIN_BLANKLINE_SPLIT" },
           json: { body: JSON.stringify({ name: "kbox", about: "a local search service for documents" }), format: "JSON" },
         },
@@ -77,7 +94,10 @@ describe("text fields", () => {
     expect(ids).toContain(`${uuid}/a/title/0-7`);
     expect(ids.some((i) => i.startsWith(`${uuid}/t/plain/0-`))).toBe(true);
     const plain = rows.filter((x) => x.field === "t/plain");
-    expect(plain.map((x) => x.text)).toEqual(["The first paragraph talks about rivers.", "The second one is about mountains and valleys."]);
+    expect(plain.map((x) => x.text)).toEqual([
+      "The first paragraph talks about rivers.",
+      "The second one is about mountains and valleys.",
+    ]);
     expect(plain[0].facets).toContain("/s/p/en");
     expect(rows.every((x) => x.vec_trigram !== null)).toBe(true);
   });
@@ -95,7 +115,10 @@ describe("text fields", () => {
 describe("file fields", () => {
   it("indexes a PDF per page and a DOCX", async () => {
     await buildPdf(join(dir, "a.pdf"), ["Page one speaks about apples and pears.", "Page two speaks about oranges."]);
-    await buildDocx(join(dir, "b.docx"), { title: "Doc", sections: [{ heading: "Intro", paragraphs: ["Docx paragraph about the sea."] }] });
+    await buildDocx(join(dir, "b.docx"), {
+      title: "Doc",
+      sections: [{ heading: "Intro", paragraphs: ["Docx paragraph about the sea."] }],
+    });
     const b64 = (f: string) => readFileSync(join(dir, f)).toString("base64");
     const { uuid } = await d.client.call(api.createResource, {
       params: { kbid },
@@ -127,7 +150,13 @@ describe("file fields", () => {
       body: {
         title: "Broken",
         files: {
-          bad: { file: { filename: "bad.pdf", content_type: "application/pdf", payload: Buffer.from("%PDF-1.7\n1 0 obj garbage").toString("base64") } },
+          bad: {
+            file: {
+              filename: "bad.pdf",
+              content_type: "application/pdf",
+              payload: Buffer.from("%PDF-1.7\n1 0 obj garbage").toString("base64"),
+            },
+          },
           bin: { file: { filename: "blob.bin", payload: randomBytes(4096).toString("base64") } },
         },
       },
@@ -149,7 +178,10 @@ describe("file fields", () => {
 
 describe("extraction output", () => {
   it("lives in the blob folder, not in the fields table; a new output replaces the old file; older inline records still serve theirs", async () => {
-    const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { texts: { body: { body: "Rivers run to the sea.\n\nMountains stand still.", format: "PLAIN" } } } });
+    const { uuid } = await d.client.call(api.createResource, {
+      params: { kbid },
+      body: { texts: { body: { body: "Rivers run to the sea.\n\nMountains stand still.", format: "PLAIN" } } },
+    });
     await waitIdle(d.client, kbid);
     const store = await d.daemon.services.store.kb(kbid);
     const doc = await store.fields.get(`${uuid}/t/body`);
@@ -159,7 +191,10 @@ describe("extraction output", () => {
     const file = store.blobs.path(doc?.extracted_blob as string);
     expect(JSON.parse(readFileSync(file, "utf8")).text.text).toContain("Mountains stand still.");
     expect((await show(uuid)).data.texts.body.extracted?.text.text).toContain("Rivers run to the sea.");
-    const one = await d.client.call(api.getField.byId, { params: { kbid, rid: uuid, field_type: "text", field_id: "body" }, query: { show: ["extracted"] } });
+    const one = await d.client.call(api.getField.byId, {
+      params: { kbid, rid: uuid, field_type: "text", field_id: "body" },
+      query: { show: ["extracted"] },
+    });
     expect(JSON.stringify(one)).toContain("Mountains stand still.");
 
     await d.client.call(api.reprocessResource.byId, { params: { kbid, rid: uuid } });
@@ -171,7 +206,10 @@ describe("extraction output", () => {
 
     // A new value: the old output goes with the old value.
     const beforeEdit = store.blobs.path(again?.extracted_blob as string);
-    await d.client.call(api.putField.byId, { params: { kbid, rid: uuid, field_type: "text", field_id: "body" }, body: { body: "Lakes lie still.", format: "PLAIN" } });
+    await d.client.call(api.putField.byId, {
+      params: { kbid, rid: uuid, field_type: "text", field_id: "body" },
+      body: { body: "Lakes lie still.", format: "PLAIN" },
+    });
     await waitIdle(d.client, kbid);
     expect(existsSync(beforeEdit)).toBe(false);
     expect(readdirSync(dirname(beforeEdit))).toHaveLength(1);
@@ -188,11 +226,17 @@ describe("extraction output", () => {
 describe("incremental processing", () => {
   it("re-embeds only changed paragraphs; metadata changes and reprocess embed nothing", async () => {
     const body = (mid: string) => ({ body: `Alpha paragraph stays the same.\n\n${mid}\n\nOmega paragraph stays too.` });
-    const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { texts: { t: body("Middle version one.") } } });
+    const { uuid } = await d.client.call(api.createResource, {
+      params: { kbid },
+      body: { texts: { t: body("Middle version one.") } },
+    });
     await waitIdle(d.client, kbid);
     const first = (await rowsOf(uuid)).find((x) => x.text.startsWith("Alpha"))?.vec_trigram;
     embedder.texts = [];
-    await d.client.call(api.putField.byId, { params: { kbid, rid: uuid, field_type: "text", field_id: "t" }, body: body("Middle version two.") });
+    await d.client.call(api.putField.byId, {
+      params: { kbid, rid: uuid, field_type: "text", field_id: "t" },
+      body: body("Middle version two."),
+    });
     await waitIdle(d.client, kbid);
     expect(embedder.texts).toEqual(["Middle version two."]);
     const rows = await rowsOf(uuid);
@@ -203,7 +247,11 @@ describe("incremental processing", () => {
     embedder.texts = [];
     await d.client.call(api.updateResource.byId, {
       params: { kbid, rid: uuid },
-      body: { usermetadata: { classifications: [{ labelset: "topic", label: "greek" }] }, origin: { tags: ["letters"], path: "/a/b.txt" }, hidden: true },
+      body: {
+        usermetadata: { classifications: [{ labelset: "topic", label: "greek" }] },
+        origin: { tags: ["letters"], path: "/a/b.txt" },
+        hidden: true,
+      },
     });
     await waitIdle(d.client, kbid);
     const refreshed = await rowsOf(uuid);
@@ -223,7 +271,9 @@ describe("incremental processing", () => {
 
   it("deleting a resource while it is queued leaves no paragraphs", async () => {
     const created = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => d.client.call(api.createResource, { params: { kbid }, body: { texts: { t: { body: `Doomed text number ${i}.` } } } })),
+      Array.from({ length: 8 }, (_, i) =>
+        d.client.call(api.createResource, { params: { kbid }, body: { texts: { t: { body: `Doomed text number ${i}.` } } } }),
+      ),
     );
     await Promise.all(created.map((c) => d.client.call(api.deleteResource.byId, { params: { kbid, rid: c.uuid } })));
     await waitIdle(d.client, kbid);
@@ -253,6 +303,8 @@ describe("processing status", () => {
   });
 
   it("rejects a bad cursor with 422", async () => {
-    await expect(d.client.call(processing.processingStatus, { params: { kbid }, query: { cursor: "nope" } })).rejects.toMatchObject({ status: 422 });
+    await expect(
+      d.client.call(processing.processingStatus, { params: { kbid }, query: { cursor: "nope" } }),
+    ).rejects.toMatchObject({ status: 422 });
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import { ApiError } from "../../src/client/errors.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 beforeAll(async () => {
@@ -31,14 +31,22 @@ describe("knowledge boxes over the wire", () => {
     expect(created.uuid).toMatch(/^[0-9a-f-]{36}$/);
 
     const got = await d.client.call(kbs.getKb, { params: { kbid: created.uuid } });
-    expect(got).toMatchObject({ uuid: created.uuid, slug: "alpha", config: { title: "Alpha", state: "PUBLISHED", enforce_security: false } });
+    expect(got).toMatchObject({
+      uuid: created.uuid,
+      slug: "alpha",
+      config: { title: "Alpha", state: "PUBLISHED", enforce_security: false },
+    });
     expect((await d.client.call(kbs.getKbBySlug, { params: { slug: "alpha" } })).uuid).toBe(created.uuid);
     expect((await d.client.call(kbs.listKbs)).kbs.map((k) => k.slug)).toContain("alpha");
 
     await d.client.call(kbs.updateKb, { params: { kbid: created.uuid }, body: { title: "Alpha 2", description: null } });
     expect((await d.client.call(kbs.getKb, { params: { kbid: created.uuid } })).config.title).toBe("Alpha 2");
 
-    expect(await d.client.call(kbs.counters, { params: { kbid: created.uuid } })).toMatchObject({ resources: 0, paragraphs: 0, fields: 0 });
+    expect(await d.client.call(kbs.counters, { params: { kbid: created.uuid } })).toMatchObject({
+      resources: 0,
+      paragraphs: 0,
+      fields: 0,
+    });
 
     const dir = join(d.home, "data", "kbs", created.uuid);
     await d.client.call(resources.createResource, {
@@ -58,7 +66,10 @@ describe("knowledge boxes over the wire", () => {
 
   it("answers the wire's codes for slug clashes and bad ids", async () => {
     await d.client.call(kbs.createKb, { body: { slug: "taken" } });
-    await expect(d.client.call(kbs.createKb, { body: { slug: "taken" } })).rejects.toMatchObject({ status: 419, detail: "Knowledge box already exists" });
+    await expect(d.client.call(kbs.createKb, { body: { slug: "taken" } })).rejects.toMatchObject({
+      status: 419,
+      detail: "Knowledge box already exists",
+    });
     await expect(d.client.call(kbs.getKb, { params: { kbid: "not-a-uuid" } })).rejects.toMatchObject({
       status: 404,
       detail: "KnowledgeBox not found. UUID expected.",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // Offline: no automatic model download.
 process.env.KBOX_MODELS_AUTOPULL = "0";
@@ -21,7 +21,9 @@ describe("kbox kb config", () => {
     expect(r.stdout).toMatch(/^semantic search\s+keyword only$/m);
     expect(r.stdout).toMatch(/^semantic models\s+none$/m);
     expect(r.stdout).toMatch(/^generative model\s+extractive \(daemon default\)$/m);
-    expect(r.stderr).toMatch(/notice: No embedding model is installed: this knowledge box is indexed and searched by keywords only/);
+    expect(r.stderr).toMatch(
+      /notice: No embedding model is installed: this knowledge box is indexed and searched by keywords only/,
+    );
     expect(r.stdout).not.toMatch(/notice/);
   });
 
@@ -31,7 +33,11 @@ describe("kbox kb config", () => {
     expect(piped.stdout.split("\n")).toContain("semantic search\tkeyword only");
     expect(piped.stderr).toMatch(/keywords only/);
     const json = await d.cli(["kb", "config", "--kb", "notes", "--json"]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ semantic_search: "keyword_only", generative_model: "extractive", semantic_models: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      semantic_search: "keyword_only",
+      generative_model: "extractive",
+      semantic_models: [],
+    });
     expect(json.stderr).toMatch(/keywords only/);
     const quiet = await d.cli(["kb", "config", "--kb", "notes", "--quiet"]);
     expect(quiet.stderr).toMatch(/keywords only/);
@@ -43,12 +49,21 @@ describe("kbox kb config", () => {
     expect(a.stdout.split("\n")).toContain("generative model\textractive");
     expect(a.stderr).toMatch(/set generative_model/);
     const b = await d.cli(["kb", "config", "set", "prefer_markdown", "yes", "--kb", "notes", "--json"]);
-    expect(JSON.parse(b.stdout)).toMatchObject({ prefer_markdown_generative_response: true, generative_model_source: "knowledge_box" });
-    const c = await d.cli(["kb", "config", "set", "user_prompts", '{"extractive": {"system": "Be brief."}}', "--kb", "notes"], { tty: true });
+    expect(JSON.parse(b.stdout)).toMatchObject({
+      prefer_markdown_generative_response: true,
+      generative_model_source: "knowledge_box",
+    });
+    const c = await d.cli(["kb", "config", "set", "user_prompts", '{"extractive": {"system": "Be brief."}}', "--kb", "notes"], {
+      tty: true,
+    });
     expect(c.code).toBe(0);
     expect(c.stdout).toMatch(/^user prompts\s+\{"extractive":\{"system":"Be brief\."\}\}$/m);
     const u = await d.cli(["kb", "config", "unset", "generative_model", "--kb", "notes", "--json"]);
-    expect(JSON.parse(u.stdout)).toMatchObject({ generative_model: "extractive", generative_model_source: "daemon", prefer_markdown_generative_response: true });
+    expect(JSON.parse(u.stdout)).toMatchObject({
+      generative_model: "extractive",
+      generative_model_source: "daemon",
+      prefer_markdown_generative_response: true,
+    });
     const show = await d.cli(["kb", "show", "notes"]);
     expect(show.stdout.split("\n")).toContain("semantic search\tkeyword only");
   });

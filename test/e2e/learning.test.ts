@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as learning from "../../src/api/learning.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
-import { rawCall } from "../helpers/raw.js";
 import { HashEmbedder } from "../daemon/ask/hash-embedder.js";
 import { answerOf, ask } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
 import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { rawCall } from "../helpers/raw.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;
@@ -47,32 +47,68 @@ describe("a new knowledge box with no model installed", () => {
 
   it("lists the models it may use, by provider, and the schema of an update", async () => {
     const m = await d.client.call(learning.availableModels, { params: { kbid: fresh } });
-    expect(m.providers.extractive).toEqual([expect.objectContaining({ name: "extractive", type: "generative", installed: true, in_use: true })]);
-    expect(m.providers.onnx.find((x) => x.name === "Xenova/bge-small-en-v1.5")).toMatchObject({ type: "semantic", installed: false, dim: 384 });
+    expect(m.providers.extractive).toEqual([
+      expect.objectContaining({ name: "extractive", type: "generative", installed: true, in_use: true }),
+    ]);
+    expect(m.providers.onnx.find((x) => x.name === "Xenova/bge-small-en-v1.5")).toMatchObject({
+      type: "semantic",
+      installed: false,
+      dim: 384,
+    });
     expect(m.providers.openai.some((x) => x.template && x.type === "generative")).toBe(true);
     const s = (await d.client.call(learning.configurationSchema, { params: { kbid: fresh } })) as Record<string, any>;
     expect(s.type).toBe("object");
     expect(s.additionalProperties).toBe(false);
-    expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(["semantic_models", "default_semantic_model", "generative_model", "user_prompts", "prefer_markdown_generative_response"]));
+    expect(Object.keys(s.properties)).toEqual(
+      expect.arrayContaining([
+        "semantic_models",
+        "default_semantic_model",
+        "generative_model",
+        "user_prompts",
+        "prefer_markdown_generative_response",
+      ]),
+    );
     expect(s.properties.generative_model.examples).toContain("extractive");
   });
 });
 
 describe("updating the configuration", () => {
   it("sets generative_model to the extractive default and to an OpenAI-compatible model; secrets are masked", async () => {
-    const a = await patch(fresh, { generative_model: "extractive", prefer_markdown_generative_response: true, summary: "extended" });
+    const a = await patch(fresh, {
+      generative_model: "extractive",
+      prefer_markdown_generative_response: true,
+      summary: "extended",
+    });
     expect(a.status).toBe(200);
-    expect(a.json).toMatchObject({ generative_model: "extractive", generative_model_source: "knowledge_box", prefer_markdown_generative_response: true, summary: "extended" });
-    const b = await patch(fresh, { generative_model: "openai:tiny-chat", user_keys: { openai: { url: llm.url, key: "sk-secret" } } });
+    expect(a.json).toMatchObject({
+      generative_model: "extractive",
+      generative_model_source: "knowledge_box",
+      prefer_markdown_generative_response: true,
+      summary: "extended",
+    });
+    const b = await patch(fresh, {
+      generative_model: "openai:tiny-chat",
+      user_keys: { openai: { url: llm.url, key: "sk-secret" } },
+    });
     expect(b.status).toBe(200);
-    expect(b.json).toMatchObject({ generative_model: "openai:tiny-chat", user_keys: { openai: { url: llm.url, key: "********" } }, prefer_markdown_generative_response: true });
+    expect(b.json).toMatchObject({
+      generative_model: "openai:tiny-chat",
+      user_keys: { openai: { url: llm.url, key: "********" } },
+      prefer_markdown_generative_response: true,
+    });
     expect(JSON.stringify(await d.client.call(kbs.getKb, { params: { kbid: fresh } }))).not.toContain("sk-secret");
     // Sending the masked value back keeps the stored secret.
     expect((await patch(fresh, { user_keys: { openai: { url: llm.url, key: "********" } } })).status).toBe(200);
-    expect(d.daemon.services.kbs.require(fresh).learning_configuration?.user_keys).toEqual({ openai: { url: llm.url, key: "sk-secret" } });
+    expect(d.daemon.services.kbs.require(fresh).learning_configuration?.user_keys).toEqual({
+      openai: { url: llm.url, key: "sk-secret" },
+    });
     // null resets a member to its default.
     const c = await patch(fresh, { summary: null, prefer_markdown_generative_response: null });
-    expect(c.json).toMatchObject({ summary: "simple", prefer_markdown_generative_response: false, generative_model: "openai:tiny-chat" });
+    expect(c.json).toMatchObject({
+      summary: "simple",
+      prefer_markdown_generative_response: false,
+      generative_model: "openai:tiny-chat",
+    });
   });
 
   it("refuses unknown members, unknown generators and bad values with 422 at the offending location", async () => {
@@ -94,23 +130,38 @@ describe("updating the configuration", () => {
       if (msg) expect(issue.msg).toMatch(msg);
     }
     // Nothing was written by the refused updates.
-    expect(d.daemon.services.kbs.require(fresh).learning_configuration).toMatchObject({ generative_model: "openai:tiny-chat", user_keys: { openai: { url: llm.url } } });
+    expect(d.daemon.services.kbs.require(fresh).learning_configuration).toMatchObject({
+      generative_model: "openai:tiny-chat",
+      user_keys: { openai: { url: llm.url } },
+    });
   });
 
   it("needs the OWNER role to write, READER to read", async () => {
     const url = `${d.url}${conf(fresh)}`;
     const read = await fetch(url, { headers: { "x-nucliadb-roles": "READER" } });
     expect(read.status).toBe(200);
-    const write = await fetch(url, { method: "PATCH", headers: { "x-nucliadb-roles": "READER;WRITER;MANAGER", "content-type": "application/json" }, body: JSON.stringify({ generative_model: "extractive" }) });
+    const write = await fetch(url, {
+      method: "PATCH",
+      headers: { "x-nucliadb-roles": "READER;WRITER;MANAGER", "content-type": "application/json" },
+      body: JSON.stringify({ generative_model: "extractive" }),
+    });
     expect(write.status).toBe(403);
-    const owner = await fetch(url, { method: "PATCH", headers: { "x-nucliadb-roles": "OWNER", "content-type": "application/json" }, body: JSON.stringify({ summary: "simple" }) });
+    const owner = await fetch(url, {
+      method: "PATCH",
+      headers: { "x-nucliadb-roles": "OWNER", "content-type": "application/json" },
+      body: JSON.stringify({ summary: "simple" }),
+    });
     expect(owner.status).toBe(200);
   });
 
   it("POST replaces the configuration and DELETE resets it, keeping the semantic models", async () => {
     const p = await rawCall(d.client, "POST", conf(fresh), { user_prompts: { "openai:tiny-chat": { system: "Be brief." } } });
     expect(p.status).toBe(200);
-    expect(p.json).toMatchObject({ generative_model: "extractive", user_keys: null, user_prompts: { "openai:tiny-chat": { system: "Be brief." } } });
+    expect(p.json).toMatchObject({
+      generative_model: "extractive",
+      user_keys: null,
+      user_prompts: { "openai:tiny-chat": { system: "Be brief." } },
+    });
     const del = await rawCall(d.client, "DELETE", conf(fresh));
     expect(del.json).toMatchObject({ user_prompts: null, generative_model_source: "daemon" });
   });
@@ -127,8 +178,17 @@ describe("semantic models of a knowledge box that holds vectors", () => {
 
   it("reports the vectorset, its dimension and how many vectors it holds", async () => {
     const c = await d.client.call(learning.getConfiguration, { params: { kbid } });
-    expect(c).toMatchObject({ semantic_search: "active", notice: null, semantic_models: ["hash64"], default_semantic_model: "hash64", semantic_vector_size: 64, semantic_vector_similarity: "COSINE" });
-    expect(c.vectorsets).toEqual([{ id: "hash64", model: "hash64", dim: 64, default: true, installed: true, vectors: expect.any(Number) }]);
+    expect(c).toMatchObject({
+      semantic_search: "active",
+      notice: null,
+      semantic_models: ["hash64"],
+      default_semantic_model: "hash64",
+      semantic_vector_size: 64,
+      semantic_vector_similarity: "COSINE",
+    });
+    expect(c.vectorsets).toEqual([
+      { id: "hash64", model: "hash64", dim: 64, default: true, installed: true, vectors: expect.any(Number) },
+    ]);
     expect(c.vectorsets[0].vectors).toBeGreaterThan(0);
   });
 
@@ -141,7 +201,12 @@ describe("semantic models of a knowledge box that holds vectors", () => {
     expect((dflt.json as any).detail[0].loc).toEqual(["body", "default_semantic_model"]);
     const add = await patch(kbid, { semantic_models: ["hash64", "hash32"], default_semantic_model: "hash32" });
     expect(add.status).toBe(200);
-    expect(add.json).toMatchObject({ semantic_models: ["hash64", "hash32"], default_semantic_model: "hash32", semantic_vector_size: 32, semantic_search: "active" });
+    expect(add.json).toMatchObject({
+      semantic_models: ["hash64", "hash32"],
+      default_semantic_model: "hash32",
+      semantic_vector_size: 32,
+      semantic_search: "active",
+    });
     expect((add.json as any).vectorsets.map((v: any) => [v.id, v.dim, v.default])).toEqual([
       ["hash64", 64, false],
       ["hash32", 32, true],
@@ -150,7 +215,8 @@ describe("semantic models of a knowledge box that holds vectors", () => {
   });
 
   it("fills an added vectorset when resources are reprocessed", async () => {
-    for (const rid of Object.values(rids)) expect((await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/resource/${rid}/reprocess`)).status).toBe(202);
+    for (const rid of Object.values(rids))
+      expect((await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/resource/${rid}/reprocess`)).status).toBe(202);
     await d.daemon.services.processing.idle();
     await (await d.daemon.services.store.kb(kbid)).idle();
     const c = await d.client.call(learning.getConfiguration, { params: { kbid } });
@@ -164,7 +230,11 @@ describe("ask follows the knowledge box's configuration", () => {
   it("uses the KB's generative_model when the request names none, and its Markdown preference", async () => {
     const { kbid } = await seedKb(d, "asking");
     llm.script = () => ({ chunks: ["Every Friday."] });
-    const set = await patch(kbid, { generative_model: "openai:tiny-chat", user_keys: { openai: { url: llm.url, key: "sk-kb" } }, prefer_markdown_generative_response: true });
+    const set = await patch(kbid, {
+      generative_model: "openai:tiny-chat",
+      user_keys: { openai: { url: llm.url, key: "sk-kb" } },
+      prefer_markdown_generative_response: true,
+    });
     expect(set.status).toBe(200);
     const before = llm.requests.length;
     const r = await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] });

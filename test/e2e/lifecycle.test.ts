@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kboxPaths } from "../../src/api/paths.js";
@@ -109,7 +109,11 @@ describe("daemon lifecycle through the CLI", () => {
       return;
     }
     // With quick return of freed memory to the system, unless the user configured jemalloc.
-    expect(daemonEnv({ A: "1" })).toEqual({ A: "1", LD_PRELOAD: lib, MALLOC_CONF: expect.stringContaining("dirty_decay_ms:1000") });
+    expect(daemonEnv({ A: "1" })).toEqual({
+      A: "1",
+      LD_PRELOAD: lib,
+      MALLOC_CONF: expect.stringContaining("dirty_decay_ms:1000"),
+    });
     expect(daemonEnv({ MALLOC_CONF: "narenas:1" }).MALLOC_CONF).toBe("narenas:1");
     expect(daemonEnv({ LD_PRELOAD: "/x.so" }).LD_PRELOAD).toBe(`${lib}:/x.so`);
     expect(daemonEnv({ KBOX_ALLOCATOR: "system" }).LD_PRELOAD).toBeUndefined();
@@ -146,7 +150,15 @@ describe("daemon lifecycle through the CLI", () => {
       res.setHeader("content-type", "application/json");
       if (req.url === "/api/v1/kbox/hello") {
         res.end(
-          JSON.stringify({ name: "kboxd", version: "0.0.1", protocol: 0, pid: deadPid, started: new Date().toISOString(), data_dir: t.paths.data, listen: [] }),
+          JSON.stringify({
+            name: "kboxd",
+            version: "0.0.1",
+            protocol: 0,
+            pid: deadPid,
+            started: new Date().toISOString(),
+            data_dir: t.paths.data,
+            listen: [],
+          }),
         );
       } else if (req.url === "/api/v1/kbox/shutdown" && req.method === "POST") {
         shutdowns++;

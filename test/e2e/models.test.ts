@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import * as models from "../../src/api/models.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import type * as models from "../../src/api/models.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { type FakeHub, startEmbeddingServer, startFakeHub } from "../helpers/fake-hub.js";
 import { tinyModelFiles } from "../helpers/tiny-model.js";
 
@@ -35,7 +35,9 @@ describe("kbox models, end to end", () => {
     const r = await d.cli(["models", "list"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^notice: no embedding model installed: knowledge boxes are indexed for keyword search only\. Run `kbox models pull/m);
+    expect(r.stderr).toMatch(
+      /^notice: no embedding model installed: knowledge boxes are indexed for keyword search only\. Run `kbox models pull/m,
+    );
     const j = await d.cli(["models", "list", "--json"]);
     expect(JSON.parse(j.stdout)).toMatchObject({ keyword_only: true, default: null, models: [] });
     const all = await d.cli(["models", "list", "--all"]);
@@ -66,12 +68,20 @@ describe("kbox models, end to end", () => {
     // the KB's model is fixed now, so that a later `models use` does not mix vector spaces
     const got = await d.client.call(kbs.getKb, { params: { kbid: kb.uuid } });
     expect(got.model).toMatchObject({ semantic_models: ["kbox-test/tiny-bge"], default_semantic_model: "kbox-test/tiny-bge" });
-    expect(d.daemon.services.models.vectorsets(kb.uuid)).toEqual([{ id: "tiny-bge", model: "kbox-test/tiny-bge", dim: 24, default: true }]);
+    expect(d.daemon.services.models.vectorsets(kb.uuid)).toEqual([
+      { id: "tiny-bge", model: "kbox-test/tiny-bge", dim: 24, default: true },
+    ]);
     // loaded once
     expect(await d.daemon.services.models.embedderFor(kb.uuid)).toBe(e);
     const list = JSON.parse((await d.cli(["models", "list", "--json"])).stdout) as models.ModelList;
     expect(list).toMatchObject({ keyword_only: false, default: "kbox-test/tiny-bge" });
-    expect(list.models[0]).toMatchObject({ name: "kbox-test/tiny-bge", provider: "onnx", pooling: "cls", kbs: ["semantic"], default: true });
+    expect(list.models[0]).toMatchObject({
+      name: "kbox-test/tiny-bge",
+      provider: "onnx",
+      pooling: "cls",
+      kbs: ["semantic"],
+      default: true,
+    });
   });
 
   it("draws a progress bar on a TTY, resumes an interrupted pull, and refuses a bad checksum", async () => {
@@ -81,7 +91,9 @@ describe("kbox models, end to end", () => {
     const first = await d.cli(["models", "pull", "kbox-test/tiny-ce"], { env: hubEnv(), tty: true });
     hub.throttle(0);
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/kbox: download of onnx\/model.onnx was interrupted \(.*\); what arrived is kept for the next pull/);
+    expect(first.stderr).toMatch(
+      /kbox: download of onnx\/model.onnx was interrupted \(.*\); what arrived is kept for the next pull/,
+    );
     expect(first.stderr).toContain("hint: run the same pull again to resume");
     expect(first.stderr).toMatch(/\r\x1b\[2K.*\[#*-*\] +\d+% .*KiB\/.*MiB .*\/s +eta/);
 
@@ -106,8 +118,13 @@ describe("kbox models, end to end", () => {
     const refused = await d.cli(["models", "pull", "kbox-test/tiny-ce", "--json"], { env: hubEnv() });
     hub.tamper("onnx/model.onnx", onnx);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/kbox: checksum mismatch for onnx\/model.onnx: sha256 expected [0-9a-f]{64}, got [0-9a-f]{64}/);
-    const lines = refused.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(refused.stderr).toMatch(
+      /kbox: checksum mismatch for onnx\/model.onnx: sha256 expected [0-9a-f]{64}, got [0-9a-f]{64}/,
+    );
+    const lines = refused.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].type).toBe("start");
     expect(lines.at(-1)).toMatchObject({ type: "error" });
     // the installed copy was left alone
@@ -115,12 +132,36 @@ describe("kbox models, end to end", () => {
   });
 
   it("adds an OpenAI-compatible endpoint, discovers its dimension, and serves a second vectorset", async () => {
-    const r = await d.cli(["models", "add", "openai:local", "--url", `${emb.url}/v1`, "--model", "tiny-embed", "--api-key", "sk-test", "--json"]);
+    const r = await d.cli([
+      "models",
+      "add",
+      "openai:local",
+      "--url",
+      `${emb.url}/v1`,
+      "--model",
+      "tiny-embed",
+      "--api-key",
+      "sk-test",
+      "--json",
+    ]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ name: "openai:local", provider: "openai", dim: 12, vectorset: "local", url: `${emb.url}/v1`, model: "tiny-embed" });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      name: "openai:local",
+      provider: "openai",
+      dim: 12,
+      vectorset: "local",
+      url: `${emb.url}/v1`,
+      model: "tiny-embed",
+    });
     expect(r.stdout).not.toContain("sk-test");
     const kb = await d.client.call(kbs.createKb, {
-      body: { slug: "two", learning_configuration: { semantic_models: ["bge-tiny-missing", "kbox-test/tiny-bge", "openai:local"], default_semantic_model: "openai:local" } },
+      body: {
+        slug: "two",
+        learning_configuration: {
+          semantic_models: ["bge-tiny-missing", "kbox-test/tiny-bge", "openai:local"],
+          default_semantic_model: "openai:local",
+        },
+      },
     });
     const models2 = d.daemon.services.models;
     expect(models2.vectorsets(kb.uuid)).toEqual([
@@ -146,20 +187,27 @@ describe("kbox models, end to end", () => {
     expect(use.code).toBe(0);
     expect(use.stderr).toMatch(/semantic search uses openai:local \(12 dims\); reranking with kbox-test\/tiny-ce/);
     // a KB pinned earlier keeps its model
-    expect((await d.daemon.services.models.embedderFor((await d.client.call(kbs.getKbBySlug, { params: { slug: "semantic" } })).uuid))?.dim).toBe(24);
+    expect(
+      (await d.daemon.services.models.embedderFor((await d.client.call(kbs.getKbBySlug, { params: { slug: "semantic" } })).uuid))
+        ?.dim,
+    ).toBe(24);
     const kb = await d.client.call(kbs.createKb, { body: { slug: "after-use" } });
     expect((await d.daemon.services.models.embedderFor(kb.uuid))?.dim).toBe(12);
 
     const refused = await d.cli(["models", "remove", "tiny-bge", "--yes"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("model kbox-test/tiny-bge is used by knowledge box semantic, two; pass force to remove it anyway");
+    expect(refused.stderr).toContain(
+      "model kbox-test/tiny-bge is used by knowledge box semantic, two; pass force to remove it anyway",
+    );
     expect((await d.cli(["models", "remove", "tiny-bge"])).code).toBe(2);
     const forced = await d.cli(["models", "remove", "tiny-bge", "--yes", "--force"]);
     expect(forced.code).toBe(0);
     expect(forced.stderr).toContain("removed kbox-test/tiny-bge");
     expect(d.daemon.services.models.list().models.map((m) => m.name)).toEqual(["kbox-test/tiny-ce", "openai:local"]);
 
-    expect((await d.cli(["models", "use", "nothing-like-it"])).stderr).toContain("no installed or configured model named nothing-like-it");
+    expect((await d.cli(["models", "use", "nothing-like-it"])).stderr).toContain(
+      "no installed or configured model named nothing-like-it",
+    );
     const badId = await d.cli(["models", "pull", "not a model"], { env: hubEnv() });
     expect(badId.code).toBe(1);
     expect(badId.stderr).toContain("not a model id");
@@ -176,12 +224,20 @@ describe("first use", () => {
     try {
       const kb = await fresh.client.call(kbs.createKb, { body: { slug: "first" } });
       // two first uses at once share one download
-      const [e, e2] = await Promise.all([fresh.daemon.services.models.embedderFor(kb.uuid), fresh.daemon.services.models.embedderFor(kb.uuid)]);
+      const [e, e2] = await Promise.all([
+        fresh.daemon.services.models.embedderFor(kb.uuid),
+        fresh.daemon.services.models.embedderFor(kb.uuid),
+      ]);
       expect(e?.id).toBe("onnx:Xenova/bge-small-en-v1.5");
       expect(e2).toBe(e);
       expect(hub.requests.filter((q) => q.path === "/api/models/Xenova/bge-small-en-v1.5")).toHaveLength(1);
       const m = fresh.daemon.services.models.list().models[0];
-      expect(m).toMatchObject({ name: "Xenova/bge-small-en-v1.5", query_prefix: "Represent this sentence for searching relevant passages: ", pooling: "cls", kbs: ["first"] });
+      expect(m).toMatchObject({
+        name: "Xenova/bge-small-en-v1.5",
+        query_prefix: "Represent this sentence for searching relevant passages: ",
+        pooling: "cls",
+        kbs: ["first"],
+      });
     } finally {
       await fresh.stop();
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDaemon, removeHome, runCli, startTestDaemon, tempHome } from "../helpers/daemon.js";
+import { removeHome, runCli, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
 
 // A second daemon on TCP stands in for a remote zone: it serves the same wire and needs an API key.
 let zone: TestDaemon;
@@ -8,13 +8,16 @@ let key: string;
 let readerKey: string;
 let home: string;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[], o: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv } = {}) => runCli(args, { ...env, ...o.env }, o);
+const cli = (args: string[], o: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  runCli(args, { ...env, ...o.env }, o);
 
 beforeAll(async () => {
   zone = await startTestDaemon({ listen: "127.0.0.1:0" });
   kbid = JSON.parse((await zone.cli(["kb", "create", "remote-notes", "--json"])).stdout).uuid;
   const mkKey = async (role: string) => {
-    const sa = JSON.parse((await zone.cli(["sa", "create", "--title", role, "--role", role, "--kb", "remote-notes", "--json"])).stdout);
+    const sa = JSON.parse(
+      (await zone.cli(["sa", "create", "--title", role, "--role", role, "--kb", "remote-notes", "--json"])).stdout,
+    );
     return (await zone.cli(["sa", "key", "create", sa.id, "--kb", "remote-notes", "--expires", "1d"])).stdout.trim();
   };
   key = await mkKey("SCONTRIBUTOR");
@@ -37,7 +40,10 @@ describe("remote profiles against a zone over TCP", () => {
   });
 
   it("logs in with a key from stdin (URL with /api/v1) and runs kb and resource commands unchanged", async () => {
-    const login = await cli(["auth", "login", "--profile", "zone", "--zone", `${zone.url}/api/v1`, "--kb", kbid, "--api-key", "-"], { stdin: `${key}\n` });
+    const login = await cli(
+      ["auth", "login", "--profile", "zone", "--zone", `${zone.url}/api/v1`, "--kb", kbid, "--api-key", "-"],
+      { stdin: `${key}\n` },
+    );
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toContain("(knowledge box remote-notes) as profile zone, now active");
 
@@ -70,7 +76,14 @@ describe("remote profiles against a zone over TCP", () => {
   });
 
   it("works ad hoc from KBOX_URL, KBOX_API_KEY and KBOX_KB without a profile", async () => {
-    const adhoc = { KBOX_HOME: tempHome(), NO_COLOR: "1", KBOX_URL: zone.url!, KBOX_API_KEY: key, KBOX_KB: kbid, KBOX_DAEMON_BIN: "/nonexistent" };
+    const adhoc = {
+      KBOX_HOME: tempHome(),
+      NO_COLOR: "1",
+      KBOX_URL: zone.url!,
+      KBOX_API_KEY: key,
+      KBOX_KB: kbid,
+      KBOX_DAEMON_BIN: "/nonexistent",
+    };
     try {
       const r = await runCli(["resource", "list"], adhoc);
       expect(r.code, r.stderr).toBe(0);

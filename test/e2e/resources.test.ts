@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
 import { ApiError } from "../../src/client/errors.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 
 let d: TestDaemon;
@@ -63,7 +63,9 @@ const FULL: api.CreateResource = {
   hidden: false,
   security: { access_groups: ["team-a", "team-b"] },
   texts: { body: { body: "We ship on Friday.", format: "MARKDOWN" } },
-  files: { doc: { language: "en", file: { filename: "q3.pdf", content_type: "application/pdf", payload: PDF.toString("base64") } } },
+  files: {
+    doc: { language: "en", file: { filename: "q3.pdf", content_type: "application/pdf", payload: PDF.toString("base64") } },
+  },
   links: { site: { uri: "https://example.com/page", css_selector: "main", headers: { "x-a": "1" } } },
   conversations: {
     chat: {
@@ -112,7 +114,10 @@ describe("resources and fields end to end", () => {
   });
 
   it("serves origin, extra, relations and security only when asked", async () => {
-    const r = await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["origin", "extra", "relations", "security"] } });
+    const r = await d.client.call(api.getResource.byId, {
+      params: { kbid, rid },
+      query: { show: ["origin", "extra", "relations", "security"] },
+    });
     expect(r).not.toHaveProperty("title");
     expect(r.origin).toEqual(FULL.origin);
     expect(r.extra).toEqual(FULL.extra);
@@ -127,7 +132,11 @@ describe("resources and fields end to end", () => {
     expect(data.texts.body.value).toMatchObject({ body: "We ship on Friday.", format: "MARKDOWN" });
     expect(data.generics.title.value).toBe("Full resource");
     expect(data.generics.summary.value).toBe("All the kinds");
-    expect(data.links.site.value).toMatchObject({ uri: "https://example.com/page", css_selector: "main", headers: { "x-a": "1" } });
+    expect(data.links.site.value).toMatchObject({
+      uri: "https://example.com/page",
+      css_selector: "main",
+      headers: { "x-a": "1" },
+    });
     expect(data.key_values.kv.value).toEqual({ data: { color: "blue", size: "L" } });
     const conv = data.conversations.chat.value as { messages: { ident: string }[] };
     expect(conv.messages.map((m) => m.ident)).toEqual(["m1", "m2"]);
@@ -137,7 +146,10 @@ describe("resources and fields end to end", () => {
     expect(file.file).not.toHaveProperty("payload");
     expect(file.file.md5).toMatch(/^[0-9a-f]{32}$/);
 
-    const only = await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["values"], field_type: ["text", "key_value"] } });
+    const only = await d.client.call(api.getResource.byId, {
+      params: { kbid, rid },
+      query: { show: ["values"], field_type: ["text", "key_value"] },
+    });
     expect(Object.keys(only.data as object).sort()).toEqual(["key_values", "texts"]);
   });
 
@@ -152,7 +164,10 @@ describe("resources and fields end to end", () => {
   });
 
   it("shows field status with show=errors", async () => {
-    const r = await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["errors"], field_type: ["text"] } });
+    const r = await d.client.call(api.getResource.byId, {
+      params: { kbid, rid },
+      query: { show: ["errors"], field_type: ["text"] },
+    });
     expect(r.data).toEqual({ texts: { body: { status: expect.stringMatching(/^(PENDING|PROCESSED)$/) } } });
   });
 
@@ -176,7 +191,9 @@ describe("resources and fields end to end", () => {
     expect(e.status).toBe(409);
     expect(e.detail).toBe("Resource slug full-res already exists");
     const other = await d.client.call(api.createResource, { params: { kbid }, body: { slug: "other", title: "Other" } });
-    const p = await failure(d.client.call(api.updateResource.byId, { params: { kbid, rid: other.uuid }, body: { slug: "full-res" } }));
+    const p = await failure(
+      d.client.call(api.updateResource.byId, { params: { kbid, rid: other.uuid }, body: { slug: "full-res" } }),
+    );
     expect(p.status).toBe(409);
     expect(p.detail).toBe("Resource slug full-res already exists");
     await d.client.call(api.deleteResource.bySlug, { params: { kbid, rslug: "other" } });
@@ -190,8 +207,17 @@ describe("resources and fields end to end", () => {
       body: { summary: "New summary", origin: { path: "/moved", tags: ["t"] } },
     });
     expect(b.seqid).toBeGreaterThan(a.seqid);
-    const r = await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["basic", "origin", "values"], field_type: ["generic"] } });
-    expect(r).toMatchObject({ title: "Renamed", summary: "New summary", hidden: true, last_seqid: b.seqid, metadata: { status: expect.stringMatching(/^(PENDING|PROCESSED)$/) } });
+    const r = await d.client.call(api.getResource.byId, {
+      params: { kbid, rid },
+      query: { show: ["basic", "origin", "values"], field_type: ["generic"] },
+    });
+    expect(r).toMatchObject({
+      title: "Renamed",
+      summary: "New summary",
+      hidden: true,
+      last_seqid: b.seqid,
+      metadata: { status: expect.stringMatching(/^(PENDING|PROCESSED)$/) },
+    });
     expect(r.origin).toMatchObject({ path: "/moved", tags: ["t"] });
     expect((r.data as { generics: Record<string, { value: string }> }).generics.title.value).toBe("Renamed");
     expect(Date.parse(r.modified as string)).toBeGreaterThanOrEqual(Date.parse(r.created as string));
@@ -207,21 +233,32 @@ describe("resources and fields end to end", () => {
     };
     await put("text", "notes", { body: "extra notes", format: "PLAIN" });
     await put("link", "ref", { uri: "https://example.org/" }, true);
-    await put("file", "img", { file: { filename: "a.txt", content_type: "text/plain", payload: Buffer.from("hello").toString("base64") } });
+    await put("file", "img", {
+      file: { filename: "a.txt", content_type: "text/plain", payload: Buffer.from("hello").toString("base64") },
+    });
     await put("conversation", "talk", { messages: [{ ident: "1", content: { text: "hi" } }] }, true);
     await put("key_value", "props", { data: { a: "b" } });
     for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBeGreaterThan(seqs[i - 1]);
 
     const text = await d.client.call(api.getField.byId, { params: { kbid, rid, field_type: "text", field_id: "notes" } });
     expect(text).toEqual({ field_type: "text", field_id: "notes", value: { body: "extra notes", format: "PLAIN" } });
-    const file = await d.client.call(api.getField.bySlug, { params: { kbid, rslug: "full-res", field_type: "file", field_id: "img" } });
+    const file = await d.client.call(api.getField.bySlug, {
+      params: { kbid, rslug: "full-res", field_type: "file", field_id: "img" },
+    });
     expect(file).toMatchObject({ field_type: "file", field_id: "img", value: { file: { filename: "a.txt", size: 5 } } });
     const kv = await rawCall(d.client, "GET", `/api/v1/kb/${kbid}/resource/${rid}/key_value/props?show=values&show=errors`);
-    expect(kv.json).toEqual({ field_type: "key_value", field_id: "props", value: { data: { a: "b" } }, status: expect.stringMatching(/^(PENDING|PROCESSED)$/) });
+    expect(kv.json).toEqual({
+      field_type: "key_value",
+      field_id: "props",
+      value: { data: { a: "b" } },
+      status: expect.stringMatching(/^(PENDING|PROCESSED)$/),
+    });
 
     const del = await rawCall(d.client, "DELETE", `/api/v1/kb/${kbid}/slug/full-res/key_value/props`);
     expect(del.status).toBe(204);
-    const gone = await failure(d.client.call(api.getField.byId, { params: { kbid, rid, field_type: "key_value", field_id: "props" } }));
+    const gone = await failure(
+      d.client.call(api.getField.byId, { params: { kbid, rid, field_type: "key_value", field_id: "props" } }),
+    );
     expect(gone.status).toBe(404);
     const again = await rawCall(d.client, "DELETE", `/api/v1/kb/${kbid}/resource/${rid}/key_value/props`);
     expect(again.status).toBe(404);
@@ -233,7 +270,9 @@ describe("resources and fields end to end", () => {
     const blobDir = join(d.home, "data", "kbs", kbid, "blobs", "r", rid);
     const before = filesUnder(blobDir).length;
     const put = (text: string) =>
-      rawCall(d.client, "PUT", `/api/v1/kb/${kbid}/resource/${rid}/file/swap`, { file: { filename: "s.txt", payload: Buffer.from(text).toString("base64") } });
+      rawCall(d.client, "PUT", `/api/v1/kb/${kbid}/resource/${rid}/file/swap`, {
+        file: { filename: "s.txt", payload: Buffer.from(text).toString("base64") },
+      });
     expect((await put("first version")).status).toBe(201);
     expect((await put("second, longer version")).status).toBe(201);
     const files = filesUnder(blobDir);
@@ -247,7 +286,9 @@ describe("resources and fields end to end", () => {
 
   it("appends conversation messages with PUT .../conversation/{id}/messages", async () => {
     const path = `/api/v1/kb/${kbid}/resource/${rid}/conversation/chat/messages`;
-    const r = await rawCall(d.client, "PUT", path, [{ ident: "m3", who: "carol", type: "UNSET", content: { text: "And Monday?" } }]);
+    const r = await rawCall(d.client, "PUT", path, [
+      { ident: "m3", who: "carol", type: "UNSET", content: { text: "And Monday?" } },
+    ]);
     expect(r.status).toBe(200);
     expect((r.json as { seqid: number }).seqid).toBeGreaterThan(createSeq);
     const bySlug = await rawCall(d.client, "PUT", `/api/v1/kb/${kbid}/slug/full-res/conversation/chat/messages`, [
@@ -262,7 +303,8 @@ describe("resources and fields end to end", () => {
 
   it("lists resources a page at a time, in the wire's shape", async () => {
     const made: string[] = [];
-    for (let i = 0; i < 4; i++) made.push((await d.client.call(api.createResource, { params: { kbid }, body: { title: `page ${i}` } })).uuid);
+    for (let i = 0; i < 4; i++)
+      made.push((await d.client.call(api.createResource, { params: { kbid }, body: { title: `page ${i}` } })).uuid);
     const all = await rawCall(d.client, "GET", `/api/v1/kb/${kbid}/resources?page=0&size=20`);
     expect(all.status).toBe(200);
     const body = all.json as { resources: { id: string }[]; pagination: unknown };
@@ -301,7 +343,9 @@ describe("resources and fields end to end", () => {
   });
 
   it("hides resources on creation when the knowledge box says so", async () => {
-    const kb = await d.client.call(kbs.createKb, { body: { slug: "hiding", hidden_resources_enabled: true, hidden_resources_hide_on_creation: true } });
+    const kb = await d.client.call(kbs.createKb, {
+      body: { slug: "hiding", hidden_resources_enabled: true, hidden_resources_hide_on_creation: true },
+    });
     const r = await d.client.call(api.createResource, { params: { kbid: kb.uuid }, body: { title: "secret" } });
     const got = await d.client.call(api.getResource.byId, { params: { kbid: kb.uuid, rid: r.uuid } });
     expect(got.hidden).toBe(true);

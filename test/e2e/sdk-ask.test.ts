@@ -1,8 +1,8 @@
 import { type KnowledgeBox, Nuclia } from "@nuclia/core";
 import { firstValueFrom, lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { seedKb } from "../daemon/ask/kb.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // The upstream JavaScript SDK, unchanged, asking the daemon in standalone mode.
 let d: TestDaemon;
@@ -16,16 +16,31 @@ beforeAll(async () => {
   rids = seeded.rids;
   const store = await d.daemon.services.store.kb(seeded.kbid);
   paragraphIds = new Set((await store.paragraphs.table.query().select(["id"]).toArray()).map((r) => r.id as string));
-  const nuclia = new Nuclia({ backend: `${d.url}/api`, standalone: true, zone: "local", account: "local", knowledgeBox: seeded.kbid } as ConstructorParameters<typeof Nuclia>[0]);
+  const nuclia = new Nuclia({
+    backend: `${d.url}/api`,
+    standalone: true,
+    zone: "local",
+    account: "local",
+    knowledgeBox: seeded.kbid,
+  } as ConstructorParameters<typeof Nuclia>[0]);
   kb = await firstValueFrom(nuclia.db.getKnowledgeBox("local", seeded.kbid));
 });
 afterAll(async () => d?.stop());
 
-type Answer = { type: string; text: string; incomplete?: boolean; citations?: Record<string, [number, number][]>; sources?: { best_matches: string[]; resources: Record<string, unknown> }; metadata?: unknown };
+type Answer = {
+  type: string;
+  text: string;
+  incomplete?: boolean;
+  citations?: Record<string, [number, number][]>;
+  sources?: { best_matches: string[]; resources: Record<string, unknown> };
+  metadata?: unknown;
+};
 
 describe("@nuclia/core ask against kboxd", () => {
   it("gets a streamed answer with retrieval results and citations pointing at real paragraphs", async () => {
-    const answers = (await lastValueFrom(kb.ask("Who writes the release notes?", undefined, ["keyword"] as never, { citations: true }).pipe(toArray()))) as Answer[];
+    const answers = (await lastValueFrom(
+      kb.ask("Who writes the release notes?", undefined, ["keyword"] as never, { citations: true }).pipe(toArray()),
+    )) as Answer[];
     expect(answers.length).toBeGreaterThan(1);
     expect(answers.some((a) => a.incomplete)).toBe(true);
     const final = answers.at(-1) as Answer;
@@ -41,7 +56,9 @@ describe("@nuclia/core ask against kboxd", () => {
   });
 
   it("gets a synchronous answer", async () => {
-    const a = (await lastValueFrom(kb.ask("Where is the office located?", undefined, ["keyword"] as never, { synchronous: true, citations: true }))) as Answer;
+    const a = (await lastValueFrom(
+      kb.ask("Where is the office located?", undefined, ["keyword"] as never, { synchronous: true, citations: true }),
+    )) as Answer;
     expect(a.type).toBe("answer");
     expect(a.text).toContain("Lisbon");
     expect(a.sources?.best_matches.length).toBeGreaterThan(0);

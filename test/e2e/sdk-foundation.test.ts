@@ -2,7 +2,7 @@ import { Nuclia, ResourceProperties, type WritableKnowledgeBox } from "@nuclia/c
 import { firstValueFrom } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as resources from "../../src/api/resources.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // The upstream JavaScript SDK, unchanged, in standalone mode against kboxd --listen --trust-roles-header.
 let d: TestDaemon;
@@ -10,7 +10,9 @@ let nuclia: Nuclia;
 
 beforeAll(async () => {
   d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true });
-  nuclia = new Nuclia({ backend: `${d.url}/api`, standalone: true, zone: "local", account: "local" } as ConstructorParameters<typeof Nuclia>[0]);
+  nuclia = new Nuclia({ backend: `${d.url}/api`, standalone: true, zone: "local", account: "local" } as ConstructorParameters<
+    typeof Nuclia
+  >[0]);
 });
 afterAll(async () => {
   await d.stop();
@@ -36,13 +38,19 @@ describe("@nuclia/core in standalone mode", () => {
 
   it("creates a resource with a text field", async () => {
     const res = await firstValueFrom(
-      kb.createResource({ title: "SDK resource", slug: "sdk-res", texts: { body: { body: "Written by the JavaScript SDK.", format: "PLAIN" } } } as never),
+      kb.createResource({
+        title: "SDK resource",
+        slug: "sdk-res",
+        texts: { body: { body: "Written by the JavaScript SDK.", format: "PLAIN" } },
+      } as never),
     );
     expect(res.uuid).toMatch(/^[0-9a-f]{32}$/);
     rid = res.uuid;
     // The daemon has it, as the socket client sees it.
     const got = await d.client.call(resources.getResource.byId, { params: { kbid: kb.id, rid }, query: { show: ["values"] } });
-    expect((got.data as { texts: { body: { value: { body: string } } } }).texts.body.value.body).toBe("Written by the JavaScript SDK.");
+    expect((got.data as { texts: { body: { value: { body: string } } } }).texts.body.value.body).toBe(
+      "Written by the JavaScript SDK.",
+    );
   });
 
   it("lists resources and reads one back, by id and by slug", async () => {

@@ -2,7 +2,7 @@ import { Nuclia, ResourceProperties, type UploadStatus, type WritableKnowledgeBo
 import { firstValueFrom, lastValueFrom } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 // The upstream JavaScript SDK, unchanged, uploads through kboxd's TCP listener (standalone mode).
@@ -14,7 +14,13 @@ beforeAll(async () => {
   process.env.KBOX_MODELS_AUTOPULL = "0";
   d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "sdk-upload" } })).uuid;
-  const nuclia = new Nuclia({ backend: `${d.url}/api`, standalone: true, zone: "local", account: "local", knowledgeBox: kbid } as ConstructorParameters<typeof Nuclia>[0]);
+  const nuclia = new Nuclia({
+    backend: `${d.url}/api`,
+    standalone: true,
+    zone: "local",
+    account: "local",
+    knowledgeBox: kbid,
+  } as ConstructorParameters<typeof Nuclia>[0]);
   kb = await firstValueFrom(nuclia.db.getKnowledgeBox("local", kbid));
 });
 afterAll(async () => {
@@ -28,7 +34,9 @@ async function statusOf(rid: string): Promise<string | undefined> {
 
 describe("@nuclia/core uploads", () => {
   it("uploads a file directly and the resource reaches PROCESSED", async () => {
-    const file = new File(["Direct upload from the SDK about lighthouses.\n\nA second paragraph about the sea."], "direct.txt", { type: "text/plain" });
+    const file = new File(["Direct upload from the SDK about lighthouses.\n\nA second paragraph about the sea."], "direct.txt", {
+      type: "text/plain",
+    });
     const st = (await lastValueFrom(kb.upload(file, false))) as UploadStatus & { resource?: string; field?: string };
     expect(st.completed).toBe(true);
     expect(st.resource).toMatch(/^[0-9a-f]{32}$/);

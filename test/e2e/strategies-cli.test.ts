@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
@@ -21,7 +21,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const tsv = (out: string) => out.split("\n").filter(Boolean).map((l) => l.split("\t"));
+const tsv = (out: string) =>
+  out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split("\t"));
 
 async function paragraphTexts(rid: string, map: "files" | "texts", field: string): Promise<string[]> {
   const r = (await d.client.call(resources.getResource.byId, { params: { kbid, rid }, query: { show: ["extracted"] } })) as any;

@@ -6,7 +6,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as st from "../../src/api/strategies.js";
 import * as sync from "../../src/api/sync.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 import { waitIdle } from "./ingest-helpers.js";
 
@@ -18,7 +18,10 @@ const V1 = "/api/v1";
 
 /** The paragraphs of a field as (text sliced by position, start, end), and the field entry. */
 async function paragraphs(rid: string, map: "texts" | "files", field: string) {
-  const r = (await d.client.call(resources.getResource.byId, { params: { kbid, rid }, query: { show: ["values", "extracted", "errors"] } })) as any;
+  const r = (await d.client.call(resources.getResource.byId, {
+    params: { kbid, rid },
+    query: { show: ["values", "extracted", "errors"] },
+  })) as any;
   const entry = r.data[map][field];
   const text: string = entry.extracted.text.text;
   const paras = entry.extracted.metadata.metadata.paragraphs as { start: number; end: number }[];
@@ -45,16 +48,34 @@ afterAll(async () => {
 
 describe("strategy CRUD", () => {
   it("adds, lists, reads split and extract strategies in the hosted shapes", async () => {
-    manualId = await d.client.call(st.addSplitStrategy, { params: { kbid }, body: { name: "dashes", custom_split: "MANUAL", manual_split: { splitter: "---" } } });
+    manualId = await d.client.call(st.addSplitStrategy, {
+      params: { kbid },
+      body: { name: "dashes", custom_split: "MANUAL", manual_split: { splitter: "---" } },
+    });
     expect(manualId).toMatch(/^[0-9a-f]{32}$/);
     smallId = await d.client.call(st.addExtractStrategy, {
       params: { kbid },
-      body: { name: "small", split: { max_paragraph: 40 }, vllm_config: { rules: ["keep tables"], llm: { generative_model: "x" } }, ai_tables: { llm: null } },
+      body: {
+        name: "small",
+        split: { max_paragraph: 40 },
+        vllm_config: { rules: ["keep tables"], llm: { generative_model: "x" } },
+        ai_tables: { llm: null },
+      },
     });
     const splits = await d.client.call(st.listSplitStrategies, { params: { kbid } });
-    expect(splits[manualId]).toMatchObject({ name: "dashes", custom_split: 1, manual_split: { splitter: "---" }, max_paragraph: 0 });
+    expect(splits[manualId]).toMatchObject({
+      name: "dashes",
+      custom_split: 1,
+      manual_split: { splitter: "---" },
+      max_paragraph: 0,
+    });
     const one = await d.client.call(st.getExtractStrategy, { params: { kbid, strategy_id: smallId } });
-    expect(one).toMatchObject({ name: "small", split: { max_paragraph: 40 }, vllm_config: { rules: ["keep tables"] }, max_parallel_llm_calls: 0 });
+    expect(one).toMatchObject({
+      name: "small",
+      split: { max_paragraph: 40 },
+      vllm_config: { rules: ["keep tables"] },
+      max_parallel_llm_calls: 0,
+    });
     expect(Object.keys(await d.client.call(st.listExtractStrategies, { params: { kbid } }))).toEqual([smallId]);
     expect((await rejection(d.client.call(st.getSplitStrategy, { params: { kbid, strategy_id: "nope" } }))).status).toBe(404);
   });
@@ -69,22 +90,34 @@ describe("strategy CRUD", () => {
 describe("fields naming strategies", () => {
   it("answers 422 with the location for unknown ids (create, PUT, upload header)", async () => {
     const c = await rejection(
-      d.client.call(resources.createResource, { params: { kbid }, body: { texts: { t: { body: "x", split_strategy: "missing" } } } }),
+      d.client.call(resources.createResource, {
+        params: { kbid },
+        body: { texts: { t: { body: "x", split_strategy: "missing" } } },
+      }),
     );
     expect(c.status).toBe(422);
     expect(c.detail[0].loc).toEqual(["body", "texts", "t", "split_strategy"]);
     const { uuid } = await d.client.call(resources.createResource, { params: { kbid }, body: { title: "target" } });
-    const put = await rawCall(d.client, "PUT", `${V1}/kb/${kbid}/resource/${uuid}/text/t`, { body: "x", extract_strategy: "missing" });
+    const put = await rawCall(d.client, "PUT", `${V1}/kb/${kbid}/resource/${uuid}/text/t`, {
+      body: "x",
+      extract_strategy: "missing",
+    });
     expect(put.status).toBe(422);
     expect((put.json as any).detail[0].loc).toEqual(["body", "extract_strategy"]);
-    const up = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/upload`, Buffer.from("some text"), { "content-type": "text/plain", "x-split-strategy": "missing" });
+    const up = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/upload`, Buffer.from("some text"), {
+      "content-type": "text/plain",
+      "x-split-strategy": "missing",
+    });
     expect(up.status).toBe(422);
     expect((up.json as any).detail[0].loc).toEqual(["header", "x-split-strategy"]);
   });
 
   it("splits a text field on a MANUAL splitter, blank lines inside a piece kept together", async () => {
     const body = "Alpha one.\n---\nBeta two.\n\nStill beta.\n---\nGamma three.";
-    const { uuid } = await d.client.call(resources.createResource, { params: { kbid }, body: { texts: { t: { body, split_strategy: manualId } } } });
+    const { uuid } = await d.client.call(resources.createResource, {
+      params: { kbid },
+      body: { texts: { t: { body, split_strategy: manualId } } },
+    });
     await waitIdle(d.client, kbid);
     const { entry, texts, paras } = await paragraphs(uuid, "texts", "t");
     expect(entry.status).toBe("PROCESSED");
@@ -98,7 +131,10 @@ describe("fields naming strategies", () => {
 
   it("bounds paragraphs by the max_paragraph of an extract strategy's split, cutting at sentence ends", async () => {
     const body = "One short sentence here. Another one follows. A third closes.";
-    const { uuid } = await d.client.call(resources.createResource, { params: { kbid }, body: { texts: { t: { body, extract_strategy: smallId } } } });
+    const { uuid } = await d.client.call(resources.createResource, {
+      params: { kbid },
+      body: { texts: { t: { body, extract_strategy: smallId } } },
+    });
     await waitIdle(d.client, kbid);
     const { texts, paras } = await paragraphs(uuid, "texts", "t");
     expect(texts).toEqual(["One short sentence here.", "Another one follows. A third closes."]);
@@ -126,7 +162,10 @@ describe("fields naming strategies", () => {
 describe("deleting strategies and sync configurations", () => {
   it("refuses to delete a strategy a field uses (409), deletes it once unused", async () => {
     const id = await d.client.call(st.addSplitStrategy, { params: { kbid }, body: { max_paragraph: 100 } });
-    const { uuid } = await d.client.call(resources.createResource, { params: { kbid }, body: { texts: { t: { body: "Text.", split_strategy: id } } } });
+    const { uuid } = await d.client.call(resources.createResource, {
+      params: { kbid },
+      body: { texts: { t: { body: "Text.", split_strategy: id } } },
+    });
     const e = await rejection(d.client.call(st.deleteSplitStrategy, { params: { kbid, strategy_id: id } }));
     expect(e.status).toBe(409);
     expect(String(e.detail)).toContain(uuid);
@@ -141,12 +180,21 @@ describe("deleting strategies and sync configurations", () => {
       writeFileSync(join(root, "a.txt"), "One short sentence here. Another one follows. A third closes.");
       const conn = await d.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
       const bad = await rejection(
-        d.client.call(sync.addConfig, { params: { kbid }, body: { name: "bad", external_connection_id: conn.id, sync_root_path: root, extract_strategy: "missing" } }),
+        d.client.call(sync.addConfig, {
+          params: { kbid },
+          body: { name: "bad", external_connection_id: conn.id, sync_root_path: root, extract_strategy: "missing" },
+        }),
       );
       expect(bad.status).toBe(422);
       expect(bad.detail[0].loc).toEqual(["body", "extract_strategy"]);
-      const ex = await d.client.call(st.addExtractStrategy, { params: { kbid }, body: { name: "sync", split: { max_paragraph: 40 } } });
-      const cfg = await d.client.call(sync.addConfig, { params: { kbid }, body: { name: "notes", external_connection_id: conn.id, sync_root_path: root, extract_strategy: ex } });
+      const ex = await d.client.call(st.addExtractStrategy, {
+        params: { kbid },
+        body: { name: "sync", split: { max_paragraph: 40 } },
+      });
+      const cfg = await d.client.call(sync.addConfig, {
+        params: { kbid },
+        body: { name: "notes", external_connection_id: conn.id, sync_root_path: root, extract_strategy: ex },
+      });
       let rid: string | undefined;
       for (let i = 0; i < 200 && !rid; i++) {
         const list = await d.client.call(resources.listResources, { params: { kbid }, query: { size: 200 } });

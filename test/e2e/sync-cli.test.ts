@@ -86,7 +86,23 @@ afterAll(async () => {
 
 describe("kbox sync add", () => {
   it("creates a folder sync with filters, labels and interval: the id on stdout, status on stderr", async () => {
-    const r = await cli(["sync", "add", root, "--name", "docs", "--include", "*.md", "--exclude", "drafts/", "--label", "src/notes", "--label", "team/a", "--interval", "30"]);
+    const r = await cli([
+      "sync",
+      "add",
+      root,
+      "--name",
+      "docs",
+      "--include",
+      "*.md",
+      "--exclude",
+      "drafts/",
+      "--label",
+      "src/notes",
+      "--label",
+      "team/a",
+      "--interval",
+      "30",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toMatch(UUID);
     expect(r.stdout.trim().split("\n")).toHaveLength(1);
@@ -114,7 +130,11 @@ describe("kbox sync add", () => {
     const r = await cli(["sync", "add", `${base}/partial.xml`, "--name", "site", "--json"]);
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout);
-    expect(c).toMatchObject({ name: "site", sync_root_path: `${base}/partial.xml`, external_connection: { provider: "sitemap" } });
+    expect(c).toMatchObject({
+      name: "site",
+      sync_root_path: `${base}/partial.xml`,
+      external_connection: { provider: "sitemap" },
+    });
     await idle("site");
   });
 
@@ -145,7 +165,10 @@ describe("kbox sync list and show", () => {
   it("piped: TSV rows without a header", async () => {
     const r = await cli(["sync", "list"]);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const rows = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(rows.map((x) => x[1])).toEqual(["docs", "site"]);
     expect(rows[0][2]).toBe(`folder ${root}`);
     expect(rows[0][3]).toBe("30m");
@@ -254,7 +277,10 @@ describe("kbox sync jobs and logs", () => {
   it("jobs: newest first, TSV piped; --limit and --json with a cursor", async () => {
     const r = await cli(["sync", "jobs", "docs"]);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const rows = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     // A watch job may sit among them (the watcher saw new.md).
     expect(rows.map((x) => x[2]).filter((t) => t !== "watch")).toEqual(["api", "api", "api", "api", "created"]);
     expect(rows.every((x) => x[1] === "completed")).toBe(true);
@@ -283,7 +309,10 @@ describe("kbox sync jobs and logs", () => {
   it("logs: the latest job's entries, oldest first; --level filters; --json is the wire page", async () => {
     const r = await cli(["sync", "logs", "site"]);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(lines[0][2]).toBe("api sync started");
     expect(lines.at(-1)![2]).toMatch(/^sync finished/);
     expect(lines.some((l) => l[1] === "ERROR" && l[2].includes("/missing: HTTP 404"))).toBe(true);
@@ -301,7 +330,10 @@ describe("kbox sync jobs and logs", () => {
   it("logs --follow on a finished job prints everything and returns", async () => {
     const r = await cli(["sync", "logs", "docs", "--follow", "--json"]);
     expect(r.code).toBe(0);
-    const entries = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const entries = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(entries[0].message).toMatch(/sync started/);
     expect(entries.at(-1).message).toMatch(/sync finished/);
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
@@ -27,10 +27,12 @@ async function synced(): Promise<Map<string, Record<string, any>>> {
   const out = new Map<string, Record<string, any>>();
   for (const r of list.resources) {
     // The sync may delete a resource between the listing and this read: it is simply gone.
-    const full = await d.client.call(resources.getResource.byId, { params: { kbid, rid: r.id }, query: { show: ["basic", "origin"] } }).catch((e) => {
-      if (e?.status === 404) return undefined;
-      throw e;
-    });
+    const full = await d.client
+      .call(resources.getResource.byId, { params: { kbid, rid: r.id }, query: { show: ["basic", "origin"] } })
+      .catch((e) => {
+        if (e?.status === 404) return undefined;
+        throw e;
+      });
     const origin = full?.origin as any;
     if (full && origin?.source_id) out.set(origin.path, full);
   }
@@ -75,7 +77,12 @@ describe("folder sync", () => {
     const conn = await d.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
     const config = await d.client.call(sync.addConfig, {
       params: { kbid },
-      body: { name: "notes", external_connection_id: conn.id, sync_root_path: root, labels: [{ labelset: "src", label: "notes" }] },
+      body: {
+        name: "notes",
+        external_connection_id: conn.id,
+        sync_root_path: root,
+        labels: [{ labelset: "src", label: "notes" }],
+      },
     });
     configId = config.id;
     const job = await settled(configId);
@@ -92,7 +99,9 @@ describe("folder sync", () => {
   it("a re-sync with no change does no work", async () => {
     const job = await d.client.call(sync.triggerSync, { params: { kbid, config_id: configId }, body: {} });
     expect(job.status).toBe("pending");
-    await expect(d.client.call(sync.triggerSync, { params: { kbid, config_id: configId }, body: {} })).rejects.toMatchObject({ status: 409 });
+    await expect(d.client.call(sync.triggerSync, { params: { kbid, config_id: configId }, body: {} })).rejects.toMatchObject({
+      status: 409,
+    });
     const done = await settled(configId);
     expect(done.stats).toMatchObject({ added: 0, updated: 0, deleted: 0, moved: 0, unchanged: 3 });
   });
@@ -133,17 +142,25 @@ describe("folder sync", () => {
     const page1 = await d.client.call(sync.jobLogs, { params: { kbid, job_id: job.id }, query: { limit: 1 } });
     expect(page1.items).toHaveLength(1);
     expect(page1.next_cursor).toBe(page1.items[0].id);
-    const page2 = await d.client.call(sync.jobLogs, { params: { kbid, job_id: job.id }, query: { limit: 500, cursor: page1.next_cursor! } });
+    const page2 = await d.client.call(sync.jobLogs, {
+      params: { kbid, job_id: job.id },
+      query: { limit: 500, cursor: page1.next_cursor! },
+    });
     expect(page2.items.every((e) => e.id < page1.items[0].id)).toBe(true);
     const errors = await d.client.call(sync.jobLogs, { params: { kbid, job_id: job.id }, query: { level: "ERROR" } });
     expect(errors.items).toEqual([]);
-    await expect(d.client.call(sync.jobLogs, { params: { kbid, job_id: job.id }, query: { limit: 501 } })).rejects.toMatchObject({ status: 422 });
+    await expect(d.client.call(sync.jobLogs, { params: { kbid, job_id: job.id }, query: { limit: 501 } })).rejects.toMatchObject({
+      status: 422,
+    });
   });
 
   it("refuses a config whose root is not a folder", async () => {
     const conn = await d.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
     await expect(
-      d.client.call(sync.addConfig, { params: { kbid }, body: { name: "x", external_connection_id: conn.id, sync_root_path: "/nonexistent/dir" } }),
+      d.client.call(sync.addConfig, {
+        params: { kbid },
+        body: { name: "x", external_connection_id: conn.id, sync_root_path: "/nonexistent/dir" },
+      }),
     ).rejects.toMatchObject({ status: 400 });
   });
 });

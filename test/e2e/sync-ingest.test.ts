@@ -44,20 +44,30 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>
 /** Texts of the keyword matches of a query. */
 async function found(query: string): Promise<string[]> {
   const res = await d.client.call(find.find, { params: { kbid }, body: { query, features: ["keyword"], top_k: 20 } });
-  return Object.values(res.resources).flatMap((r) => Object.values(r.fields).flatMap((f) => Object.values(f.paragraphs).map((p) => p.text)));
+  return Object.values(res.resources).flatMap((r) =>
+    Object.values(r.fields).flatMap((f) => Object.values(f.paragraphs).map((p) => p.text)),
+  );
 }
 
 /** The resource a synced path belongs to. */
 function resourceAt(rel: string) {
   const store = d.daemon.services.store.kb(kbid);
-  return store.then((s) => [...s.resources.values()].find((r) => r.origin?.sync_metadata?.file_id === rel && r.origin?.source_id === configId));
+  return store.then((s) =>
+    [...s.resources.values()].find((r) => r.origin?.sync_metadata?.file_id === rel && r.origin?.source_id === configId),
+  );
 }
 
 /** Paragraph rows of a resource's file field: id, hash, text, path. */
 async function fileParagraphs(rid: string) {
   const store = await d.daemon.services.store.kb(kbid);
-  const rows = await store.paragraphs.table.query().where(`rid = '${rid}' AND field = 'f/file'`).select(["id", "hash", "text", "path"]).toArray();
-  return rows.map((r) => ({ id: r.id as string, hash: r.hash as string, text: r.text as string, path: r.path as string })).sort((a, b) => a.id.localeCompare(b.id));
+  const rows = await store.paragraphs.table
+    .query()
+    .where(`rid = '${rid}' AND field = 'f/file'`)
+    .select(["id", "hash", "text", "path"])
+    .toArray();
+  return rows
+    .map((r) => ({ id: r.id as string, hash: r.hash as string, text: r.text as string, path: r.path as string }))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Wait until ingestion has nothing queued or running and no sync job is active. */
@@ -79,7 +89,12 @@ beforeAll(async () => {
   writeFileSync(join(root, "walrus.md"), "# Walruses\n\nThe walrus basks on arctic ice floes all summer.\n");
   writeFileSync(join(root, "heron.txt"), "A grey heron waits motionless in the shallow marsh water.\n");
   const conn = await d.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
-  configId = (await d.client.call(sync.addConfig, { params: { kbid }, body: { name: "ing", external_connection_id: conn.id, sync_root_path: root } })).id;
+  configId = (
+    await d.client.call(sync.addConfig, {
+      params: { kbid },
+      body: { name: "ing", external_connection_id: conn.id, sync_root_path: root },
+    })
+  ).id;
   await waitFor("initial ingestion", async () => (await found("walrus")).length > 0 && (await found("heron")).length > 0);
   await quiet();
 });
@@ -113,7 +128,9 @@ describe("folder sync with ingestion", () => {
     await quiet();
     await waitFor("the path column", async () => (await fileParagraphs(before!.id)).every((p) => p.path === "/birds-heron.txt"));
     const after = await fileParagraphs(before!.id);
-    expect(after.map(({ id, hash, text }) => ({ id, hash, text }))).toEqual(paras.map(({ id, hash, text }) => ({ id, hash, text })));
+    expect(after.map(({ id, hash, text }) => ({ id, hash, text }))).toEqual(
+      paras.map(({ id, hash, text }) => ({ id, hash, text })),
+    );
     // Only the title (the new file name) may have been embedded; the file's text was not.
     const fresh = embedder.seen.slice(embedded);
     expect(fresh.filter((t) => t.includes("heron waits"))).toEqual([]);
@@ -138,8 +155,13 @@ describe("folder sync with ingestion", () => {
     expect((await fileParagraphs(rid)).map((p) => p.text).join(" ")).toContain("hungry leopards");
     // One resource, created once, never updated with a partial version.
     const jobs = await d.client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 10 } });
-    const logs = await Promise.all(jobs.items.map((j) => d.client.call(sync.jobLogs, { params: { kbid, job_id: j.id }, query: { limit: 500 } })));
-    const mentions = logs.flatMap((l) => l.items).filter((e) => e.extra.path === "pangolin.txt").map((e) => e.message);
+    const logs = await Promise.all(
+      jobs.items.map((j) => d.client.call(sync.jobLogs, { params: { kbid, job_id: j.id }, query: { limit: 500 } })),
+    );
+    const mentions = logs
+      .flatMap((l) => l.items)
+      .filter((e) => e.extra.path === "pangolin.txt")
+      .map((e) => e.message);
     expect(mentions).toEqual(["added pangolin.txt"]);
   });
 
@@ -154,7 +176,11 @@ describe("folder sync with ingestion", () => {
     const otter = (await resourceAt("zoo/otter.txt"))!.id;
     const embedded = embedder.seen.length;
     renameSync(join(root, "zoo"), join(root, "wildlife"));
-    await waitFor("the moves", async () => (await resourceAt("wildlife/cats/lynx.txt"))?.id === lynx && (await resourceAt("wildlife/otter.txt"))?.id === otter);
+    await waitFor(
+      "the moves",
+      async () =>
+        (await resourceAt("wildlife/cats/lynx.txt"))?.id === lynx && (await resourceAt("wildlife/otter.txt"))?.id === otter,
+    );
     await quiet();
     expect(await resourceAt("zoo/otter.txt")).toBeUndefined();
     expect(embedder.seen.slice(embedded).filter((t) => t.includes("snowshoe") || t.includes("cracking shells"))).toEqual([]);

@@ -1,11 +1,11 @@
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 /** A small site: a sitemap index pointing at a plain and a gzipped sitemap, robots.txt, pages. */
 function site() {
@@ -27,7 +27,9 @@ function site() {
       `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${base}${p}</loc></url>`).join("")}</urlset>`;
     if (url === "/robots.txt") return res.end("User-agent: *\nDisallow: /private/\n");
     if (url === "/sitemap.xml")
-      return res.end(`<sitemapindex><sitemap><loc>${base}/s1.xml</loc></sitemap><sitemap><loc>${base}/s2.xml.gz</loc></sitemap></sitemapindex>`);
+      return res.end(
+        `<sitemapindex><sitemap><loc>${base}/s1.xml</loc></sitemap><sitemap><loc>${base}/s2.xml.gz</loc></sitemap></sitemapindex>`,
+      );
     if (url === "/s1.xml") return res.end(urlset(["/a", "/private/x"]));
     if (url === "/s2.xml.gz") return res.end(gzipSync(urlset(state.listedInSecond)));
     if (url === "/broken") {
@@ -83,7 +85,10 @@ async function urls(): Promise<Map<string, string>> {
   const list = await d.client.call(resources.listResources, { params: { kbid }, query: { size: 200 } });
   const out = new Map<string, string>();
   for (const r of list.resources) {
-    const full = await d.client.call(resources.getResource.byId, { params: { kbid, rid: r.id }, query: { show: ["origin", "values"] } });
+    const full = await d.client.call(resources.getResource.byId, {
+      params: { kbid, rid: r.id },
+      query: { show: ["origin", "values"] },
+    });
     out.set((full.origin as { url: string }).url.replace(base, ""), r.id);
   }
   return out;
@@ -106,7 +111,10 @@ describe("sitemap sync", () => {
     expect(job.stats).toMatchObject({ added: 3, failed: 1, skipped: 1 });
     const errors = await d.client.call(sync.jobLogs, { params: { kbid, job_id: job.id }, query: { level: "ERROR" } });
     expect(errors.items.map((e) => e.message).join("\n")).toMatch(/\/broken: HTTP 500/);
-    const one = await d.client.call(resources.getResource.byId, { params: { kbid, rid: (await urls()).get("/a")! }, query: { show: ["values"] } });
+    const one = await d.client.call(resources.getResource.byId, {
+      params: { kbid, rid: (await urls()).get("/a")! },
+      query: { show: ["values"] },
+    });
     expect((one.data as any).links.page.value).toMatchObject({ uri: `${base}/a`, css_selector: "p" });
   });
 

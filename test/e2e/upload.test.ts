@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
-import { type TestDaemon, removeHome, startTestDaemon, tempHome } from "../helpers/daemon.js";
+import { removeHome, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 import { waitIdle } from "./ingest-helpers.js";
 
@@ -13,7 +13,10 @@ const b64 = (s: string) => Buffer.from(s).toString("base64");
 const TEXT = Buffer.from("Uploaded notes about the harbour.\n\nA second paragraph about boats and sails.\n");
 
 async function fieldStatus(rid: string, field = "file") {
-  const r = (await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["basic", "values", "errors", "extracted"] } })) as any;
+  const r = (await d.client.call(api.getResource.byId, {
+    params: { kbid, rid },
+    query: { show: ["basic", "values", "errors", "extracted"] },
+  })) as any;
   return { res: r, entry: r.data?.files?.[field] };
 }
 
@@ -52,20 +55,34 @@ describe("direct upload", () => {
 
   it("uploads into a field by id and by slug; base64 filenames are decoded", async () => {
     const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { slug: "target", title: "Target" } });
-    const byId = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/resource/${uuid}/file/doc/upload`, Buffer.from("Field by id text."), {
-      "content-type": "text/plain",
-      "x-filename": b64("by-id.txt"),
-    });
+    const byId = await rawCall(
+      d.client,
+      "POST",
+      `${V1}/kb/${kbid}/resource/${uuid}/file/doc/upload`,
+      Buffer.from("Field by id text."),
+      {
+        "content-type": "text/plain",
+        "x-filename": b64("by-id.txt"),
+      },
+    );
     expect(byId.status).toBe(201);
     expect(byId.json).toMatchObject({ uuid, field_id: "doc" });
-    const bySlug = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/slug/target/file/other/upload`, Buffer.from("Field by slug text."), {
-      "content-type": "text/plain",
-    });
+    const bySlug = await rawCall(
+      d.client,
+      "POST",
+      `${V1}/kb/${kbid}/slug/target/file/other/upload`,
+      Buffer.from("Field by slug text."),
+      {
+        "content-type": "text/plain",
+      },
+    );
     expect(bySlug.status).toBe(201);
     await waitIdle(d.client, kbid);
     expect((await fieldStatus(uuid, "doc")).entry.value.file.filename).toBe("by-id.txt");
     expect((await fieldStatus(uuid, "other")).entry.status).toBe("PROCESSED");
-    const missing = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/slug/nope/file/x/upload`, Buffer.from("x"), { "content-type": "text/plain" });
+    const missing = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/slug/nope/file/x/upload`, Buffer.from("x"), {
+      "content-type": "text/plain",
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -76,19 +93,27 @@ describe("direct upload", () => {
 });
 
 describe("TUS", () => {
-  const create = (headers: Record<string, string>, body?: unknown, path = `${V1}/kb/${kbid}/tusupload`) => rawCall(d.client, "POST", path, body, headers);
+  const create = (headers: Record<string, string>, body?: unknown, path = `${V1}/kb/${kbid}/tusupload`) =>
+    rawCall(d.client, "POST", path, body, headers);
 
   it("uploads in chunks with a create payload, HEAD reports the offset", async () => {
     const data = Buffer.concat([TEXT, Buffer.from("Third paragraph added for TUS.\n")]);
     const c = await create(
-      { "tus-resumable": "1.0.0", "upload-length": String(data.length), "upload-metadata": `filename ${b64(encodeURIComponent("tus notes.txt"))},content_type ${b64("text/plain")},language ${b64("en")}` },
+      {
+        "tus-resumable": "1.0.0",
+        "upload-length": String(data.length),
+        "upload-metadata": `filename ${b64(encodeURIComponent("tus notes.txt"))},content_type ${b64("text/plain")},language ${b64("en")}`,
+      },
       { title: "TUS notes", usermetadata: { classifications: [{ labelset: "src", label: "tus" }] } },
     );
     expect(c.status).toBe(201);
     const location = c.headers.location as string;
     expect(location).toMatch(new RegExp(`^/kb/${kbid}/tusupload/[0-9a-f]{32}$`));
     const half = 20;
-    const p1 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(0, half), { "upload-offset": "0", "content-type": "application/offset+octet-stream" });
+    const p1 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(0, half), {
+      "upload-offset": "0",
+      "content-type": "application/offset+octet-stream",
+    });
     expect(p1.status).toBe(200);
     expect(p1.headers["upload-offset"]).toBe(String(half));
     expect(p1.headers["tus-upload-finished"]).toBeUndefined();
@@ -98,7 +123,10 @@ describe("TUS", () => {
     expect(head.headers["upload-length"]).toBe(String(data.length));
     const wrong = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), { "upload-offset": "3" });
     expect(wrong.status).toBe(412);
-    const p2 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), { "upload-offset": String(half), "content-type": "text/plain" });
+    const p2 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), {
+      "upload-offset": String(half),
+      "content-type": "text/plain",
+    });
     expect(p2.status).toBe(200);
     expect(p2.headers["tus-upload-finished"]).toBe("1");
     const rid = String(p2.headers["ndb-resource"]).split("/").pop() as string;
@@ -116,7 +144,11 @@ describe("TUS", () => {
 
   it("supports deferred length and uploads into a resource field", async () => {
     const { uuid } = await d.client.call(api.createResource, { params: { kbid }, body: { title: "Deferred" } });
-    const c = await create({ "tus-resumable": "1.0.0", "upload-defer-length": "1" }, undefined, `${V1}/kb/${kbid}/resource/${uuid}/file/late/tusupload`);
+    const c = await create(
+      { "tus-resumable": "1.0.0", "upload-defer-length": "1" },
+      undefined,
+      `${V1}/kb/${kbid}/resource/${uuid}/file/late/tusupload`,
+    );
     expect(c.status).toBe(201);
     const loc = c.headers.location as string;
     expect(loc.startsWith(`/kb/${kbid}/resource/${uuid}/file/late/tusupload/`)).toBe(true);
@@ -134,8 +166,13 @@ describe("TUS", () => {
     expect((await rawCall(d.client, "HEAD", unknown)).status).toBe(404);
     expect((await rawCall(d.client, "PATCH", unknown, Buffer.from("x"), { "upload-offset": "0" })).status).toBe(404);
     const md5 = createHash("md5").update(TEXT).digest("hex");
-    expect((await create({ "tus-resumable": "1.0.0", "upload-length": "3", "upload-metadata": `md5 ${b64(md5)}` })).status).toBe(409);
-    expect((await create({ "tus-resumable": "1.0.0", "upload-length": "3", "upload-metadata": `content_type ${b64("bad type")}` })).status).toBe(415);
+    expect((await create({ "tus-resumable": "1.0.0", "upload-length": "3", "upload-metadata": `md5 ${b64(md5)}` })).status).toBe(
+      409,
+    );
+    expect(
+      (await create({ "tus-resumable": "1.0.0", "upload-length": "3", "upload-metadata": `content_type ${b64("bad type")}` }))
+        .status,
+    ).toBe(415);
     expect((await create({ "tus-resumable": "1.0.0" })).status).toBe(400);
     const opt = await rawCall(d.client, "OPTIONS", `${V1}/kb/${kbid}/tusupload`);
     expect(opt.headers["tus-extension"]).toContain("creation-defer-length");
@@ -147,7 +184,10 @@ describe("TUS", () => {
     try {
       const kb = (await d2.client.call(kbs.createKb, { body: { slug: "resume" } })).uuid;
       const data = Buffer.from("Resumable upload content survives restarts of the daemon.");
-      const c = await rawCall(d2.client, "POST", `${V1}/kb/${kb}/tusupload`, undefined, { "tus-resumable": "1.0.0", "upload-length": String(data.length) });
+      const c = await rawCall(d2.client, "POST", `${V1}/kb/${kb}/tusupload`, undefined, {
+        "tus-resumable": "1.0.0",
+        "upload-length": String(data.length),
+      });
       const loc = V1 + (c.headers.location as string);
       await rawCall(d2.client, "PATCH", loc, data.subarray(0, 10), { "upload-offset": "0" });
       await d2.stop();
@@ -168,7 +208,10 @@ describe("TUS", () => {
 describe("download", () => {
   it("streams the stored file with Range and a filename", async () => {
     const data = Buffer.from("0123456789abcdefghij");
-    const up = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/upload`, data, { "content-type": "text/plain", "x-filename": "digits.txt" });
+    const up = await rawCall(d.client, "POST", `${V1}/kb/${kbid}/upload`, data, {
+      "content-type": "text/plain",
+      "x-filename": "digits.txt",
+    });
     const { uuid } = up.json as { uuid: string };
     const url = `${V1}/kb/${kbid}/resource/${uuid}/file/file/download/field`;
     const full = await rawCall(d.client, "GET", url);

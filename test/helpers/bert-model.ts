@@ -5,7 +5,20 @@
  * on weight values, so a random model of a real model's shape measures that model's speed; its
  * vectors carry no meaning. The tokenizer and config files come from tiny-model.ts.
  */
-import { FLOAT, INT64, ATTR_FLOAT, ATTR_INT, bertRepoFiles, bertVocab, encodeOnnx, io, ints, node, rng, writeRepoFiles } from "./tiny-model.js";
+import {
+  ATTR_FLOAT,
+  ATTR_INT,
+  bertRepoFiles,
+  bertVocab,
+  encodeOnnx,
+  FLOAT,
+  INT64,
+  ints,
+  io,
+  node,
+  rng,
+  writeRepoFiles,
+} from "./tiny-model.js";
 
 export interface BertModelOptions {
   layers: number;
@@ -74,7 +87,9 @@ class GraphBuilder {
 
   /** x @ W + b, with W [n_in, n_out] random and b zero (BERT's initialisation). */
   linear(x: string, name: string, nIn: number, nOut: number): string {
-    const mm = this.quantized ? this.matMulQ8(x, name, nIn, nOut) : this.op("MatMul", [x, this.weight(`${name}.weight`, [nIn, nOut])], `${name}.mm`);
+    const mm = this.quantized
+      ? this.matMulQ8(x, name, nIn, nOut)
+      : this.op("MatMul", [x, this.weight(`${name}.weight`, [nIn, nOut])], `${name}.mm`);
     return this.op("Add", [mm, this.weight(`${name}.bias`, [nOut], 0)], `${name}.out`);
   }
 
@@ -103,7 +118,12 @@ class GraphBuilder {
       { name: "axis", type: ATTR_INT, i: -1 },
       { name: "epsilon", type: ATTR_FLOAT, f: LN_EPS },
     ];
-    return this.op("LayerNormalization", [x, this.weight(`${name}.gamma`, [hidden], 1), this.weight(`${name}.beta`, [hidden], 0)], `${name}.out`, attrs);
+    return this.op(
+      "LayerNormalization",
+      [x, this.weight(`${name}.gamma`, [hidden], 1), this.weight(`${name}.beta`, [hidden], 0)],
+      `${name}.out`,
+      attrs,
+    );
   }
 }
 

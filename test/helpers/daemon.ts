@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type DaemonOptions, type RunningDaemon, startDaemon } from "../../daemon/server.js";
 import { kboxPaths } from "../../src/api/paths.js";
-import { main } from "../../src/cli/main.js";
 import { bufferIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
 import { KboxClient } from "../../src/client/client.js";
 import { hello } from "../../src/client/connect.js";
-import { type DaemonOptions, type RunningDaemon, startDaemon } from "../../daemon/server.js";
 
 /** A fresh KBOX_HOME under the temp dir (short, so socket paths stay under the 108-byte limit). */
 export function tempHome(prefix = "kbox-t-"): string {
@@ -20,7 +20,10 @@ export interface TestDaemon {
   daemon: RunningDaemon;
   client: KboxClient;
   /** Run the real CLI in-process against this daemon. */
-  cli: (args: string[], opts?: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv }) => Promise<{ code: number; stdout: string; stderr: string }>;
+  cli: (
+    args: string[],
+    opts?: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv },
+  ) => Promise<{ code: number; stdout: string; stderr: string }>;
   /** TCP base URL when started with `listen`. */
   url?: string;
   stop: () => Promise<void>;
@@ -28,7 +31,11 @@ export interface TestDaemon {
 
 /** Start the real daemon in this process on a temp KBOX_HOME; `stop()` drains it and removes the home. */
 export async function startTestDaemon(
-  opts: Omit<DaemonOptions, "env"> & { home?: string; keepHome?: boolean; /** Extra daemon settings (KBOX_INGEST_RETRY_DEADLINE...). */ env?: NodeJS.ProcessEnv } = {},
+  opts: Omit<DaemonOptions, "env"> & {
+    home?: string;
+    keepHome?: boolean /** Extra daemon settings (KBOX_INGEST_RETRY_DEADLINE...). */;
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<TestDaemon> {
   const home = opts.home ?? tempHome();
   const env = { KBOX_HOME: home, NO_COLOR: "1", ...opts.env } as NodeJS.ProcessEnv;

@@ -5,7 +5,7 @@
  * stand-in for remote embedding endpoints.
  */
 import { createHash } from "node:crypto";
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface HubRequest {
@@ -36,7 +36,12 @@ const gitSha1 = (b: Buffer) => createHash("sha1").update(`blob ${b.length}\0`).u
 function sibling(path: string, b: Buffer) {
   const lfs = path.endsWith(".onnx") || b.length >= LFS_MIN;
   return lfs
-    ? { rfilename: path, size: b.length, blobId: gitSha1(Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${sha256(b)}\n`)), lfs: { sha256: sha256(b), size: b.length, pointerSize: 130 } }
+    ? {
+        rfilename: path,
+        size: b.length,
+        blobId: gitSha1(Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${sha256(b)}\n`)),
+        lfs: { sha256: sha256(b), size: b.length, pointerSize: 130 },
+      }
     : { rfilename: path, size: b.length, blobId: gitSha1(b) };
 }
 
@@ -55,21 +60,37 @@ export async function startFakeHub(): Promise<FakeHub> {
     const api = /^\/api\/models\/([^/]+\/[^/]+)(?:\/revision\/([^/]+))?$/.exec(path);
     if (api) {
       const files = repos.get(api[1]);
-      if (!files || (api[2] && api[2] !== "main")) return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Repository not found"}');
-      const body = { id: api[1], modelId: api[1], sha: "0123456789abcdef0123456789abcdef01234567", siblings: [...files].map(([p, b]) => sibling(p, b)) };
+      if (!files || (api[2] && api[2] !== "main"))
+        return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Repository not found"}');
+      const body = {
+        id: api[1],
+        modelId: api[1],
+        sha: "0123456789abcdef0123456789abcdef01234567",
+        siblings: [...files].map(([p, b]) => sibling(p, b)),
+      };
       return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     }
     const file = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
     const bytes = file && file[2] === "main" ? repos.get(file[1])?.get(file[3]) : undefined;
-    if (!file || !bytes) return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Entry not found"}');
+    if (!file || !bytes)
+      return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Entry not found"}');
     serveFile(req, res, file[3], bytes);
   });
 
-  function serveFile(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, name: string, announced: Buffer): void {
+  function serveFile(
+    req: import("node:http").IncomingMessage,
+    res: import("node:http").ServerResponse,
+    name: string,
+    announced: Buffer,
+  ): void {
     const bytes = tampered.get(name) ?? announced;
     const lfs = sibling(name, announced).lfs;
     const etag = lfs ? lfs.sha256 : gitSha1(announced);
-    const headers: Record<string, string> = { etag: `"${etag}"`, "accept-ranges": "bytes", "content-type": "application/octet-stream" };
+    const headers: Record<string, string> = {
+      etag: `"${etag}"`,
+      "accept-ranges": "bytes",
+      "content-type": "application/octet-stream",
+    };
     if (lfs) headers["x-linked-etag"] = `"${etag}"`;
     let start = 0;
     const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? "");
@@ -141,16 +162,26 @@ export async function startEmbeddingServer(dim = 12): Promise<{ url: string; see
     let raw = "";
     for await (const c of req) raw += c;
     const body = JSON.parse(raw || "{}");
-    seen.push({ path: req.url ?? "", auth: req.headers.authorization, zoneKey: req.headers["x-nuclia-serviceaccount"] as string, body });
+    seen.push({
+      path: req.url ?? "",
+      auth: req.headers.authorization,
+      zoneKey: req.headers["x-nuclia-serviceaccount"] as string,
+      body,
+    });
     const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
     if (req.url === "/v1/embeddings") {
-      if (req.headers.authorization !== "Bearer sk-test") return void res.writeHead(401, { "content-type": "application/json" }).end('{"error":"bad key"}');
+      if (req.headers.authorization !== "Bearer sk-test")
+        return void res.writeHead(401, { "content-type": "application/json" }).end('{"error":"bad key"}');
       const data = input.map((t, index) => ({ object: "embedding", index, embedding: fakeVector(t, dim) })).reverse();
-      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
     }
     if (req.url === "/api/v1/predict/sentences") {
       const data = input.map((t, index) => ({ object: "embedding", index, embedding: fakeVector(`zone:${t}`, dim) }));
-      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model: body.model ?? "multilingual", usage: {} }));
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data, model: body.model ?? "multilingual", usage: {} }));
     }
     res.writeHead(404).end();
   });
@@ -158,4 +189,3 @@ export async function startEmbeddingServer(dim = 12): Promise<{ url: string; see
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, seen, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
-

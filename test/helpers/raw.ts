@@ -21,7 +21,8 @@ export async function rawCall(
   let payload: string | Buffer | undefined;
   if (typeof body === "string" || Buffer.isBuffer(body)) payload = body;
   else if (body !== undefined) payload = JSON.stringify(body);
-  if (payload !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === "content-type")) h["content-type"] = "application/json";
+  if (payload !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === "content-type"))
+    h["content-type"] = "application/json";
   const res = await client.raw({ method, path, headers: h, body: payload });
   const text = (await readAll(res.body)).toString("utf8");
   let json: unknown;
@@ -34,7 +35,10 @@ export async function rawCall(
 }
 
 /** A raw request to a TCP base URL with fetch, headers exactly as given. */
-export async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; json: unknown; headers: Headers }> {
+export async function fetchJson(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; json: unknown; headers: Headers }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let json: unknown;

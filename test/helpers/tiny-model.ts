@@ -68,13 +68,29 @@ function floats(name: string, dims: number[], rand: () => number, scale = 1) {
 }
 
 /** An int64 initializer (a scalar when `dims` is []). */
-export const ints = (name: string, values: number[], dims = [values.length]) => ({ name, dims, data_type: INT64, int64_data: values });
+export const ints = (name: string, values: number[], dims = [values.length]) => ({
+  name,
+  dims,
+  data_type: INT64,
+  int64_data: values,
+});
 /** A graph node named after its first output. */
-export const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({ op_type, input, output, name: output[0], attribute });
+export const node = (op_type: string, input: string[], output: string[], attribute: object[] = []) => ({
+  op_type,
+  input,
+  output,
+  name: output[0],
+  attribute,
+});
 /** A graph input or output; string dims are symbolic (`batch`, `seq`). */
 export const io = (name: string, elem: number, dims: (number | string)[]) => ({
   name,
-  type: { tensor_type: { elem_type: elem, shape: { dim: dims.map((d) => (typeof d === "number" ? { dim_value: d } : { dim_param: d })) } } },
+  type: {
+    tensor_type: {
+      elem_type: elem,
+      shape: { dim: dims.map((d) => (typeof d === "number" ? { dim_value: d } : { dim_param: d })) },
+    },
+  },
 });
 
 /** The ONNX bytes of a tiny encoder (`last_hidden_state`) or cross-encoder (`logits`). */
@@ -223,7 +239,15 @@ export function bertRepoFiles(config: Record<string, unknown>, vocab: string[], 
     }),
   );
   const dim = config.hidden_size;
-  if (pooling) files.set("1_Pooling/config.json", json({ word_embedding_dimension: dim, pooling_mode_cls_token: pooling === "cls", pooling_mode_mean_tokens: pooling === "mean" }));
+  if (pooling)
+    files.set(
+      "1_Pooling/config.json",
+      json({
+        word_embedding_dimension: dim,
+        pooling_mode_cls_token: pooling === "cls",
+        pooling_mode_mean_tokens: pooling === "mean",
+      }),
+    );
   return files;
 }
 

@@ -4,8 +4,8 @@ import { Context } from "../../src/cli/context.js";
 import { bufferIO } from "../../src/cli/io.js";
 import { chatSession } from "../../src/commands/chat.js";
 import { ChatApp } from "../../src/tui/chat-app.js";
-import { type TestDaemon, startTestDaemon } from "../helpers/daemon.js";
 import { seedKb } from "../daemon/ask/kb.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 beforeAll(async () => {
@@ -47,7 +47,9 @@ describe("kbox chat TUI (ink-testing-library)", () => {
     expect(f).toMatch(/searched: When does it open office/);
     await type(app.stdin, "/copy");
     await until(app.lastFrame, (x) => x.includes("copied"));
-    expect(b.stdout()).toContain(`\x1b]52;c;${Buffer.from("The office is located in Lisbon, on Rua Augusta 120.[1] It opens at 8:30 every morning.[1]").toString("base64")}`);
+    expect(b.stdout()).toContain(
+      `\x1b]52;c;${Buffer.from("The office is located in Lisbon, on Rua Augusta 120.[1] It opens at 8:30 every morning.[1]").toString("base64")}`,
+    );
     await type(app.stdin, "/filter topic/planning");
     await until(app.lastFrame, (x) => x.includes("label topic/planning"));
     await type(app.stdin, "Where is the office located?");

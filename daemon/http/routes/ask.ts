@@ -30,7 +30,9 @@ function ndjson(items: AsyncGenerator<AskItem>, abort: AbortController, learning
       await items.return(undefined).catch(() => undefined);
     },
   });
-  return new Response(body, { headers: { "Content-Type": "application/x-ndjson", ...EXPOSE, [ASK_HEADERS.learningId]: learningId } });
+  return new Response(body, {
+    headers: { "Content-Type": "application/x-ndjson", ...EXPOSE, [ASK_HEADERS.learningId]: learningId },
+  });
 }
 
 /** Ask routes: thin — parse, prepare (4xx before streaming), then stream or collect. */
@@ -38,7 +40,12 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   const handle = async (kbid: string, input: HandlerInput<typeof askKb>, resource?: AskOptions["resource"]) => {
     const abort = new AbortController();
     input.signal.addEventListener("abort", () => abort.abort(), { once: true });
-    const opts: AskOptions = { principal: input.principal, signal: abort.signal, resource, showConsumption: flag(input.req, ASK_HEADERS.showConsumption) };
+    const opts: AskOptions = {
+      principal: input.principal,
+      signal: abort.signal,
+      resource,
+      showConsumption: flag(input.req, ASK_HEADERS.showConsumption),
+    };
     const prepared = await s.ask.prepare(kbid, input.body, opts);
     const items = s.ask.run(prepared);
     if (!flag(input.req, ASK_HEADERS.synchronous)) return ndjson(items, abort, prepared.learningId);

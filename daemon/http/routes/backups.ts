@@ -79,7 +79,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return undefined;
   });
 
-  mount(app, api.startExport, async ({ params }) => ({ export_id: (await s.backups.create(params.kbid, { kind: "export" })).id }));
+  mount(app, api.startExport, async ({ params }) => ({
+    export_id: (await s.backups.create(params.kbid, { kind: "export" })).id,
+  }));
   const myExport = (kbid: string, id: string) => {
     const d = s.backups.get(id, "export");
     if (d.kb_id !== s.kbs.require(kbid).uuid) throw notFound(`Export ${id} not found`);

@@ -1,11 +1,11 @@
-import { cacheBytes } from "../../store/db.js";
 import type { Hono } from "hono";
 import * as api from "../../../src/api/daemon.js";
 import { PROTOCOL_VERSION } from "../../../src/api/version.js";
+import { forbidden } from "../../errors.js";
 import type { Services } from "../../services.js";
+import { cacheBytes } from "../../store/db.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
-import { forbidden } from "../../errors.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
   const hello = () => ({

@@ -47,11 +47,22 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
         const store = await s.store.kb(kb.uuid);
         kbs.push({ uuid: kb.uuid, slug: kb.slug, tables: await checkTables(store.db) });
       } catch (e) {
-        kbs.push({ uuid: kb.uuid, slug: kb.slug, tables: [{ name: "(open)", ok: false, rows: null, error: (e as Error).message }] });
+        kbs.push({
+          uuid: kb.uuid,
+          slug: kb.slug,
+          tables: [{ name: "(open)", ok: false, rows: null, error: (e as Error).message }],
+        });
       }
     }
     const { free, total } = await space(s.info.dataDir);
     const w = watching(s);
-    return { data_dir: s.info.dataDir, free_bytes: free, total_bytes: total, meta: await checkTables(s.store.meta), kbs, sync: w ? { watching: w } : null };
+    return {
+      data_dir: s.info.dataDir,
+      free_bytes: free,
+      total_bytes: total,
+      meta: await checkTables(s.store.meta),
+      kbs,
+      sync: w ? { watching: w } : null,
+    };
   });
 }

@@ -7,7 +7,9 @@ import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.find, async ({ params, body, principal, signal }) => s.search.find(params.kbid, body ?? {}, { principal, signal }));
+  mount(app, api.find, async ({ params, body, principal, signal }) =>
+    s.search.find(params.kbid, body ?? {}, { principal, signal }),
+  );
   mount(app, api.findGet, async ({ params, query, principal, signal }) => {
     const raw = api.findQueryToBody(query);
     const r = api.FindBody.safeParse(raw);

@@ -4,8 +4,8 @@ import * as api from "../../../src/api/kbs.js";
 import type { Principal } from "../../auth/service.js";
 import { forbidden } from "../../errors.js";
 import { KbService } from "../../kbs/service.js";
-import type { KbDoc } from "../../store/index.js";
 import type { Services } from "../../services.js";
+import type { KbDoc } from "../../store/index.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 

@@ -2,8 +2,8 @@ import type { Hono } from "hono";
 import { BoolString } from "../../../src/api/common.js";
 import * as api from "../../../src/api/predict.js";
 import { PredictService } from "../../ask/predict.js";
-import { type GenChunk, type GenerateRequest, type Generator, approxTokens } from "../../models/generate/types.js";
 import { notFound } from "../../errors.js";
+import { approxTokens, type GenChunk, type GenerateRequest, type Generator } from "../../models/generate/types.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { type HandlerInput, mount } from "../mount.js";
@@ -90,7 +90,10 @@ async function* predictLines(g: Generator, req: GenerateRequest): AsyncGenerator
     return;
   }
   const u = usage?.type === "usage" ? usage : { input: 0, output: 0 };
-  const timings = { generative_first_chunk: ((first ?? performance.now()) - t0) / 1000, generative: (performance.now() - t0) / 1000 };
+  const timings = {
+    generative_first_chunk: ((first ?? performance.now()) - t0) / 1000,
+    generative: (performance.now() - t0) / 1000,
+  };
   yield line({ type: "meta", input_tokens: u.input, output_tokens: u.output, timings });
   yield line({ type: "status", code: "0" });
 }
@@ -100,7 +103,8 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   const predict = new PredictService(s.kbs, () => s.models);
   const completions = async ({ body, req, signal }: HandlerInput<typeof api.chatCompletions>) => {
     const g = predict.generator(body.model);
-    const maxHeader = Number(req.headers.get("x-understanding-max-output-tokens") ?? req.headers.get("x-nua-max-output-tokens")) || undefined;
+    const maxHeader =
+      Number(req.headers.get("x-understanding-max-output-tokens") ?? req.headers.get("x-nua-max-output-tokens")) || undefined;
     const abort = aborter(signal);
     const gr = predict.completionRequest(body, maxHeader, abort.signal);
     const model = body.model || g.id;
@@ -112,7 +116,13 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model,
-      choices: [{ index: 0, message: { role: "assistant", content, ...(r.reasoning ? { reasoning_content: r.reasoning } : {}) }, finish_reason: "stop" }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content, ...(r.reasoning ? { reasoning_content: r.reasoning } : {}) },
+          finish_reason: "stop",
+        },
+      ],
       usage: { prompt_tokens: r.usage.input, completion_tokens: r.usage.output, total_tokens: r.usage.input + r.usage.output },
     };
   };
@@ -124,9 +134,17 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     const g = predict.generator(i.body.generative_model ?? i.query.model, kbid);
     const abort = aborter(i.signal);
     const gr = predict.chatRequest(i.body, abort.signal);
-    if (BoolString.safeParse(i.req.headers.get("x-synchronous") ?? "false").data !== true) return streamed("application/x-ndjson", predictLines(g, gr), abort);
+    if (BoolString.safeParse(i.req.headers.get("x-synchronous") ?? "false").data !== true)
+      return streamed("application/x-ndjson", predictLines(g, gr), abort);
     const r = await collect(g, gr);
-    return { answer: r.text, reasoning: r.reasoning || null, object: r.object ?? null, status: "0", input_tokens: r.usage.input, output_tokens: r.usage.output };
+    return {
+      answer: r.text,
+      reasoning: r.reasoning || null,
+      object: r.object ?? null,
+      status: "0",
+      input_tokens: r.usage.input,
+      output_tokens: r.usage.output,
+    };
   };
   mount(app, api.predictChat, (i) => chat(i));
   mount(app, api.predictChatKb, (i) => chat(i as never, i.params.kbid));
@@ -149,8 +167,17 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.predictQueryGet, (i) => predict.query(String(i.query.text ?? "")));
 
   const created = Math.floor(Date.now() / 1000);
-  const info = (m: ReturnType<PredictService["listModels"]>[number]) => ({ ...m, created, max_input_tokens: 12_000, max_output_tokens: 4096 });
-  const list = async () => ({ object: "list" as const, data: predict.listModels().map((m) => ({ ...info(m), object: "model" as const, owned_by: "kbox" })), has_more: false });
+  const info = (m: ReturnType<PredictService["listModels"]>[number]) => ({
+    ...m,
+    created,
+    max_input_tokens: 12_000,
+    max_output_tokens: 4096,
+  });
+  const list = async () => ({
+    object: "list" as const,
+    data: predict.listModels().map((m) => ({ ...info(m), object: "model" as const, owned_by: "kbox" })),
+    has_more: false,
+  });
   mount(app, api.listModels, list);
   mount(app, api.openaiModels, list);
   mount(app, api.getModel, async ({ params }) => {

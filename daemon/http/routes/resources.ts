@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { RouteDef } from "../../../src/api/route.js";
 import * as api from "../../../src/api/resources.js";
+import type { RouteDef } from "../../../src/api/route.js";
 import type { ResourceRef } from "../../resources/service.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";

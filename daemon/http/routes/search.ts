@@ -7,7 +7,17 @@ import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
-const SEARCH_LISTS = ["fields", "filters", "features", "show", "field_type_filter", "extracted", "resource_filters", "keyword_filters", "faceted"];
+const SEARCH_LISTS = [
+  "fields",
+  "filters",
+  "features",
+  "show",
+  "field_type_filter",
+  "extracted",
+  "resource_filters",
+  "keyword_filters",
+  "faceted",
+];
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
   const catalog = new CatalogService(s.kbs, s.search);

@@ -16,7 +16,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     await s.sync.deleteConfig(params.kbid, params.config_id, query.delete_resources ?? false);
     return undefined;
   });
-  mount(app, api.triggerSync, async ({ params, body }) => s.sync.trigger(params.kbid, params.config_id, body?.full_sync ?? false));
+  mount(app, api.triggerSync, async ({ params, body }) =>
+    s.sync.trigger(params.kbid, params.config_id, body?.full_sync ?? false),
+  );
   mount(app, api.listJobs, async ({ params, query }) => s.sync.jobs(params.kbid, params.config_id, query));
   mount(app, api.getJob, async ({ params }) => s.sync.job(params.kbid, params.job_id));
   mount(app, api.jobLogs, async ({ params, query }) => s.sync.logs(params.kbid, params.job_id, query));

@@ -5,12 +5,12 @@ import { toValidationIssues } from "../../../src/api/errors.js";
 import type { CreateResource } from "../../../src/api/resources.js";
 import type { RouteDef } from "../../../src/api/route.js";
 import * as api from "../../../src/api/uploads.js";
-import { KboxError, invalid } from "../../errors.js";
+import { invalid, KboxError } from "../../errors.js";
+import type { Services } from "../../services.js";
 import { openDownload } from "../../uploads/download.js";
-import { type UploadMeta, decodeFilename, mediaType, metaFromTus, parseTusMetadata } from "../../uploads/meta.js";
+import { decodeFilename, mediaType, metaFromTus, parseTusMetadata, type UploadMeta } from "../../uploads/meta.js";
 import type { UploadTarget } from "../../uploads/service.js";
 import type { TusState } from "../../uploads/tus.js";
-import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { type Handler, type HandlerInput, mount } from "../mount.js";
 
@@ -32,7 +32,8 @@ function headers<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   return r.data as z.output<S>;
 }
 
-const bodyOf = (req: Request) => () => (req.body ? Readable.fromWeb(req.body as import("node:stream/web").ReadableStream) : Readable.from([]));
+const bodyOf = (req: Request) => () =>
+  req.body ? Readable.fromWeb(req.body as import("node:stream/web").ReadableStream) : Readable.from([]);
 
 function directMeta(req: Request): UploadMeta {
   const h = (n: string) => req.headers.get(n) ?? undefined;
@@ -47,11 +48,20 @@ function directMeta(req: Request): UploadMeta {
   };
 }
 
-const TUS_HEADERS = { "tus-resumable": api.TUS_VERSION, "access-control-expose-headers": "Location, Upload-Offset, Upload-Length, Tus-Resumable, Tus-Upload-Finished, NDB-Resource, NDB-Field, NDB-Seq" };
+const TUS_HEADERS = {
+  "tus-resumable": api.TUS_VERSION,
+  "access-control-expose-headers":
+    "Location, Upload-Offset, Upload-Length, Tus-Resumable, Tus-Upload-Finished, NDB-Resource, NDB-Field, NDB-Seq",
+};
 
 /** `Location` of an upload, relative to /api/v1 as the hosted clients expect. */
 function locationOf(p: FormParams, id: string): string {
-  const base = p.field === undefined ? `/kb/${p.kbid}` : p.rid !== undefined ? `/kb/${p.kbid}/resource/${p.rid}/file/${p.field}` : `/kb/${p.kbid}/slug/${p.rslug}/file/${p.field}`;
+  const base =
+    p.field === undefined
+      ? `/kb/${p.kbid}`
+      : p.rid !== undefined
+        ? `/kb/${p.kbid}/resource/${p.rid}/file/${p.field}`
+        : `/kb/${p.kbid}/slug/${p.rslug}/file/${p.field}`;
   return `${base}/tusupload/${id}`;
 }
 
@@ -72,7 +82,12 @@ function patchAnswer(s: TusState): Response {
 }
 
 type Forms<T extends RouteDef> = { kb: T; byId: RouteDef; bySlug: RouteDef };
-function mountForms<T extends RouteDef>(app: Hono<HttpEnv>, forms: Forms<T>, handler: (i: HandlerInput<T>) => ReturnType<Handler<T>>, method?: "GET") {
+function mountForms<T extends RouteDef>(
+  app: Hono<HttpEnv>,
+  forms: Forms<T>,
+  handler: (i: HandlerInput<T>) => ReturnType<Handler<T>>,
+  method?: "GET",
+) {
   for (const def of [forms.kb, forms.byId, forms.bySlug]) mount(app, (method ? { ...def, method } : def) as T, handler);
 }
 
@@ -86,15 +101,23 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   });
 
   mountForms(app, api.tusCreate, async ({ params, body, req }) => {
-    if (!req.headers.get("tus-resumable")) throw new KboxError(412, "Tus-Resumable header is required", { "tus-version": api.TUS_VERSION });
+    if (!req.headers.get("tus-resumable"))
+      throw new KboxError(412, "Tus-Resumable header is required", { "tus-version": api.TUS_VERSION });
     const h = headers(req, api.TusCreateHeaders);
-    if (h["upload-length"] === undefined && !h["upload-defer-length"]) throw new KboxError(400, "Upload-Length or Upload-Defer-Length: 1 is required");
+    if (h["upload-length"] === undefined && !h["upload-defer-length"])
+      throw new KboxError(400, "Upload-Length or Upload-Defer-Length: 1 is required");
     const meta = metaFromTus(parseTusMetadata(h["upload-metadata"]), {
       extract: req.headers.get(api.UPLOAD_HEADERS.extractStrategy) ?? undefined,
       split: req.headers.get(api.UPLOAD_HEADERS.splitStrategy) ?? undefined,
     });
     const p = params as FormParams;
-    const id = await s.tus.create(p.kbid, targetOf(p), h["upload-length"] ?? null, meta, p.field === undefined ? (body as CreateResource | undefined) : undefined);
+    const id = await s.tus.create(
+      p.kbid,
+      targetOf(p),
+      h["upload-length"] ?? null,
+      meta,
+      p.field === undefined ? (body as CreateResource | undefined) : undefined,
+    );
     return new Response(null, { status: 201, headers: { ...TUS_HEADERS, location: locationOf(p, id), "upload-offset": "0" } });
   });
 
@@ -125,7 +148,14 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
       status: 204,
       headers: { ...TUS_HEADERS, "tus-version": api.TUS_VERSION, "tus-extension": "creation,creation-defer-length" },
     });
-  for (const def of [api.tusCreate.kb, api.tusCreate.byId, api.tusCreate.bySlug, api.tusPatch.kb, api.tusPatch.byId, api.tusPatch.bySlug]) {
+  for (const def of [
+    api.tusCreate.kb,
+    api.tusCreate.byId,
+    api.tusCreate.bySlug,
+    api.tusPatch.kb,
+    api.tusPatch.byId,
+    api.tusPatch.bySlug,
+  ]) {
     app.options(def.path, options);
   }
 

@@ -4,7 +4,7 @@
  * literals) and on the address DNS actually gave the connection (a lookup hook), so a public name that
  * resolves to 127.0.0.1 is caught too, and the address checked is the address connected to.
  */
-import { type LookupAddress, type LookupOptions, lookup as dnsLookup } from "node:dns";
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import { Agent } from "undici";
 import { ExtractionError } from "./errors.js";

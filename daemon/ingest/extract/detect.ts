@@ -12,20 +12,77 @@ export interface Detected {
 const SNIFF_BYTES = 64 * 1024;
 
 const TEXT_BY_EXT: Record<string, string> = {
-  ".txt": "text/plain", ".text": "text/plain", ".log": "text/plain",
-  ".md": "text/markdown", ".markdown": "text/markdown", ".mdx": "text/markdown",
-  ".html": "text/html", ".htm": "text/html", ".xhtml": "text/html",
-  ".csv": "text/csv", ".tsv": "text/tab-separated-values",
-  ".json": "application/json", ".jsonl": "application/x-ndjson", ".ndjson": "application/x-ndjson",
-  ".rst": "text/x-rst", ".xml": "application/xml",
+  ".txt": "text/plain",
+  ".text": "text/plain",
+  ".log": "text/plain",
+  ".md": "text/markdown",
+  ".markdown": "text/markdown",
+  ".mdx": "text/markdown",
+  ".html": "text/html",
+  ".htm": "text/html",
+  ".xhtml": "text/html",
+  ".csv": "text/csv",
+  ".tsv": "text/tab-separated-values",
+  ".json": "application/json",
+  ".jsonl": "application/x-ndjson",
+  ".ndjson": "application/x-ndjson",
+  ".rst": "text/x-rst",
+  ".xml": "application/xml",
 };
 
 /** Source code extensions, indexed as plain text with their language as the MIME subtype. */
 const CODE_EXT = new Set([
-  ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".py", ".rb", ".go", ".rs", ".java", ".kt", ".scala", ".c",
-  ".h", ".cc", ".cpp", ".hpp", ".cs", ".php", ".swift", ".m", ".sh", ".bash", ".zsh", ".sql", ".r", ".lua",
-  ".pl", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".css", ".scss", ".vue", ".svelte", ".dart", ".ex",
-  ".exs", ".erl", ".hs", ".ml", ".clj", ".tf", ".proto", ".gradle", ".bat", ".ps1", ".dockerfile",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".jsx",
+  ".ts",
+  ".tsx",
+  ".py",
+  ".rb",
+  ".go",
+  ".rs",
+  ".java",
+  ".kt",
+  ".scala",
+  ".c",
+  ".h",
+  ".cc",
+  ".cpp",
+  ".hpp",
+  ".cs",
+  ".php",
+  ".swift",
+  ".m",
+  ".sh",
+  ".bash",
+  ".zsh",
+  ".sql",
+  ".r",
+  ".lua",
+  ".pl",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".ini",
+  ".cfg",
+  ".css",
+  ".scss",
+  ".vue",
+  ".svelte",
+  ".dart",
+  ".ex",
+  ".exs",
+  ".erl",
+  ".hs",
+  ".ml",
+  ".clj",
+  ".tf",
+  ".proto",
+  ".gradle",
+  ".bat",
+  ".ps1",
+  ".dockerfile",
 ]);
 
 /** Detects the MIME type of a file from its bytes (magic numbers, then a text sniff), then its name. */
@@ -79,12 +136,16 @@ function textEncoding(head: Buffer): Detected["encoding"] | null {
 }
 
 function textMime(head: Buffer, encoding: NonNullable<Detected["encoding"]>, name: string, contentType?: string): string {
-  const sample = head.subarray(0, 4096).toString(encoding === "utf-16be" ? "latin1" : encoding).trimStart();
+  const sample = head
+    .subarray(0, 4096)
+    .toString(encoding === "utf-16be" ? "latin1" : encoding)
+    .trimStart();
   const low = sample.slice(0, 1024).toLowerCase();
   if (/^(\ufeff)?<!doctype html|^(\ufeff)?<html[\s>]/.test(low) || /<(head|body)[\s>]/.test(low)) return "text/html";
   const ext = extname(name).toLowerCase();
   if (TEXT_BY_EXT[ext]) return TEXT_BY_EXT[ext];
-  if (CODE_EXT.has(ext) || /^dockerfile$|^makefile$/i.test(name.split("/").pop() ?? "")) return `text/x-source;ext=${ext.slice(1) || "txt"}`;
+  if (CODE_EXT.has(ext) || /^dockerfile$|^makefile$/i.test(name.split("/").pop() ?? ""))
+    return `text/x-source;ext=${ext.slice(1) || "txt"}`;
   const declared = contentType?.split(";")[0].trim().toLowerCase();
   if (declared && (declared.startsWith("text/") || declared.endsWith("json"))) return declared;
   if (/^\s*[{[]/.test(sample) && /[}\]]\s*$/.test(head.toString("utf-8").slice(-64))) return "application/json";

@@ -23,7 +23,9 @@ function writeBody(b: TextBuilder, root: XmlEl): void {
   while (stack.length) {
     const el = stack.pop() as XmlEl;
     if (el.tagName === "w:tbl") {
-      b.table(childrenByTag(el, "w:tr").map((tr) => childrenByTag(tr, "w:tc").map((tc) => byTag(tc, "w:p").map(runText).join(" "))));
+      b.table(
+        childrenByTag(el, "w:tr").map((tr) => childrenByTag(tr, "w:tc").map((tc) => byTag(tc, "w:p").map(runText).join(" "))),
+      );
       continue;
     }
     if (el.tagName === "w:p") {

@@ -27,13 +27,17 @@ type Reader = (input: FileInput, d: Detected) => Promise<Extracted>;
 // so an extraction worker that only ever sees text starts fast and stays small.
 const READERS: Record<string, Reader> = {
   "application/pdf": async (i) => (await import("./pdf.js")).extractPdf(i.path, i.password),
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": async (i) => (await import("./docx.js")).extractDocx(i.path),
-  "application/vnd.openxmlformats-officedocument.presentationml.presentation": async (i) => (await import("./office.js")).extractPptx(i.path),
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": async (i) => (await import("./sheet.js")).extractXlsx(i.path),
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": async (i) =>
+    (await import("./docx.js")).extractDocx(i.path),
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": async (i) =>
+    (await import("./office.js")).extractPptx(i.path),
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": async (i) =>
+    (await import("./sheet.js")).extractXlsx(i.path),
   "application/vnd.oasis.opendocument.text": async (i) => (await import("./office.js")).extractOdt(i.path),
   "application/epub+zip": async (i) => (await import("./epub.js")).extractEpub(i.path),
   "text/csv": async (i, d) => (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/csv"),
-  "text/tab-separated-values": async (i, d) => (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
+  "text/tab-separated-values": async (i, d) =>
+    (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
   "text/html": async (i, d) => extractHtml(await readText(i.path, d), { mainContent: i.htmlMainContent }),
   "application/xml": async (i, d) => ({ ...extractHtml(await readText(i.path, d)), metadata: { mime_type: "application/xml" } }),
   "text/markdown": async (i, d) => markdownToText(await readText(i.path, d)),
@@ -42,7 +46,12 @@ const READERS: Record<string, Reader> = {
   "application/x-ndjson": async (i, d) => jsonlToText(await readText(i.path, d)),
 };
 
-const LEGACY_OFFICE = new Set(["application/x-cfb", "application/msword", "application/vnd.ms-excel", "application/vnd.ms-powerpoint"]);
+const LEGACY_OFFICE = new Set([
+  "application/x-cfb",
+  "application/msword",
+  "application/vnd.ms-excel",
+  "application/vnd.ms-powerpoint",
+]);
 
 /** Extracts a file by its detected type; unreadable or unsupported files throw `ExtractionError`. */
 export async function extractFile(input: FileInput): Promise<Extracted> {

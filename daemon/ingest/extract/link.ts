@@ -11,7 +11,10 @@ import { extractFile } from "./file.js";
 import { extractHtml } from "./html.js";
 
 /** The fetch function used for links (undici's by default; tests and callers may pass their own). */
-export type FetchImpl = (url: string, init: Record<string, unknown>) => Promise<{
+export type FetchImpl = (
+  url: string,
+  init: Record<string, unknown>,
+) => Promise<{
   status: number;
   url?: string;
   headers: { get(name: string): string | null };
@@ -35,7 +38,9 @@ const USER_AGENT = "kbox/0.1 (local knowledge box)";
 /** Fetches a link field's page and extracts its main content (or the css_selector/xpath part). */
 export async function extractLink(value: LinkField, opts: LinkOptions = {}): Promise<Extracted> {
   const o = { ...DEFAULTS, ...opts };
-  const signal = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(o.timeoutMs)]) : AbortSignal.timeout(o.timeoutMs);
+  const signal = opts.signal
+    ? AbortSignal.any([opts.signal, AbortSignal.timeout(o.timeoutMs)])
+    : AbortSignal.timeout(o.timeoutMs);
   const dir = await mkdtemp(join(tmpdir(), "kbox-link-"));
   try {
     const { res, url: finalUrl } = await fetchFollowing(value, o, signal);
@@ -61,7 +66,11 @@ export async function extractLink(value: LinkField, opts: LinkOptions = {}): Pro
 
 type Res = Awaited<ReturnType<FetchImpl>>;
 
-async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions, signal: AbortSignal): Promise<{ res: Res; url: string }> {
+async function fetchFollowing(
+  value: LinkField,
+  o: typeof DEFAULTS & LinkOptions,
+  signal: AbortSignal,
+): Promise<{ res: Res; url: string }> {
   const doFetch = o.fetchImpl ?? (undiciFetch as unknown as FetchImpl);
   let url = value.uri;
   for (let hop = 0; ; hop++) {
@@ -81,7 +90,8 @@ async function fetchFollowing(value: LinkField, o: typeof DEFAULTS & LinkOptions
     const loc = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && loc) {
       await discard(res);
-      if (hop >= o.maxRedirects) throw new ExtractionError("FETCH_FAILED", `Too many redirects (more than ${o.maxRedirects}) from ${value.uri}`);
+      if (hop >= o.maxRedirects)
+        throw new ExtractionError("FETCH_FAILED", `Too many redirects (more than ${o.maxRedirects}) from ${value.uri}`);
       url = new URL(loc, url).toString();
       continue;
     }

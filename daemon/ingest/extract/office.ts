@@ -45,7 +45,13 @@ function writeDrawingText(b: TextBuilder, root: XmlEl): void {
 
 function paragraphsText(el: XmlEl): string[] {
   const ps = el.tagName === "a:p" ? [el] : byTag(el, "a:p");
-  return ps.map((p) => byTag(p, "a:t").map((t) => t.textContent ?? "").join("")).filter((t) => t.trim());
+  return ps
+    .map((p) =>
+      byTag(p, "a:t")
+        .map((t) => t.textContent ?? "")
+        .join(""),
+    )
+    .filter((t) => t.trim());
 }
 
 /** Title, author and description from docProps/core.xml (OOXML), when present. */

@@ -1,5 +1,12 @@
-import { type ContextPiece, type GenChunk, type GenerateRequest, type Generator, type JsonSchemaSpec, approxTokens } from "./types.js";
-import { type Sentence, jaccard, splitSentences, terms, words } from "./text.js";
+import { jaccard, type Sentence, splitSentences, terms, words } from "./text.js";
+import {
+  approxTokens,
+  type ContextPiece,
+  type GenChunk,
+  type GenerateRequest,
+  type Generator,
+  type JsonSchemaSpec,
+} from "./types.js";
 
 /** The answer when nothing in the context supports one. */
 export const NO_ANSWER = "Not enough data to answer this.";
@@ -23,22 +30,42 @@ export interface ExtractedSentence {
 }
 
 type Cue = (s: string) => boolean;
-const has = (re: RegExp): Cue => (s) => re.test(s);
-const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+const has =
+  (re: RegExp): Cue =>
+  (s) =>
+    re.test(s);
+const MONTHS =
+  "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
 /** Question words and what an answering sentence tends to contain. */
 const CUES: [RegExp, Cue][] = [
-  [/^\s*(when|what (year|date|day|time)|which (year|date|day))\b/i, has(new RegExp(`\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|am|pm)\\b`, "i"))],
-  [/^\s*(how (many|much|long|old|big|large|far|often)|what (number|percentage|amount))\b/i, has(/\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|dozen|percent)\b/i)],
+  [
+    /^\s*(when|what (year|date|day|time)|which (year|date|day))\b/i,
+    has(
+      new RegExp(
+        `\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|am|pm)\\b`,
+        "i",
+      ),
+    ),
+  ],
+  [
+    /^\s*(how (many|much|long|old|big|large|far|often)|what (number|percentage|amount))\b/i,
+    has(/\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|dozen|percent)\b/i),
+  ],
   [/^\s*(who|whom|whose)\b/i, has(/(?:^|[^.!?]\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*|\bby\b|\bteam\b|\bperson\b/)],
   [/^\s*where\b/i, has(/\b(in|at|near|from|inside|located|office|city|country|street|room|folder|directory)\b/i)],
   [/^\s*why\b/i, has(/\b(because|since|due to|so that|in order to|reason|therefore|as a result|caused)\b/i)],
-  [/^\s*(what (is|are|was|were)|define|what does .* mean)\b/i, has(/\b(is|are|was|were|means|refers to|defined as|stands for)\b/i)],
+  [
+    /^\s*(what (is|are|was|were)|define|what does .* mean)\b/i,
+    has(/\b(is|are|was|were|means|refers to|defined as|stands for)\b/i),
+  ],
   [/^\s*how (do|does|did|can|to|should)\b/i, has(/\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i)],
 ];
 
 /** "What is X?" / "Define X": a sentence that states "X is …" answers it best. */
 function definitionCue(question: string): Cue | undefined {
-  const m = /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+?)\s*\??\s*$/i.exec(question) ?? /^\s*define\s+(.+?)\s*\.?\s*$/i.exec(question);
+  const m =
+    /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+?)\s*\??\s*$/i.exec(question) ??
+    /^\s*define\s+(.+?)\s*\.?\s*$/i.exec(question);
   const subject = m?.[1]?.trim();
   if (!subject || subject.split(/\s+/).length > 6) return undefined;
   const esc = subject.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -118,13 +145,25 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
 }
 
 /** Compose an answer from the context's best-supported sentences (no model involved). */
-export function extractAnswer(question: string, context: ContextPiece[], maxSentences = 3, retrievalQuery?: string): ExtractedSentence[] {
+export function extractAnswer(
+  question: string,
+  context: ContextPiece[],
+  maxSentences = 3,
+  retrievalQuery?: string,
+): ExtractedSentence[] {
   const cands: Candidate[] = [];
   context.forEach((p, piece) => {
-    for (const sent of splitSentences(p.text)) cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+    for (const sent of splitSentences(p.text))
+      cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
   });
   scoreCandidates(question, cands, retrievalQuery);
-  return select(cands, maxSentences).map((c) => ({ id: c.id, block: c.block, text: c.sent.text, start: c.sent.start, end: c.sent.end }));
+  return select(cands, maxSentences).map((c) => ({
+    id: c.id,
+    block: c.block,
+    text: c.sent.text,
+    start: c.sent.start,
+    end: c.sent.end,
+  }));
 }
 
 /** Fill a JSON schema's properties from the extracted answer (best effort, type-directed). */
@@ -158,7 +197,14 @@ export class ExtractiveGenerator implements Generator {
     let answer = parts.join(" ") || NO_ANSWER;
     if (req.maxTokens) answer = truncateTokens(answer, req.maxTokens);
     if (req.jsonSchema) {
-      yield { type: "json", object: answerObject(req.jsonSchema, answer, picked.map((s) => s.text)) };
+      yield {
+        type: "json",
+        object: answerObject(
+          req.jsonSchema,
+          answer,
+          picked.map((s) => s.text),
+        ),
+      };
     } else {
       // Stream a few words at a time, as a model would, so clients see chunks.
       for (const chunk of answer.match(/\S+(?:\s+\S+){0,3}\s*/g) ?? [answer]) {

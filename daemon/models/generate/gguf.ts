@@ -1,6 +1,6 @@
-import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import { type GenChunk, type GenerateRequest, GenerationError, type Generator, approxTokens } from "./types.js";
+import { availableParallelism } from "node:os";
+import { approxTokens, type GenChunk, type GenerateRequest, GenerationError, type Generator } from "./types.js";
 
 type LlamaModule = typeof import("node-llama-cpp");
 type Llama = Awaited<ReturnType<LlamaModule["getLlama"]>>;
@@ -14,7 +14,12 @@ function runtime(): Promise<{ mod: LlamaModule; llama: Llama }> {
   llamaP ??= (async () => {
     const mod = await import("node-llama-cpp");
     // It defaults to more threads than a small machine has, which slows everything sharing it.
-    const llama = await mod.getLlama({ gpu: false, build: "never", logLevel: mod.LlamaLogLevel.error, maxThreads: availableParallelism() });
+    const llama = await mod.getLlama({
+      gpu: false,
+      build: "never",
+      logLevel: mod.LlamaLogLevel.error,
+      maxThreads: availableParallelism(),
+    });
     return { mod, llama };
   })();
   llamaP.catch(() => {
@@ -67,7 +72,9 @@ export class GgufGenerator implements Generator {
       const last = turns.pop()?.content ?? req.question;
       session.setChatHistory([
         ...(system ? [{ type: "system" as const, text: system }] : []),
-        ...turns.map((t) => (t.role === "user" ? { type: "user" as const, text: t.content } : { type: "model" as const, response: [t.content] })),
+        ...turns.map((t) =>
+          t.role === "user" ? { type: "user" as const, text: t.content } : { type: "model" as const, response: [t.content] },
+        ),
       ]);
       const grammar = req.jsonSchema ? await llama.createGrammarForJsonSchema(req.jsonSchema.parameters as never) : undefined;
       const run = session

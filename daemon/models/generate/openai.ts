@@ -17,7 +17,10 @@ export function completionsUrl(base: string): string {
 }
 
 interface StreamDelta {
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string } | string;
 }
@@ -33,7 +36,12 @@ export class OpenAiGenerator implements Generator {
 
   /** The request body kbox sends; exported so the benchmark can call the endpoint with the same prompt. */
   body(req: GenerateRequest): Record<string, unknown> {
-    const body: Record<string, unknown> = { model: this.ep.model, messages: req.messages, stream: true, stream_options: { include_usage: true } };
+    const body: Record<string, unknown> = {
+      model: this.ep.model,
+      messages: req.messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
     if (req.maxTokens) body.max_tokens = req.maxTokens;
     if (req.seed !== undefined) body.seed = req.seed;
     if (req.jsonSchema) {
@@ -54,7 +62,8 @@ export class OpenAiGenerator implements Generator {
     try {
       for await (const data of sseData(res.body, req.signal)) {
         const d = parse(data);
-        if (d.error) throw new GenerationError(`model error: ${typeof d.error === "string" ? d.error : (d.error.message ?? "unknown")}`);
+        if (d.error)
+          throw new GenerationError(`model error: ${typeof d.error === "string" ? d.error : (d.error.message ?? "unknown")}`);
         const delta = d.choices?.[0]?.delta;
         const reasoning = delta?.reasoning_content ?? delta?.reasoning;
         if (reasoning) yield { type: "reasoning", text: reasoning };
@@ -75,11 +84,20 @@ export class OpenAiGenerator implements Generator {
   }
 
   private async post(req: GenerateRequest): Promise<Response> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", ...this.ep.headers };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...this.ep.headers,
+    };
     if (this.ep.apiKey) headers.authorization = `Bearer ${this.ep.apiKey}`;
     let res: Response;
     try {
-      res = await fetch(completionsUrl(this.ep.url), { method: "POST", headers, body: JSON.stringify(this.body(req)), signal: req.signal });
+      res = await fetch(completionsUrl(this.ep.url), {
+        method: "POST",
+        headers,
+        body: JSON.stringify(this.body(req)),
+        signal: req.signal,
+      });
     } catch (e) {
       throw new GenerationError(`cannot reach model endpoint ${this.ep.url}: ${(e as Error).cause ?? (e as Error).message}`);
     }

@@ -79,7 +79,8 @@ export class PredictGenerator implements Generator {
         else if (c.type === "reasoning" && c.text) yield { type: "reasoning", text: c.text };
         else if (c.type === "object" && c.object) yield { type: "json", object: c.object };
         else if (c.type === "meta") yield { type: "usage", input: c.input_tokens ?? 0, output: c.output_tokens ?? 0 };
-        else if (c.type === "status" && c.code && c.code !== "0") throw new GenerationError(`predict chat failed: ${c.details ?? c.code}`);
+        else if (c.type === "status" && c.code && c.code !== "0")
+          throw new GenerationError(`predict chat failed: ${c.details ?? c.code}`);
         else if (c.type === "error") throw new GenerationError(`predict chat failed: ${c.details ?? c.text ?? "error"}`);
       }
     } catch (e) {

@@ -13,7 +13,14 @@ export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-type Keys = { url?: string; base_url?: string; endpoint?: string; key?: string; api_key?: string; headers?: Record<string, string> };
+type Keys = {
+  url?: string;
+  base_url?: string;
+  endpoint?: string;
+  key?: string;
+  api_key?: string;
+  headers?: Record<string, string>;
+};
 
 /** `model@http://host/...` → model and URL. */
 function splitUrl(spec: string): { model: string; url?: string } {
@@ -45,25 +52,36 @@ export function resolveGenerator(name: string | null | undefined, opts: ResolveO
     const { model, url } = splitUrl(spec.slice(7));
     const k = keysOf(opts, "openai");
     const base = url ?? k.url ?? k.base_url ?? k.endpoint ?? env.KBOX_OPENAI_BASE_URL;
-    if (!base) throw new ModelNameError(`no endpoint for ${spec}: use openai:<model>@<url>, user_keys.openai.url or KBOX_OPENAI_BASE_URL`);
+    if (!base)
+      throw new ModelNameError(`no endpoint for ${spec}: use openai:<model>@<url>, user_keys.openai.url or KBOX_OPENAI_BASE_URL`);
     return new OpenAiGenerator({ url: base, model, apiKey: k.key ?? k.api_key ?? env.KBOX_OPENAI_API_KEY, headers: k.headers });
   }
   if (spec.startsWith("predict:")) {
     const { model, url } = splitUrl(spec.slice(8));
     const k = keysOf(opts, "predict");
     const base = url ?? k.url ?? env.KBOX_ZONE_URL;
-    if (!base) throw new ModelNameError(`no zone for ${spec}: use predict:<model>@<zone url>, user_keys.predict.url or KBOX_ZONE_URL`);
+    if (!base)
+      throw new ModelNameError(`no zone for ${spec}: use predict:<model>@<zone url>, user_keys.predict.url or KBOX_ZONE_URL`);
     return new PredictGenerator({ url: base, model, apiKey: k.key ?? env.KBOX_NUA_KEY, headers: k.headers });
   }
   // Hosted model names (e.g. chatgpt-azure-4o) go to the configured OpenAI-compatible endpoint, if any.
   if (env.KBOX_OPENAI_BASE_URL) return resolveGenerator(`openai:${spec}`, opts);
-  throw new ModelNameError(`unknown generative model ${JSON.stringify(spec)}: use extractive, openai:<model>, gguf:<path> or predict:<model>`);
+  throw new ModelNameError(
+    `unknown generative model ${JSON.stringify(spec)}: use extractive, openai:<model>, gguf:<path> or predict:<model>`,
+  );
 }
 
 /** The models the local understanding API lists. */
 export function listedModels(env: NodeJS.ProcessEnv = process.env): { id: string; title: string; description: string }[] {
-  const out = [{ id: "extractive", title: "Extractive answerer", description: "Offline: composes answers from the best-supported retrieved sentences" }];
+  const out = [
+    {
+      id: "extractive",
+      title: "Extractive answerer",
+      description: "Offline: composes answers from the best-supported retrieved sentences",
+    },
+  ];
   const def = defaultModelName(env);
-  if (def !== "extractive") out.push({ id: def, title: def, description: "Default generative model of this daemon (KBOX_GENERATIVE_MODEL)" });
+  if (def !== "extractive")
+    out.push({ id: def, title: def, description: "Default generative model of this daemon (KBOX_GENERATIVE_MODEL)" });
   return out;
 }

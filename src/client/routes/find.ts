@@ -5,6 +5,6 @@ import type { Routed } from "../client.js";
 
 export type * from "../../api/find.js";
 
-export const FEATURES: typeof api.FEATURES = ["keyword","semantic","relations","fulltext","paragraphs","vectors"];
+export const FEATURES: typeof api.FEATURES = ["keyword", "semantic", "relations", "fulltext", "paragraphs", "vectors"];
 export const find: Routed<typeof api.find> = { method: "POST", path: "/api/v1/kb/:kbid/find", stream: false };
 export const findGet: Routed<typeof api.findGet> = { method: "GET", path: "/api/v1/kb/:kbid/find", stream: false };

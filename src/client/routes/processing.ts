@@ -5,4 +5,8 @@ import type { Routed } from "../client.js";
 
 export type * from "../../api/processing.js";
 
-export const processingStatus: Routed<typeof api.processingStatus> = { method: "GET", path: "/api/v1/kb/:kbid/processing-status", stream: false };
+export const processingStatus: Routed<typeof api.processingStatus> = {
+  method: "GET",
+  path: "/api/v1/kb/:kbid/processing-status",
+  stream: false,
+};

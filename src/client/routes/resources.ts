@@ -5,13 +5,25 @@ import type { Routed } from "../client.js";
 
 export type * from "../../api/resources.js";
 
-export const EXTRACTED: typeof api.EXTRACTED = ["metadata","vectors","large_metadata","text","link","file","question_answers"];
-export const SHOW: typeof api.SHOW = ["basic","origin","extra","relations","values","extracted","errors","security"];
+export const EXTRACTED: typeof api.EXTRACTED = [
+  "metadata",
+  "vectors",
+  "large_metadata",
+  "text",
+  "link",
+  "file",
+  "question_answers",
+];
+export const SHOW: typeof api.SHOW = ["basic", "origin", "extra", "relations", "values", "extracted", "errors", "security"];
 export const appendMessages: Routed<typeof api.appendMessages> = {
   byId: { method: "PUT", path: "/api/v1/kb/:kbid/resource/:rid/conversation/:field_id/messages", stream: false },
   bySlug: { method: "PUT", path: "/api/v1/kb/:kbid/slug/:rslug/conversation/:field_id/messages", stream: false },
 };
-export const createResource: Routed<typeof api.createResource> = { method: "POST", path: "/api/v1/kb/:kbid/resources", stream: false };
+export const createResource: Routed<typeof api.createResource> = {
+  method: "POST",
+  path: "/api/v1/kb/:kbid/resources",
+  stream: false,
+};
 export const deleteField: Routed<typeof api.deleteField> = {
   byId: { method: "DELETE", path: "/api/v1/kb/:kbid/resource/:rid/:field_type/:field_id", stream: false },
   bySlug: { method: "DELETE", path: "/api/v1/kb/:kbid/slug/:rslug/:field_type/:field_id", stream: false },
@@ -32,7 +44,11 @@ export const headResource: Routed<typeof api.headResource> = {
   byId: { method: "HEAD", path: "/api/v1/kb/:kbid/resource/:rid", stream: false },
   bySlug: { method: "HEAD", path: "/api/v1/kb/:kbid/slug/:rslug", stream: false },
 };
-export const listResources: Routed<typeof api.listResources> = { method: "GET", path: "/api/v1/kb/:kbid/resources", stream: false };
+export const listResources: Routed<typeof api.listResources> = {
+  method: "GET",
+  path: "/api/v1/kb/:kbid/resources",
+  stream: false,
+};
 export const putField: Routed<typeof api.putField> = {
   byId: { method: "PUT", path: "/api/v1/kb/:kbid/resource/:rid/:field_type/:field_id", stream: false },
   bySlug: { method: "PUT", path: "/api/v1/kb/:kbid/slug/:rslug/:field_type/:field_id", stream: false },

@@ -6,7 +6,11 @@ import type { Routed } from "../client.js";
 export type * from "../../api/search.js";
 
 export const catalog: Routed<typeof api.catalog> = { method: "POST", path: "/api/v1/kb/:kbid/catalog", stream: false };
-export const catalogFacets: Routed<typeof api.catalogFacets> = { method: "POST", path: "/api/v1/kb/:kbid/catalog/facets", stream: false };
+export const catalogFacets: Routed<typeof api.catalogFacets> = {
+  method: "POST",
+  path: "/api/v1/kb/:kbid/catalog/facets",
+  stream: false,
+};
 export const catalogGet: Routed<typeof api.catalogGet> = { method: "GET", path: "/api/v1/kb/:kbid/catalog", stream: false };
 export const search: Routed<typeof api.search> = { method: "POST", path: "/api/v1/kb/:kbid/search", stream: false };
 export const searchGet: Routed<typeof api.searchGet> = { method: "GET", path: "/api/v1/kb/:kbid/search", stream: false };

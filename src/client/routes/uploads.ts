@@ -7,7 +7,14 @@ export type * from "../../api/uploads.js";
 
 export const TUS_CHUNK: typeof api.TUS_CHUNK = 5242880;
 export const TUS_VERSION: typeof api.TUS_VERSION = "1.0.0";
-export const UPLOAD_HEADERS: typeof api.UPLOAD_HEADERS = {"filename":"x-filename","md5":"x-md5","language":"x-language","password":"x-password","extractStrategy":"x-extract-strategy","splitStrategy":"x-split-strategy"};
+export const UPLOAD_HEADERS: typeof api.UPLOAD_HEADERS = {
+  filename: "x-filename",
+  md5: "x-md5",
+  language: "x-language",
+  password: "x-password",
+  extractStrategy: "x-extract-strategy",
+  splitStrategy: "x-split-strategy",
+};
 export const downloadField: Routed<typeof api.downloadField> = {
   byId: { method: "GET", path: "/api/v1/kb/:kbid/resource/:rid/file/:field_id/download/field", stream: false },
   bySlug: { method: "GET", path: "/api/v1/kb/:kbid/slug/:rslug/file/:field_id/download/field", stream: false },

@@ -11,5 +11,8 @@ export function authCommand(ctx: Context): Command {
     .addCommand(authLoginCommand(ctx))
     .addCommand(authStatusCommand(ctx))
     .addCommand(authLogoutCommand(ctx))
-    .addHelpText("after", "\nExamples:\n  kbox auth login --zone https://europe-1.nuclia.cloud --kb 7c0e… --api-key - < key.txt\n  kbox auth status");
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox auth login --zone https://europe-1.nuclia.cloud --kb 7c0e… --api-key - < key.txt\n  kbox auth status",
+    );
 }

@@ -1,12 +1,12 @@
 import { Command } from "commander";
 import * as kbs from "../../api/kbs.js";
-import type { KboxClient } from "../../client/client.js";
-import { ApiError, UnreachableError } from "../../client/errors.js";
 import type { Context } from "../../cli/context.js";
 import { saveSecret } from "../../cli/credentials.js";
 import { CliError, EXIT, usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
 import { readStdin } from "../../cli/prompt.js";
+import type { KboxClient } from "../../client/client.js";
+import { ApiError, UnreachableError } from "../../client/errors.js";
 import { checkProfileName, normaliseUrl } from "../profile/shared.js";
 
 export interface AuthLoginOptions {
@@ -28,7 +28,8 @@ export const profileNameFor = (url: string) => {
 
 async function readKey(ctx: Context, raw: string | undefined): Promise<string> {
   const fromEnv = ctx.io.env.KBOX_API_KEY;
-  if (raw === undefined && !fromEnv) throw usageError("no API key given", "pass --api-key - and the key on stdin (or set KBOX_API_KEY)");
+  if (raw === undefined && !fromEnv)
+    throw usageError("no API key given", "pass --api-key - and the key on stdin (or set KBOX_API_KEY)");
   // "-" reads stdin so the key never appears in the shell history or the process list.
   const key = (raw === "-" ? await readStdin(ctx) : (raw ?? fromEnv ?? "")).trim();
   if (!key) throw usageError("the API key is empty");
@@ -47,10 +48,15 @@ async function verify(ctx: Context, url: string, kb: string, key: string): Promi
     return got.slug;
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
-      throw new CliError(`the zone refused the API key (${e.status})`, EXIT.auth, "check the key and its expiry; nothing was stored");
+      throw new CliError(
+        `the zone refused the API key (${e.status})`,
+        EXIT.auth,
+        "check the key and its expiry; nothing was stored",
+      );
     }
     if (e instanceof ApiError && e.status === 404) throw new CliError(`knowledge box ${kb} not found on ${url}`, EXIT.failure);
-    if (e instanceof UnreachableError) throw new CliError(e.message, EXIT.unreachable, "check the --zone URL, or pass --no-verify");
+    if (e instanceof UnreachableError)
+      throw new CliError(e.message, EXIT.unreachable, "check the --zone URL, or pass --no-verify");
     throw e;
   }
 }
@@ -59,7 +65,8 @@ async function verify(ctx: Context, url: string, kb: string, key: string): Promi
 export async function runAuthLogin(ctx: Context, opts: AuthLoginOptions): Promise<void> {
   const name = checkProfileName(opts.profile ?? (opts.zone ? profileNameFor(normaliseUrl(opts.zone)) : ""));
   const existing = ctx.config.profiles[name];
-  if (name === "local" || existing?.kind === "local") throw usageError(`profile ${name} is a local profile`, "choose another --profile for the remote zone");
+  if (name === "local" || existing?.kind === "local")
+    throw usageError(`profile ${name} is a local profile`, "choose another --profile for the remote zone");
   const zone = opts.zone ? normaliseUrl(opts.zone) : existing?.url;
   if (!zone) throw usageError("no zone given", "pass --zone <base_url>");
   const kb = opts.kb ?? existing?.kb;
@@ -70,8 +77,19 @@ export async function runAuthLogin(ctx: Context, opts: AuthLoginOptions): Promis
   ctx.config.profiles[name] = { kind: "remote", url: zone, kb, secret: stored.backend };
   if (opts.use !== false) ctx.config.current_profile = name;
   ctx.saveConfig();
-  if (opts.json) return printJson(ctx.io, { profile: name, url: zone, kb, verified: slug !== undefined, secret: stored.backend, location: stored.location });
-  ctx.status(`logged in to ${zone} (knowledge box ${slug ?? kb}) as profile ${name}${opts.use !== false ? ", now active" : ""}`, opts);
+  if (opts.json)
+    return printJson(ctx.io, {
+      profile: name,
+      url: zone,
+      kb,
+      verified: slug !== undefined,
+      secret: stored.backend,
+      location: stored.location,
+    });
+  ctx.status(
+    `logged in to ${zone} (knowledge box ${slug ?? kb}) as profile ${name}${opts.use !== false ? ", now active" : ""}`,
+    opts,
+  );
   ctx.status(`key stored in ${stored.location}${stored.why ? ` (${stored.why})` : ""}`, opts);
 }
 

@@ -1,10 +1,10 @@
 import { Command } from "commander";
 import * as kbs from "../../api/kbs.js";
-import { ApiError } from "../../client/errors.js";
 import { type Context, ENV_PROFILE } from "../../cli/context.js";
 import { credentialsFile, describeSecret, keyringStatus, loadSecret } from "../../cli/credentials.js";
 import { EXIT } from "../../cli/errors.js";
 import { printJson, printTable } from "../../cli/output.js";
+import { ApiError } from "../../client/errors.js";
 
 interface Row {
   profile: string;
@@ -20,7 +20,9 @@ interface Row {
 
 async function rows(ctx: Context, opts: { profile?: string }): Promise<Row[]> {
   const active = ctx.profileName(opts);
-  const names = opts.profile ? [opts.profile] : [...new Set([...Object.keys(ctx.config.profiles), ...(active === ENV_PROFILE ? [active] : [])])];
+  const names = opts.profile
+    ? [opts.profile]
+    : [...new Set([...Object.keys(ctx.config.profiles), ...(active === ENV_PROFILE ? [active] : [])])];
   const envKey = Boolean(ctx.io.env.KBOX_API_KEY);
   return names.map((name) => {
     const p = name === active ? ctx.profile(opts) : ctx.config.profiles[name];
@@ -36,11 +38,17 @@ async function rows(ctx: Context, opts: { profile?: string }): Promise<Row[]> {
 async function check(ctx: Context, r: Row): Promise<string> {
   if (r.kind === "local") return "ok";
   try {
-    const key = r.secret === "env" ? ctx.io.env.KBOX_API_KEY : await loadSecret(ctx, r.profile, r.secret === "keyring" ? "keyring" : "file");
+    const key =
+      r.secret === "env"
+        ? ctx.io.env.KBOX_API_KEY
+        : await loadSecret(ctx, r.profile, r.secret === "keyring" ? "keyring" : "file");
     if (!key) return "no key";
     const { KboxClient } = await import("../../client/client.js");
     const client = new KboxClient({ kind: "http", baseUrl: r.url ?? "", apiKey: key });
-    if (r.kb) await client.call(/^[0-9a-f-]{36}$/i.test(r.kb) ? kbs.getKb : kbs.getKbBySlug, { params: { kbid: r.kb, slug: r.kb } as never });
+    if (r.kb)
+      await client.call(/^[0-9a-f-]{36}$/i.test(r.kb) ? kbs.getKb : kbs.getKbBySlug, {
+        params: { kbid: r.kb, slug: r.kb } as never,
+      });
     return "ok";
   } catch (e) {
     if (e instanceof ApiError) return e.status === 401 || e.status === 403 ? `refused (${e.status})` : `error ${e.status}`;
@@ -49,7 +57,10 @@ async function check(ctx: Context, r: Row): Promise<string> {
 }
 
 /** Where each profile's secret lives; with --check, whether the zone accepts it. */
-export async function runAuthStatus(ctx: Context, opts: { json?: boolean; check?: boolean; profile?: string; quiet?: boolean }): Promise<void> {
+export async function runAuthStatus(
+  ctx: Context,
+  opts: { json?: boolean; check?: boolean; profile?: string; quiet?: boolean },
+): Promise<void> {
   const list = await rows(ctx, opts);
   if (opts.check) for (const r of list) r.check = await check(ctx, r);
   const keyring = await keyringStatus(ctx);
@@ -64,7 +75,12 @@ export async function runAuthStatus(ctx: Context, opts: { json?: boolean; check?
   ];
   if (opts.check) cols.push({ header: "check", get: (r: Row) => r.check ?? "" });
   printTable(ctx.io, cols, list);
-  ctx.status(keyring.available ? `keyring: ${keyring.detail}` : `keyring: unavailable (${keyring.detail}); keys go to ${credentialsFile(ctx.paths.config)}`, opts);
+  ctx.status(
+    keyring.available
+      ? `keyring: ${keyring.detail}`
+      : `keyring: unavailable (${keyring.detail}); keys go to ${credentialsFile(ctx.paths.config)}`,
+    opts,
+  );
 }
 
 export function authStatusCommand(ctx: Context): Command {
@@ -72,6 +88,9 @@ export function authStatusCommand(ctx: Context): Command {
     .description("Show where each profile's API key is stored (OS keyring, file or environment)")
     .option("--check", "also ask each remote zone whether it accepts the key (exit 4 if one is refused)")
     .option("--json", "print as JSON")
-    .addHelpText("after", "\nExamples:\n  kbox auth status\n  kbox auth status --check --profile work\n  kbox auth status --json | jq '.keyring.available'")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox auth status\n  kbox auth status --check --profile work\n  kbox auth status --json | jq '.keyring.available'",
+    )
     .action(async (_o, cmd: Command) => runAuthStatus(ctx, ctx.opts(cmd)));
 }

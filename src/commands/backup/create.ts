@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
+import * as bk from "../../client/routes/backups.js";
 import { ACCOUNT, exportTo, waitArchive } from "./shared.js";
 
 export interface BackupCreateOptions extends GlobalOptions {

@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { confirm } from "../../cli/prompt.js";
+import * as bk from "../../client/routes/backups.js";
 import { ACCOUNT } from "./shared.js";
 
 /** Delete a backup and its archive. */

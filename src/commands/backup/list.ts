@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
 import { formatCount } from "../../cli/progress.js";
+import * as bk from "../../client/routes/backups.js";
 import { ACCOUNT } from "./shared.js";
 
 /** List backups, newest first. */

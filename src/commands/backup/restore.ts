@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { Command } from "commander";
-import * as bk from "../../client/routes/backups.js";
 import { buildQuery } from "../../api/url.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
+import * as bk from "../../client/routes/backups.js";
 import { ACCOUNT, uploadArchive } from "./shared.js";
 
 export interface BackupRestoreOptions extends GlobalOptions {
@@ -20,7 +20,9 @@ export async function runBackupRestore(ctx: Context, ref: string, opts: BackupRe
   let id: string;
   if (existsSync(ref)) {
     ctx.status(`uploading ${ref}`, opts);
-    const res = (await uploadArchive(client, `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title })}`, ref)) as { kbid: string };
+    const res = (await uploadArchive(client, `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title })}`, ref)) as {
+      kbid: string;
+    };
     id = res.kbid;
   } else {
     id = (await client.call(bk.restoreBackup, { params: { ...ACCOUNT, backup_id: ref }, body: { slug: opts.slug, title } })).id;
@@ -37,6 +39,9 @@ export function backupRestoreCommand(ctx: Context): Command {
     .option("--slug <slug>", "slug of the new knowledge box (required)")
     .option("--title <title>", "title of the new knowledge box (defaults to the slug)")
     .option("--json", "print the wire response")
-    .addHelpText("after", '\nExamples:\n  kbox backup restore 3f2a... --slug notes-copy --title "Notes (copy)"\n  kbox backup restore notes.tar.gz --slug notes2')
+    .addHelpText(
+      "after",
+      '\nExamples:\n  kbox backup restore 3f2a... --slug notes-copy --title "Notes (copy)"\n  kbox backup restore notes.tar.gz --slug notes2',
+    )
     .action(async (ref: string, _o, cmd: Command) => runBackupRestore(ctx, ref, ctx.opts<BackupRestoreOptions>(cmd)));
 }

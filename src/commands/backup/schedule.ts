@@ -1,9 +1,9 @@
 import { Command } from "commander";
-import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
-import { ApiError } from "../../client/errors.js";
 import { CliError, EXIT, usageError } from "../../cli/errors.js";
 import { printFields, printJson } from "../../cli/output.js";
+import { ApiError } from "../../client/errors.js";
+import * as bk from "../../client/routes/backups.js";
 import { formatInterval, parseInterval } from "./shared.js";
 
 export interface BackupScheduleOptions extends GlobalOptions {
@@ -30,7 +30,8 @@ export async function runBackupSchedule(ctx: Context, opts: BackupScheduleOption
     try {
       res = await client.call(bk.getSchedule, { params: { kbid } });
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) throw new CliError("no backup schedule", EXIT.failure, "set one with --every 24h --keep 7");
+      if (e instanceof ApiError && e.status === 404)
+        throw new CliError("no backup schedule", EXIT.failure, "set one with --every 24h --keep 7");
       throw e;
     }
   }
@@ -52,6 +53,9 @@ export function backupScheduleCommand(ctx: Context): Command {
     .option("--keep <n>", "scheduled backups to keep (default 7)")
     .option("--off", "stop periodic backups")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox backup schedule --kb notes --every 24h --keep 7\n  kbox backup schedule --kb notes\n  kbox backup schedule --kb notes --off")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox backup schedule --kb notes --every 24h --keep 7\n  kbox backup schedule --kb notes\n  kbox backup schedule --kb notes --off",
+    )
     .action(async (_o, cmd: Command) => runBackupSchedule(ctx, ctx.opts<BackupScheduleOptions>(cmd)));
 }

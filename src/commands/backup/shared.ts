@@ -2,11 +2,11 @@ import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
-import * as bk from "../../client/routes/backups.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { progress } from "../../cli/progress.js";
 import type { KboxClient } from "../../client/client.js";
+import * as bk from "../../client/routes/backups.js";
 import { jsonOf } from "../../client/transport.js";
 
 export const ACCOUNT = { account_id: "local" };
@@ -16,7 +16,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Status = { status: bk.Backup["status"]; error?: string; progress?: { done: number; total: number } };
 
 /** Poll until a backup or export is written, showing its progress on stderr. */
-export async function waitArchive<T extends Status>(ctx: Context, opts: GlobalOptions, poll: () => Promise<T>, what: string): Promise<T> {
+export async function waitArchive<T extends Status>(
+  ctx: Context,
+  opts: GlobalOptions,
+  poll: () => Promise<T>,
+  what: string,
+): Promise<T> {
   const bar = progress(ctx, { label: `${what} bytes`, bytes: true, quiet: opts.quiet });
   for (;;) {
     const s = await poll();
@@ -34,7 +39,13 @@ export async function waitArchive<T extends Status>(ctx: Context, opts: GlobalOp
 }
 
 /** Stream a download to `file` (via a .partial file), with a progress bar on a TTY. */
-export async function downloadTo(ctx: Context, opts: GlobalOptions, client: KboxClient, path: string, file: string): Promise<number> {
+export async function downloadTo(
+  ctx: Context,
+  opts: GlobalOptions,
+  client: KboxClient,
+  path: string,
+  file: string,
+): Promise<number> {
   const res = await client.raw({ method: "GET", path });
   if (res.status >= 400) await jsonOf(res);
   const total = Number(res.headers["content-length"] ?? 0) || undefined;
@@ -72,7 +83,12 @@ export async function uploadArchive(client: KboxClient, path: string, file: stri
 }
 
 /** Export a knowledge box and download the archive to `file`. */
-export async function exportTo(ctx: Context, opts: GlobalOptions, kbid: string, file: string): Promise<{ export_id: string; path: string; size: number }> {
+export async function exportTo(
+  ctx: Context,
+  opts: GlobalOptions,
+  kbid: string,
+  file: string,
+): Promise<{ export_id: string; path: string; size: number }> {
   const client = await ctx.client(opts);
   const { export_id } = await client.call(bk.startExport, { params: { kbid } });
   await waitArchive(ctx, opts, () => client.call(bk.exportStatus, { params: { kbid, export_id } }), "export");
@@ -92,6 +108,12 @@ export function parseInterval(s: string): number {
 
 /** Seconds as the largest whole unit: 86400 → 1d. */
 export function formatInterval(sec: number): string {
-  for (const [u, n] of [["w", 604800], ["d", 86400], ["h", 3600], ["m", 60]] as const) if (sec % n === 0) return `${sec / n}${u}`;
+  for (const [u, n] of [
+    ["w", 604800],
+    ["d", 86400],
+    ["h", 3600],
+    ["m", 60],
+  ] as const)
+    if (sec % n === 0) return `${sec / n}${u}`;
   return `${sec}s`;
 }

@@ -10,7 +10,8 @@ function suggest(name: string): string | undefined {
     const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
     for (let j = 1; j <= b.length; j++) d[0][j] = j;
     for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     return d[a.length][b.length];
   };
   const best = Object.keys(CONFIG_KEYS)
@@ -22,7 +23,10 @@ function suggest(name: string): string | undefined {
 function knownKey(name: string): string {
   if (CONFIG_KEYS[name]) return name;
   const s = suggest(name);
-  throw usageError(`unknown setting ${JSON.stringify(name)}${s ? ` (did you mean ${s}?)` : ""}`, "list them with `kbox config list --all`");
+  throw usageError(
+    `unknown setting ${JSON.stringify(name)}${s ? ` (did you mean ${s}?)` : ""}`,
+    "list them with `kbox config list --all`",
+  );
 }
 
 export function runConfigGet(ctx: Context, name: string, opts: { json?: boolean }): void {
@@ -62,19 +66,27 @@ export function runConfigList(ctx: Context, opts: { json?: boolean; all?: boolea
     return;
   }
   if (!opts.all) {
-    printFields(ctx.io, names.map((k) => [k, s[k]]));
+    printFields(
+      ctx.io,
+      names.map((k) => [k, s[k]]),
+    );
     return;
   }
   for (const k of names) {
     const v = s[k] ?? CONFIG_KEYS[k].default ?? "";
-    const line = ctx.io.stdout.isTTY ? `${k} = ${v}${s[k] === undefined ? " (default)" : ""}\n    ${CONFIG_KEYS[k].description}\n` : `${k}\t${v}\n`;
+    const line = ctx.io.stdout.isTTY
+      ? `${k} = ${v}${s[k] === undefined ? " (default)" : ""}\n    ${CONFIG_KEYS[k].description}\n`
+      : `${k}\t${v}\n`;
     ctx.io.stdout.write(line);
   }
 }
 
 /** `kbox config get|set|unset|list`: settings in config.json, validated against the known keys. */
 export function configCommand(ctx: Context): Command {
-  const keysHelp = () => `\nSettings:\n${Object.entries(CONFIG_KEYS).map(([k, v]) => `  ${k.padEnd(20)} ${v.values ? `(${v.values.join("|")}) ` : ""}${v.description}`).join("\n")}`;
+  const keysHelp = () =>
+    `\nSettings:\n${Object.entries(CONFIG_KEYS)
+      .map(([k, v]) => `  ${k.padEnd(20)} ${v.values ? `(${v.values.join("|")}) ` : ""}${v.description}`)
+      .join("\n")}`;
   const config = new Command("config").description("Read and change kbox settings (config.json in the config dir)");
   config
     .command("get")
@@ -88,7 +100,10 @@ export function configCommand(ctx: Context): Command {
     .description("Change a setting")
     .argument("<key>", "setting name")
     .argument("<value>", "new value")
-    .addHelpText("after", () => `\nExamples:\n  kbox config set credentials.store file\n  kbox config set progress never\n${keysHelp()}`)
+    .addHelpText(
+      "after",
+      () => `\nExamples:\n  kbox config set credentials.store file\n  kbox config set progress never\n${keysHelp()}`,
+    )
     .action((k: string, v: string, _o, cmd: Command) => runConfigSet(ctx, k, v, ctx.opts(cmd)));
   config
     .command("unset")
@@ -104,5 +119,8 @@ export function configCommand(ctx: Context): Command {
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExamples:\n  kbox config list\n  kbox config list --all")
     .action((_o, cmd: Command) => runConfigList(ctx, ctx.opts(cmd)));
-  return config.addHelpText("after", () => `\nExamples:\n  kbox config set credentials.store file\n  kbox config list --all\n${keysHelp()}`);
+  return config.addHelpText(
+    "after",
+    () => `\nExamples:\n  kbox config set credentials.store file\n  kbox config list --all\n${keysHelp()}`,
+  );
 }

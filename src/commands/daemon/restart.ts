@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
-import { type StartOptions, runStart } from "./start.js";
+import { runStart, type StartOptions } from "./start.js";
 import { runStop } from "./stop.js";
 
 export function restartCommand(ctx: Context): Command {

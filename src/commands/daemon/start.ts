@@ -1,10 +1,10 @@
 import { Command } from "commander";
-import * as daemonApi from "../../client/routes/daemon.js";
-import { KboxClient } from "../../client/client.js";
-import { hello, spawnDaemon, waitStarted } from "../../client/connect.js";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
+import { KboxClient } from "../../client/client.js";
+import { hello, spawnDaemon, waitStarted } from "../../client/connect.js";
+import * as daemonApi from "../../client/routes/daemon.js";
 
 export interface StartOptions {
   listen?: string;

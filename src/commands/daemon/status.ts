@@ -1,10 +1,10 @@
 import { Command } from "commander";
-import * as daemonApi from "../../client/routes/daemon.js";
-import { KboxClient } from "../../client/client.js";
-import { hello } from "../../client/connect.js";
 import type { Context } from "../../cli/context.js";
 import { EXIT } from "../../cli/errors.js";
 import { printFields, printJson } from "../../cli/output.js";
+import { KboxClient } from "../../client/client.js";
+import { hello } from "../../client/connect.js";
+import * as daemonApi from "../../client/routes/daemon.js";
 
 /** Report whether the daemon runs, and its health; never starts one (exit 3 when down). */
 export async function runStatus(ctx: Context, opts: { json?: boolean }): Promise<void> {
@@ -25,8 +25,18 @@ export async function runStatus(ctx: Context, opts: { json?: boolean }): Promise
     ["listen", s.listen.join(", ")],
     ["data", s.data_dir],
     ["knowledge boxes", String(s.kbs)],
-    ["memory", `${Math.round(s.rss_bytes / 1048576)} MiB${s.heap_bytes ? ` (JavaScript heap ${Math.round(s.heap_bytes / 1048576)} MiB)` : ""}${s.allocator ? `, ${s.allocator} allocator` : ""}`],
-    ...(s.extract_workers?.workers ? [["extraction workers", `${s.extract_workers.workers}, ${Math.round(s.extract_workers.rss_bytes / 1048576)} MiB`] as [string, string]] : []),
+    [
+      "memory",
+      `${Math.round(s.rss_bytes / 1048576)} MiB${s.heap_bytes ? ` (JavaScript heap ${Math.round(s.heap_bytes / 1048576)} MiB)` : ""}${s.allocator ? `, ${s.allocator} allocator` : ""}`,
+    ],
+    ...(s.extract_workers?.workers
+      ? [
+          ["extraction workers", `${s.extract_workers.workers}, ${Math.round(s.extract_workers.rss_bytes / 1048576)} MiB`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
   ]);
 }
 

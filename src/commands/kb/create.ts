@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
+import * as kbs from "../../client/routes/kbs.js";
 
 export interface KbCreateOptions {
   title?: string;

@@ -1,10 +1,14 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
 import { confirm } from "../../cli/prompt.js";
+import * as kbs from "../../client/routes/kbs.js";
 
-export async function runKbDelete(ctx: Context, ref: string, opts: { json?: boolean; yes?: boolean; quiet?: boolean }): Promise<void> {
+export async function runKbDelete(
+  ctx: Context,
+  ref: string,
+  opts: { json?: boolean; yes?: boolean; quiet?: boolean },
+): Promise<void> {
   const kbid = await ctx.kbid({ ...opts, kb: ref });
   await confirm(ctx, opts, `delete knowledge box ${ref} and all its data`);
   const res = await (await ctx.client(opts)).call(kbs.deleteKb, { params: { kbid } });

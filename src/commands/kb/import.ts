@@ -18,7 +18,11 @@ export async function runKbImport(ctx: Context, file: string, opts: KbImportOpti
     const kbid = await ctx.kbid({ ...opts, kb: opts.into });
     res = (await uploadArchive(client, `/api/v1/kb/${kbid}/import`, file)) as typeof res;
   } else {
-    res = (await uploadArchive(client, `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title: opts.title })}`, file)) as typeof res;
+    res = (await uploadArchive(
+      client,
+      `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title: opts.title })}`,
+      file,
+    )) as typeof res;
   }
   if (opts.json) return printJson(ctx.io, res);
   ctx.io.stdout.write(`${res.kbid}\n`);
@@ -33,6 +37,9 @@ export function kbImportCommand(ctx: Context): Command {
     .option("--title <title>", "title of the new knowledge box (default: the archived title)")
     .option("--into <kb>", "import into this existing, empty knowledge box instead")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox kb import notes.tar.gz --slug notes2\n  kbox kb import notes.tar.gz --into empty-kb")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox kb import notes.tar.gz --slug notes2\n  kbox kb import notes.tar.gz --into empty-kb",
+    )
     .action(async (file: string, _o, cmd: Command) => runKbImport(ctx, file, ctx.opts<KbImportOptions>(cmd)));
 }

@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
+import * as kbs from "../../client/routes/kbs.js";
 
 export async function runKbList(ctx: Context, opts: { json?: boolean }): Promise<void> {
   const client = await ctx.client(opts);

@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { printFields, printJson } from "../../cli/output.js";
+import * as kbs from "../../client/routes/kbs.js";
 
 export async function runKbShow(ctx: Context, ref: string | undefined, opts: { json?: boolean; kb?: string }): Promise<void> {
   const kbid = await ctx.kbid({ ...opts, kb: ref ?? opts.kb });
@@ -18,7 +18,12 @@ export async function runKbShow(ctx: Context, ref: string | undefined, opts: { j
     ["resources", String(counters.resources)],
     ["paragraphs", String(counters.paragraphs)],
     ["enforce security", String(kb.config.enforce_security)],
-    ["semantic search", kb.model?.semantic_search ? `${kb.model.semantic_search === "active" ? "active" : "keyword only"}${kb.model.default_semantic_model ? ` (${kb.model.default_semantic_model})` : ""}` : ""],
+    [
+      "semantic search",
+      kb.model?.semantic_search
+        ? `${kb.model.semantic_search === "active" ? "active" : "keyword only"}${kb.model.default_semantic_model ? ` (${kb.model.default_semantic_model})` : ""}`
+        : "",
+    ],
     ["generative model", kb.model?.generative_model ?? ""],
   ]);
 }

@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
+import * as kbs from "../../client/routes/kbs.js";
 
 export interface KbUpdateOptions {
   title?: string;
@@ -15,8 +15,14 @@ export interface KbUpdateOptions {
 }
 
 export async function runKbUpdate(ctx: Context, ref: string | undefined, opts: KbUpdateOptions): Promise<void> {
-  const body: kbs.UpdateKb = { title: opts.title, description: opts.description, slug: opts.slug, enforce_security: opts.enforceSecurity };
-  if (Object.values(body).every((v) => v === undefined)) throw usageError("nothing to update", "pass --title, --description, --slug or --enforce-security");
+  const body: kbs.UpdateKb = {
+    title: opts.title,
+    description: opts.description,
+    slug: opts.slug,
+    enforce_security: opts.enforceSecurity,
+  };
+  if (Object.values(body).every((v) => v === undefined))
+    throw usageError("nothing to update", "pass --title, --description, --slug or --enforce-security");
   const kbid = await ctx.kbid({ ...opts, kb: ref ?? opts.kb });
   const res = await (await ctx.client(opts)).call(kbs.updateKb, { params: { kbid }, body });
   if (opts.json) return printJson(ctx.io, res);

@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import * as kbs from "../../client/routes/kbs.js";
 import type { Context } from "../../cli/context.js";
+import * as kbs from "../../client/routes/kbs.js";
 
 /** Make a knowledge box the current one of the active profile. */
 export async function runKbUse(ctx: Context, ref: string, opts: { quiet?: boolean; profile?: string }): Promise<void> {

@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import * as api from "../../client/routes/labelsets.js";
 import type { Context } from "../../cli/context.js";
-import { printJson, printTable } from "../../cli/output.js";
 import { collect } from "../../cli/options.js";
+import { printJson, printTable } from "../../cli/output.js";
+import * as api from "../../client/routes/labelsets.js";
 
 interface Opts {
   kb?: string;
@@ -13,10 +13,14 @@ interface Opts {
   json?: boolean;
 }
 
-
 export async function runLabelsetSet(ctx: Context, id: string, o: Opts): Promise<void> {
   const kbid = await ctx.kbid(o);
-  const body = { title: o.title ?? id, multiple: !o.single, kind: (o.kind ?? []).map((k) => k.toUpperCase()) as "RESOURCES"[], labels: (o.label ?? []).map((title) => ({ title })) };
+  const body = {
+    title: o.title ?? id,
+    multiple: !o.single,
+    kind: (o.kind ?? []).map((k) => k.toUpperCase()) as "RESOURCES"[],
+    labels: (o.label ?? []).map((title) => ({ title })),
+  };
   await (await ctx.client(o)).call(api.setLabelset, { params: { kbid, labelset: id }, body });
   ctx.status(`saved labelset ${id}`, o);
 }
@@ -52,7 +56,15 @@ export function labelsetCommand(ctx: Context): Command {
         .addHelpText("after", "\nExample:\n  kbox labelset set topic --label finance --label ops --kind resources")
         .action(async (id: string, _o, cmd: Command) => runLabelsetSet(ctx, id, ctx.opts<Opts>(cmd))),
     )
-    .addCommand(new Command("list").alias("ls").description("List labelsets").addHelpText("after", "\nExamples:\n  kbox labelset list --kb notes\n  kbox labelset list --json").option(...kb).option("--json", "print the wire response").action(async (_o, cmd: Command) => runLabelsetList(ctx, ctx.opts<Opts>(cmd))))
+    .addCommand(
+      new Command("list")
+        .alias("ls")
+        .description("List labelsets")
+        .addHelpText("after", "\nExamples:\n  kbox labelset list --kb notes\n  kbox labelset list --json")
+        .option(...kb)
+        .option("--json", "print the wire response")
+        .action(async (_o, cmd: Command) => runLabelsetList(ctx, ctx.opts<Opts>(cmd))),
+    )
     .addCommand(
       new Command("show")
         .description("Print one labelset (JSON)")
@@ -61,7 +73,10 @@ export function labelsetCommand(ctx: Context): Command {
         .option(...kb)
         .action(async (id: string, _o, cmd: Command) => {
           const o = ctx.opts<Opts>(cmd);
-          printJson(ctx.io, await (await ctx.client(o)).call(api.getLabelset, { params: { kbid: await ctx.kbid(o), labelset: id } }));
+          printJson(
+            ctx.io,
+            await (await ctx.client(o)).call(api.getLabelset, { params: { kbid: await ctx.kbid(o), labelset: id } }),
+          );
         }),
     )
     .addCommand(

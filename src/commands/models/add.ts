@@ -1,8 +1,8 @@
 import { Command, Option } from "commander";
-import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
+import * as models from "../../client/routes/models.js";
 
 export interface ModelsAddOptions {
   url: string;
@@ -18,9 +18,11 @@ export interface ModelsAddOptions {
 }
 
 export async function runModelsAdd(ctx: Context, name: string, opts: ModelsAddOptions): Promise<void> {
-  if (!/^(openai|predict):/.test(name)) throw usageError(`model name must be openai:<name> or predict:<name>, got ${JSON.stringify(name)}`);
+  if (!/^(openai|predict):/.test(name))
+    throw usageError(`model name must be openai:<name> or predict:<name>, got ${JSON.stringify(name)}`);
   const dim = opts.dim === undefined ? undefined : Number(opts.dim);
-  if (dim !== undefined && !(Number.isInteger(dim) && dim > 0)) throw usageError(`--dim wants a positive integer, got ${JSON.stringify(opts.dim)}`);
+  if (dim !== undefined && !(Number.isInteger(dim) && dim > 0))
+    throw usageError(`--dim wants a positive integer, got ${JSON.stringify(opts.dim)}`);
   const client = await ctx.client(opts);
   const res = await client.call(models.addModel, {
     body: {
@@ -36,7 +38,10 @@ export async function runModelsAdd(ctx: Context, name: string, opts: ModelsAddOp
   });
   if (opts.use) await client.call(models.useModel, { body: { name: res.name } });
   if (opts.json) return printJson(ctx.io, res);
-  ctx.status(`added ${res.name} (${res.dim || "?"} dims, vectorset ${res.vectorset})${opts.use ? ", now the default" : ""}`, opts);
+  ctx.status(
+    `added ${res.name} (${res.dim || "?"} dims, vectorset ${res.vectorset})${opts.use ? ", now the default" : ""}`,
+    opts,
+  );
 }
 
 export function modelsAddCommand(ctx: Context): Command {

@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable, styles } from "../../cli/output.js";
 import { formatCount } from "../../cli/progress.js";
+import * as models from "../../client/routes/models.js";
 
 export async function runModelsList(ctx: Context, opts: { json?: boolean; all?: boolean; quiet?: boolean }): Promise<void> {
   const res = await (await ctx.client(opts)).call(models.listModels, {});
@@ -16,7 +16,7 @@ export async function runModelsList(ctx: Context, opts: { json?: boolean; all?: 
       { header: "provider", get: (m) => m.provider },
       { header: "vectorset", get: (m) => (m.kind === "embedder" ? m.vectorset : "") },
       { header: "dim", get: (m) => m.dim || "", right: true },
-      { header: "size", get: (m) => (m.size_bytes ? formatCount(m.size_bytes, true) : m.url ?? ""), right: true },
+      { header: "size", get: (m) => (m.size_bytes ? formatCount(m.size_bytes, true) : (m.url ?? "")), right: true },
       { header: "kbs", get: (m) => m.kbs.join(",") },
     ],
     res.models,
@@ -40,7 +40,8 @@ export async function runModelsList(ctx: Context, opts: { json?: boolean; all?: 
   const st = styles(ctx.io, ctx.io.stderr);
   if (res.keyword_only) ctx.io.stderr.write(`${st.yellow("notice:")} ${res.notice}\n`);
   else ctx.status(res.notice, opts);
-  for (const m of res.missing) ctx.io.stderr.write(`${st.yellow("warning:")} knowledge box ${m.kb} uses ${m.model}, which is not installed\n`);
+  for (const m of res.missing)
+    ctx.io.stderr.write(`${st.yellow("warning:")} knowledge box ${m.kb} uses ${m.model}, which is not installed\n`);
 }
 
 export function modelsListCommand(ctx: Context): Command {
@@ -49,6 +50,9 @@ export function modelsListCommand(ctx: Context): Command {
     .description("List installed models and configured endpoints (* marks the default)")
     .option("--all", "also list the models kbox knows and can pull")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox models list\n  kbox models list --all\n  kbox models list --json | jq .keyword_only")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox models list\n  kbox models list --all\n  kbox models list --json | jq .keyword_only",
+    )
     .action(async (_o, cmd: Command) => runModelsList(ctx, ctx.opts(cmd)));
 }

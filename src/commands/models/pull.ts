@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { Command, Option } from "commander";
-import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { printNdjson } from "../../cli/output.js";
-import { type Progress, formatCount, progress } from "../../cli/progress.js";
+import { formatCount, type Progress, progress } from "../../cli/progress.js";
+import * as models from "../../client/routes/models.js";
 
 export interface ModelsPullOptions {
   revision?: string;
@@ -48,7 +48,10 @@ export async function runModelsPull(ctx: Context, id: string, opts: ModelsPullOp
       const e = item as models.PullEvent;
       if (opts.json) printNdjson(ctx.io, e);
       if (e.type === "start") {
-        ctx.status(`pulling ${e.id}@${e.revision}: ${e.files.length} files${e.total_bytes ? `, ${formatCount(e.total_bytes, true)}` : ""}`, opts);
+        ctx.status(
+          `pulling ${e.id}@${e.revision}: ${e.files.length} files${e.total_bytes ? `, ${formatCount(e.total_bytes, true)}` : ""}`,
+          opts,
+        );
         p = progress(ctx, { label: "bytes", bytes: true, total: e.total_bytes || undefined, quiet: opts.quiet || opts.json });
       } else if (e.type === "error") throw new CliError(e.detail, EXIT.failure, "run the same pull again to resume");
       else if (e.type === "done") result = e.model;
@@ -57,10 +60,14 @@ export async function runModelsPull(ctx: Context, id: string, opts: ModelsPullOp
   } finally {
     p?.done();
   }
-  if (!result) throw new CliError("the daemon ended the pull without a result", EXIT.failure, "run the same pull again to resume");
+  if (!result)
+    throw new CliError("the daemon ended the pull without a result", EXIT.failure, "run the same pull again to resume");
   if (opts.json) return;
   ctx.io.stdout.write(`${result.name}\n`);
-  ctx.status(`installed ${result.name} (${result.kind}${result.dim ? `, ${result.dim} dims` : ""})${result.default ? ", the default" : ""}`, opts);
+  ctx.status(
+    `installed ${result.name} (${result.kind}${result.dim ? `, ${result.dim} dims` : ""})${result.default ? ", the default" : ""}`,
+    opts,
+  );
 }
 
 export function modelsPullCommand(ctx: Context): Command {

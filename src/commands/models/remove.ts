@@ -1,12 +1,18 @@
 import { Command } from "commander";
-import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
 import { confirm } from "../../cli/prompt.js";
+import * as models from "../../client/routes/models.js";
 
-export async function runModelsRemove(ctx: Context, name: string, opts: { json?: boolean; yes?: boolean; force?: boolean; quiet?: boolean }): Promise<void> {
+export async function runModelsRemove(
+  ctx: Context,
+  name: string,
+  opts: { json?: boolean; yes?: boolean; force?: boolean; quiet?: boolean },
+): Promise<void> {
   await confirm(ctx, opts, `remove model ${name}`);
-  const res = await (await ctx.client(opts)).call(models.removeModel, { query: { name, force: opts.force ? "true" : undefined } });
+  const res = await (await ctx.client(opts)).call(models.removeModel, {
+    query: { name, force: opts.force ? "true" : undefined },
+  });
   if (opts.json) return printJson(ctx.io, res);
   ctx.status(`removed ${res.removed}`, opts);
 }

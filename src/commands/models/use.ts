@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as models from "../../client/routes/models.js";
 import type { Context } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
+import * as models from "../../client/routes/models.js";
 
 export async function runModelsUse(ctx: Context, name: string, opts: { json?: boolean; quiet?: boolean }): Promise<void> {
   const res = await (await ctx.client(opts)).call(models.useModel, { body: { name } });

@@ -17,8 +17,10 @@ export interface ProfileAddOptions {
 export function runProfileAdd(ctx: Context, name: string, opts: ProfileAddOptions): void {
   checkProfileName(name);
   const existing = ctx.config.profiles[name];
-  if (existing && !opts.force) throw usageError(`profile ${name} already exists`, "pass --force to replace it, or `kbox profile remove` it first");
-  if (name === "local" && opts.url) throw usageError("the profile named local is the local daemon", "choose another name for a remote zone");
+  if (existing && !opts.force)
+    throw usageError(`profile ${name} already exists`, "pass --force to replace it, or `kbox profile remove` it first");
+  if (name === "local" && opts.url)
+    throw usageError("the profile named local is the local daemon", "choose another name for a remote zone");
   const profile = opts.url
     ? { kind: "remote" as const, url: normaliseUrl(opts.url), kb: opts.kb, secret: existing?.secret }
     : { kind: "local" as const, kb: opts.kb };
@@ -31,7 +33,8 @@ export function runProfileAdd(ctx: Context, name: string, opts: ProfileAddOption
   }
   const where = profile.kind === "remote" ? `remote ${profile.url}` : "local daemon";
   ctx.status(`added profile ${name} (${where})${opts.use ? ", now active" : ""}`, opts);
-  if (profile.kind === "remote" && !profile.secret) ctx.status(`store its API key with: kbox auth login --profile ${name} --zone ${profile.url} --api-key -`, opts);
+  if (profile.kind === "remote" && !profile.secret)
+    ctx.status(`store its API key with: kbox auth login --profile ${name} --zone ${profile.url} --api-key -`, opts);
 }
 
 export function profileAddCommand(ctx: Context): Command {

@@ -17,7 +17,8 @@ export function normaliseUrl(raw: string): string {
   } catch {
     throw usageError(`invalid URL ${JSON.stringify(raw)}`, "e.g. https://europe-1.nuclia.cloud or http://127.0.0.1:8080");
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw usageError(`unsupported URL scheme ${u.protocol}`, "use http:// or https://");
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    throw usageError(`unsupported URL scheme ${u.protocol}`, "use http:// or https://");
   u.pathname = u.pathname.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
   return u.toString().replace(/\/+$/, "");
 }
@@ -25,6 +26,11 @@ export function normaliseUrl(raw: string): string {
 /** The named profile, or a usage error listing what exists. */
 export function requireProfile(ctx: Context, name: string) {
   const p = ctx.config.profiles[name];
-  if (!p) throw new CliError(`no profile named ${JSON.stringify(name)}`, EXIT.usage, `profiles: ${Object.keys(ctx.config.profiles).join(", ")}`);
+  if (!p)
+    throw new CliError(
+      `no profile named ${JSON.stringify(name)}`,
+      EXIT.usage,
+      `profiles: ${Object.keys(ctx.config.profiles).join(", ")}`,
+    );
   return p;
 }

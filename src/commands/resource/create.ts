@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
-import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
+import { collect, parseLabels } from "../../cli/options.js";
 import { printJson } from "../../cli/output.js";
 import { readStdin } from "../../cli/prompt.js";
-import { collect, parseLabels } from "../../cli/options.js";
+import * as resources from "../../client/routes/resources.js";
 
 export interface ResourceCreateOptions {
   title?: string;

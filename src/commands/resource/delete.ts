@@ -1,10 +1,14 @@
 import { Command } from "commander";
-import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { confirm } from "../../cli/prompt.js";
+import * as resources from "../../client/routes/resources.js";
 import { resourceRoute } from "./shared.js";
 
-export async function runResourceDelete(ctx: Context, ref: string, opts: { yes?: boolean; kb?: string; quiet?: boolean }): Promise<void> {
+export async function runResourceDelete(
+  ctx: Context,
+  ref: string,
+  opts: { yes?: boolean; kb?: string; quiet?: boolean },
+): Promise<void> {
   const kbid = await ctx.kbid(opts);
   await confirm(ctx, opts, `delete resource ${ref}`);
   const r = resourceRoute(resources.deleteResource, kbid, ref);

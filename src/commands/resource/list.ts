@@ -1,9 +1,12 @@
 import { Command } from "commander";
-import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
+import * as resources from "../../client/routes/resources.js";
 
-export async function runResourceList(ctx: Context, opts: { page: string; size: string; json?: boolean; kb?: string }): Promise<void> {
+export async function runResourceList(
+  ctx: Context,
+  opts: { page: string; size: string; json?: boolean; kb?: string },
+): Promise<void> {
   const kbid = await ctx.kbid(opts);
   const res = await (await ctx.client(opts)).call(resources.listResources, {
     params: { kbid },

@@ -1,8 +1,8 @@
 import { Command } from "commander";
 import type { FieldError } from "../../api/common.js";
-import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable, styles } from "../../cli/output.js";
+import * as resources from "../../client/routes/resources.js";
 import { resourceRoute } from "./shared.js";
 
 interface FieldRow {
@@ -20,7 +20,11 @@ function fieldRows(data: Record<string, Record<string, { status?: string; error?
   return rows.sort((a, b) => a.field.localeCompare(b.field));
 }
 
-export async function runResourceStatus(ctx: Context, ref: string, opts: { json?: boolean; kb?: string; quiet?: boolean }): Promise<void> {
+export async function runResourceStatus(
+  ctx: Context,
+  ref: string,
+  opts: { json?: boolean; kb?: string; quiet?: boolean },
+): Promise<void> {
   const kbid = await ctx.kbid(opts);
   const r = resourceRoute(resources.getResource, kbid, ref);
   const res = await (await ctx.client(opts)).call(r.def, { params: r.params, query: { show: ["basic", "errors"] } });
@@ -47,6 +51,9 @@ export function resourceStatusCommand(ctx: Context): Command {
     .argument("<resource>", "resource id or slug")
     .option("--kb <kb>", "knowledge box slug or uuid")
     .option("--json", "print the wire response")
-    .addHelpText("after", "\nExamples:\n  kbox resource status my-slug\n  kbox resource status 0f1e… --json | jq .metadata.status")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  kbox resource status my-slug\n  kbox resource status 0f1e… --json | jq .metadata.status",
+    )
     .action(async (ref: string, _o, cmd: Command) => runResourceStatus(ctx, ref, ctx.opts(cmd)));
 }

@@ -1,9 +1,9 @@
 import { Command } from "commander";
-import * as resources from "../../client/routes/resources.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
-import { printJson } from "../../cli/output.js";
 import { collect, parseLabels } from "../../cli/options.js";
+import { printJson } from "../../cli/output.js";
+import * as resources from "../../client/routes/resources.js";
 import { resourceRoute } from "./shared.js";
 
 export interface ResourceUpdateOptions {
@@ -21,7 +21,8 @@ export async function runResourceUpdate(ctx: Context, ref: string, opts: Resourc
   const body: resources.UpdateResource = { title: opts.title, summary: opts.summary, slug: opts.slug, hidden: opts.hidden };
   const classifications = parseLabels(opts.label);
   if (classifications) body.usermetadata = { classifications };
-  if (Object.values(body).every((v) => v === undefined)) throw usageError("nothing to update", "pass --title, --summary, --slug, --label or --hidden");
+  if (Object.values(body).every((v) => v === undefined))
+    throw usageError("nothing to update", "pass --title, --summary, --slug, --label or --hidden");
   const kbid = await ctx.kbid(opts);
   const r = resourceRoute(resources.updateResource, kbid, ref);
   const res = await (await ctx.client(opts)).call(r.def, { params: r.params, body });

@@ -1,10 +1,14 @@
 import { Command } from "commander";
-import * as accounts from "../../client/routes/accounts.js";
 import type { Context } from "../../cli/context.js";
 import { confirm } from "../../cli/prompt.js";
+import * as accounts from "../../client/routes/accounts.js";
 import { saScope } from "./shared.js";
 
-export async function runSaDelete(ctx: Context, id: string, opts: { yes?: boolean; kb?: string; quiet?: boolean }): Promise<void> {
+export async function runSaDelete(
+  ctx: Context,
+  id: string,
+  opts: { yes?: boolean; kb?: string; quiet?: boolean },
+): Promise<void> {
   const scope = await saScope(ctx, opts);
   await confirm(ctx, opts, `delete service account ${id} and its keys`);
   await (await ctx.client(opts)).call(accounts.deleteServiceAccount, { params: { ...scope, sa_id: id } });

@@ -1,12 +1,16 @@
 import { Command } from "commander";
-import * as accounts from "../../client/routes/accounts.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
 import { confirm } from "../../cli/prompt.js";
+import * as accounts from "../../client/routes/accounts.js";
 import { parseExpiry, saScope } from "./shared.js";
 
-export async function runKeyCreate(ctx: Context, saId: string, opts: { expires: string; json?: boolean; kb?: string; quiet?: boolean }): Promise<void> {
+export async function runKeyCreate(
+  ctx: Context,
+  saId: string,
+  opts: { expires: string; json?: boolean; kb?: string; quiet?: boolean },
+): Promise<void> {
   const expires = parseExpiry(opts.expires);
   if (!expires) throw usageError(`--expires ${JSON.stringify(opts.expires)} is not a date or a duration like 30d`);
   const res = await (await ctx.client(opts)).call(accounts.createServiceAccountKey, {
@@ -18,7 +22,12 @@ export async function runKeyCreate(ctx: Context, saId: string, opts: { expires: 
   ctx.status(`key ${res.id} expires ${expires}; the token is shown only now`, opts);
 }
 
-export async function runKeyDelete(ctx: Context, saId: string, keyId: string, opts: { yes?: boolean; kb?: string; quiet?: boolean }): Promise<void> {
+export async function runKeyDelete(
+  ctx: Context,
+  saId: string,
+  keyId: string,
+  opts: { yes?: boolean; kb?: string; quiet?: boolean },
+): Promise<void> {
   const scope = await saScope(ctx, opts);
   await confirm(ctx, opts, `delete key ${keyId}`);
   await (await ctx.client(opts)).call(accounts.deleteServiceAccountKey, { params: { ...scope, sa_id: saId, key_id: keyId } });

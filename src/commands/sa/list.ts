@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as accounts from "../../client/routes/accounts.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
+import * as accounts from "../../client/routes/accounts.js";
 import { saScope } from "./shared.js";
 
 export async function runSaList(ctx: Context, opts: { json?: boolean; kb?: string }): Promise<void> {

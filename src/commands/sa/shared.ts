@@ -1,5 +1,5 @@
-import { LOCAL_ACCOUNT } from "../../client/routes/accounts.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
+import { LOCAL_ACCOUNT } from "../../client/routes/accounts.js";
 
 /** Service accounts are scoped to `--kb`, or account-wide (`*`) without it. */
 export async function saScope(ctx: Context, opts: GlobalOptions): Promise<{ account_id: string; kb_id: string }> {

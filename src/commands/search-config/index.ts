@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
-import * as api from "../../client/routes/search-configs.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson, printTable } from "../../cli/output.js";
 import { readStdin } from "../../cli/prompt.js";
+import * as api from "../../client/routes/search-configs.js";
 
 interface Opts {
   kb?: string;
@@ -76,10 +76,36 @@ export function searchConfigCommand(ctx: Context): Command {
         .option("--kind <kind>", "find or ask", "find")
         .option("--config <json>", "the parameters, as JSON")
         .option("--file <path|->", "read the parameters from a file or stdin")
-        .addHelpText("after", `\nExamples:\n  kbox search-config save reports --config '{"features":["keyword"],"top_k":5}'\n  kbox find revenue --config reports`)
+        .addHelpText(
+          "after",
+          `\nExamples:\n  kbox search-config save reports --config '{"features":["keyword"],"top_k":5}'\n  kbox find revenue --config reports`,
+        )
         .action(async (name: string, _o, cmd: Command) => runSearchConfigSave(ctx, name, ctx.opts<Opts>(cmd))),
     )
-    .addCommand(new Command("list").alias("ls").description("List configurations").addHelpText("after", "\nExamples:\n  kbox search-config list --kb notes\n  kbox search-config list --json").option(...kb).option("--json", "print the wire response").action(async (_o, cmd: Command) => runSearchConfigList(ctx, ctx.opts<Opts>(cmd))))
-    .addCommand(new Command("show").description("Print one configuration (JSON)").addHelpText("after", "\nExample:\n  kbox search-config show reports --kb notes").argument("<name>").option(...kb).action(async (name: string, _o, cmd: Command) => runSearchConfigShow(ctx, name, ctx.opts<Opts>(cmd))))
-    .addCommand(new Command("delete").alias("rm").description("Delete a configuration").addHelpText("after", "\nExample:\n  kbox search-config delete reports --kb notes").argument("<name>").option(...kb).action(async (name: string, _o, cmd: Command) => runSearchConfigDelete(ctx, name, ctx.opts<Opts>(cmd))));
+    .addCommand(
+      new Command("list")
+        .alias("ls")
+        .description("List configurations")
+        .addHelpText("after", "\nExamples:\n  kbox search-config list --kb notes\n  kbox search-config list --json")
+        .option(...kb)
+        .option("--json", "print the wire response")
+        .action(async (_o, cmd: Command) => runSearchConfigList(ctx, ctx.opts<Opts>(cmd))),
+    )
+    .addCommand(
+      new Command("show")
+        .description("Print one configuration (JSON)")
+        .addHelpText("after", "\nExample:\n  kbox search-config show reports --kb notes")
+        .argument("<name>")
+        .option(...kb)
+        .action(async (name: string, _o, cmd: Command) => runSearchConfigShow(ctx, name, ctx.opts<Opts>(cmd))),
+    )
+    .addCommand(
+      new Command("delete")
+        .alias("rm")
+        .description("Delete a configuration")
+        .addHelpText("after", "\nExample:\n  kbox search-config delete reports --kb notes")
+        .argument("<name>")
+        .option(...kb)
+        .action(async (name: string, _o, cmd: Command) => runSearchConfigDelete(ctx, name, ctx.opts<Opts>(cmd))),
+    );
 }

@@ -20,7 +20,8 @@ type Row = { id: string; kind: "split" | "extract"; name: string; split: SplitCo
 /** The split configuration the add flags describe. */
 function splitOf(o: Opts): Partial<SplitConfiguration> {
   const max = o.maxParagraph === undefined ? 0 : Number(o.maxParagraph);
-  if (!Number.isInteger(max) || max < 0) throw usageError(`--max-paragraph must be a whole number of characters, not ${o.maxParagraph}`);
+  if (!Number.isInteger(max) || max < 0)
+    throw usageError(`--max-paragraph must be a whole number of characters, not ${o.maxParagraph}`);
   if (o.splitter === "") throw usageError("--splitter cannot be empty");
   return { max_paragraph: max, ...(o.splitter ? { custom_split: 1 as const, manual_split: { splitter: o.splitter } } : {}) };
 }
@@ -48,7 +49,9 @@ export async function runStrategyList(ctx: Context, o: Opts): Promise<void> {
   if (o.json) return printJson(ctx.io, { split_strategies: split, extract_strategies: extract });
   const rows: Row[] = [
     ...Object.entries(split).map(([id, c]): Row => ({ id, kind: "split", name: c.name, split: c })),
-    ...Object.entries(extract).map(([id, c]: [string, ExtractConfig]): Row => ({ id, kind: "extract", name: c.name, split: c.split })),
+    ...Object.entries(extract).map(
+      ([id, c]: [string, ExtractConfig]): Row => ({ id, kind: "extract", name: c.name, split: c.split }),
+    ),
   ];
   printTable(
     ctx.io,
@@ -57,7 +60,15 @@ export async function runStrategyList(ctx: Context, o: Opts): Promise<void> {
       { header: "kind", get: (r) => r.kind },
       { header: "name", get: (r) => r.name },
       { header: "max_paragraph", get: (r) => r.split?.max_paragraph || "" },
-      { header: "splitter", get: (r) => (r.split?.custom_split === 1 ? JSON.stringify(r.split.manual_split?.splitter ?? "") : r.split?.custom_split === 2 ? "LLM (ignored)" : "") },
+      {
+        header: "splitter",
+        get: (r) =>
+          r.split?.custom_split === 1
+            ? JSON.stringify(r.split.manual_split?.splitter ?? "")
+            : r.split?.custom_split === 2
+              ? "LLM (ignored)"
+              : "",
+      },
     ],
     rows,
   );
@@ -73,7 +84,8 @@ async function eitherKind<T>(id: string, split: () => Promise<T>, extract: () =>
   try {
     return await extract();
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw usageError(`no strategy ${id} in this knowledge box`, "kbox strategy list shows them");
+    if (e instanceof ApiError && e.status === 404)
+      throw usageError(`no strategy ${id} in this knowledge box`, "kbox strategy list shows them");
     throw e;
   }
 }
@@ -82,14 +94,25 @@ export async function runStrategyShow(ctx: Context, id: string, o: Opts): Promis
   const kbid = await ctx.kbid(o);
   const client = await ctx.client(o);
   const params = { kbid, strategy_id: id };
-  printJson(ctx.io, await eitherKind<unknown>(id, () => client.call(api.getSplitStrategy, { params }), () => client.call(api.getExtractStrategy, { params })));
+  printJson(
+    ctx.io,
+    await eitherKind<unknown>(
+      id,
+      () => client.call(api.getSplitStrategy, { params }),
+      () => client.call(api.getExtractStrategy, { params }),
+    ),
+  );
 }
 
 export async function runStrategyRemove(ctx: Context, id: string, o: Opts): Promise<void> {
   const kbid = await ctx.kbid(o);
   const client = await ctx.client(o);
   const params = { kbid, strategy_id: id };
-  await eitherKind(id, () => client.call(api.deleteSplitStrategy, { params }), () => client.call(api.deleteExtractStrategy, { params }));
+  await eitherKind(
+    id,
+    () => client.call(api.deleteSplitStrategy, { params }),
+    () => client.call(api.deleteExtractStrategy, { params }),
+  );
   ctx.status(`removed ${id}`, o);
 }
 

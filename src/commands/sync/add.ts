@@ -1,14 +1,17 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
-import { printJson } from "../../cli/output.js";
 import { collect } from "../../cli/options.js";
+import { printJson } from "../../cli/output.js";
 import { type AddOptions, addSync, sourceOf } from "./shared.js";
 
 export async function runSyncAdd(ctx: Context, target: string, opts: AddOptions): Promise<void> {
   const { config } = await addSync(ctx, target, opts);
   if (opts.json) return printJson(ctx.io, config);
   ctx.io.stdout.write(`${config.id}\n`);
-  ctx.status(`syncing ${sourceOf(config)}; the first sync has started (follow it with \`kbox sync logs ${config.name === config.sync_root_path ? config.id : config.name} --follow\`)`, opts);
+  ctx.status(
+    `syncing ${sourceOf(config)}; the first sync has started (follow it with \`kbox sync logs ${config.name === config.sync_root_path ? config.id : config.name} --follow\`)`,
+    opts,
+  );
 }
 
 export function syncAddCommand(ctx: Context): Command {

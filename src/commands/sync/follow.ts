@@ -7,7 +7,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const finished = (j: sync.SyncJob) => j.status === "completed" || j.status === "failed" || j.status === "cancelled";
 
 /** Poll a job to its end with a progress indicator; returns the final job. */
-export async function waitForJob(ctx: Context, client: KboxClient, kbid: string, jobId: string, quiet?: boolean): Promise<sync.SyncJob> {
+export async function waitForJob(
+  ctx: Context,
+  client: KboxClient,
+  kbid: string,
+  jobId: string,
+  quiet?: boolean,
+): Promise<sync.SyncJob> {
   const bar = progress(ctx, { label: "files", quiet });
   for (;;) {
     const j = await client.call(sync.getJob, { params: { kbid, job_id: jobId } });
@@ -35,7 +41,12 @@ export async function followLogs(
     for (;;) {
       const page = await client.call(sync.jobLogs, {
         params: { kbid, job_id: jobId },
-        query: { order: "asc", limit: 500, ...(cursor !== undefined ? { cursor } : {}), ...(opts.level ? { level: opts.level } : {}) },
+        query: {
+          order: "asc",
+          limit: 500,
+          ...(cursor !== undefined ? { cursor } : {}),
+          ...(opts.level ? { level: opts.level } : {}),
+        },
       });
       for (const e of page.items) {
         opts.print(e);
@@ -49,5 +60,7 @@ export async function followLogs(
 }
 
 export function formatLog(ctx: Context, e: sync.LogEntry): string {
-  return ctx.io.stdout.isTTY ? `${e.timestamp.slice(11, 19)} ${e.level.padEnd(7)} ${e.message}` : `${e.timestamp}\t${e.level}\t${e.message}`;
+  return ctx.io.stdout.isTTY
+    ? `${e.timestamp.slice(11, 19)} ${e.level.padEnd(7)} ${e.message}`
+    : `${e.timestamp}\t${e.level}\t${e.message}`;
 }

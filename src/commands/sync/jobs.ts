@@ -4,7 +4,11 @@ import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
 import { intFlag, resolveConfig } from "./shared.js";
 
-export async function runSyncJobs(ctx: Context, ref: string, opts: GlobalOptions & { limit: string; cursor?: string }): Promise<void> {
+export async function runSyncJobs(
+  ctx: Context,
+  ref: string,
+  opts: GlobalOptions & { limit: string; cursor?: string },
+): Promise<void> {
   const limit = intFlag("--limit", opts.limit, 1, 100) as number;
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);

@@ -20,10 +20,14 @@ export async function runSyncLogs(ctx: Context, ref: string, opts: LogsOptions):
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);
   const c = await resolveConfig(client, kbid, ref);
-  const jobId = opts.job ?? (await client.call(sync.listJobs, { params: { kbid, config_id: c.id }, query: { limit: 1 } })).items[0]?.id;
+  const jobId =
+    opts.job ?? (await client.call(sync.listJobs, { params: { kbid, config_id: c.id }, query: { limit: 1 } })).items[0]?.id;
   if (!jobId) throw new CliError(`${c.name} has no jobs yet`, EXIT.failure, `run one with \`kbox sync run ${c.name}\``);
   if (opts.follow) {
-    await followLogs(ctx, client, kbid, jobId, { level, print: (e) => ctx.io.stdout.write(`${opts.json ? JSON.stringify(e) : formatLog(ctx, e)}\n`) });
+    await followLogs(ctx, client, kbid, jobId, {
+      level,
+      print: (e) => ctx.io.stdout.write(`${opts.json ? JSON.stringify(e) : formatLog(ctx, e)}\n`),
+    });
     return;
   }
   const res = await client.call(sync.jobLogs, {

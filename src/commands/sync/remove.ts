@@ -4,12 +4,19 @@ import type { Context, GlobalOptions } from "../../cli/context.js";
 import { confirm } from "../../cli/prompt.js";
 import { resolveConfig } from "./shared.js";
 
-export async function runSyncRemove(ctx: Context, ref: string, opts: GlobalOptions & { deleteResources?: boolean }): Promise<void> {
+export async function runSyncRemove(
+  ctx: Context,
+  ref: string,
+  opts: GlobalOptions & { deleteResources?: boolean },
+): Promise<void> {
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);
   const c = await resolveConfig(client, kbid, ref);
   await confirm(ctx, opts, `stop syncing ${c.name}${opts.deleteResources ? " and delete its resources" : ""}`);
-  await client.call(sync.deleteConfig, { params: { kbid, config_id: c.id }, query: { delete_resources: Boolean(opts.deleteResources) } });
+  await client.call(sync.deleteConfig, {
+    params: { kbid, config_id: c.id },
+    query: { delete_resources: Boolean(opts.deleteResources) },
+  });
   ctx.status(`removed sync ${c.name}`, opts);
 }
 

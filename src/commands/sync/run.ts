@@ -6,7 +6,11 @@ import { printJson } from "../../cli/output.js";
 import { waitForJob } from "./follow.js";
 import { resolveConfig } from "./shared.js";
 
-export async function runSyncRun(ctx: Context, ref: string, opts: GlobalOptions & { full?: boolean; wait?: boolean }): Promise<void> {
+export async function runSyncRun(
+  ctx: Context,
+  ref: string,
+  opts: GlobalOptions & { full?: boolean; wait?: boolean },
+): Promise<void> {
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);
   const c = await resolveConfig(client, kbid, ref);
@@ -14,7 +18,10 @@ export async function runSyncRun(ctx: Context, ref: string, opts: GlobalOptions 
   if (opts.wait) {
     job = await waitForJob(ctx, client, kbid, job.id, opts.quiet || opts.json);
     const s = job.stats;
-    ctx.status(`sync ${job.status}: ${s.added} added, ${s.updated} updated, ${s.moved} moved, ${s.deleted} deleted, ${s.unchanged} unchanged, ${s.failed} failed`, opts);
+    ctx.status(
+      `sync ${job.status}: ${s.added} added, ${s.updated} updated, ${s.moved} moved, ${s.deleted} deleted, ${s.unchanged} unchanged, ${s.failed} failed`,
+      opts,
+    );
     if (job.status === "failed") ctx.exitCode = EXIT.failure;
     else if (s.failed > 0) ctx.exitCode = EXIT.partial;
   }

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
-import type { KboxClient } from "../../client/client.js";
 import { parseLabels } from "../../cli/options.js";
+import type { KboxClient } from "../../client/client.js";
 
 /** A sync configuration named by id or by name. */
 export async function resolveConfig(client: KboxClient, kbid: string, ref: string): Promise<sync.SyncConfig> {
@@ -26,7 +26,11 @@ export interface AddOptions extends GlobalOptions {
 }
 
 /** Create the connection and configuration for a folder or a sitemap URL. */
-export async function addSync(ctx: Context, target: string, opts: AddOptions): Promise<{ config: sync.SyncConfig; kbid: string }> {
+export async function addSync(
+  ctx: Context,
+  target: string,
+  opts: AddOptions,
+): Promise<{ config: sync.SyncConfig; kbid: string }> {
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);
   const provider = isUrl(target) ? "sitemap" : "local_folder";
@@ -52,14 +56,15 @@ export async function addSync(ctx: Context, target: string, opts: AddOptions): P
 }
 
 /** Describe a config's source in one line. */
-export const sourceOf = (c: sync.SyncConfig) => `${c.external_connection.provider === "sitemap" ? "sitemap" : "folder"} ${c.sync_root_path ?? ""}`;
-
+export const sourceOf = (c: sync.SyncConfig) =>
+  `${c.external_connection.provider === "sitemap" ? "sitemap" : "folder"} ${c.sync_root_path ?? ""}`;
 
 /** A whole number flag within bounds, else a usage error. */
 export function intFlag(name: string, v: string | undefined, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n < min || n > max) throw new CliError(`${name} takes a whole number from ${min} to ${max}`, EXIT.usage);
+  if (!/^\d+$/.test(v.trim()) || n < min || n > max)
+    throw new CliError(`${name} takes a whole number from ${min} to ${max}`, EXIT.usage);
   return n;
 }
 
@@ -67,6 +72,7 @@ export function intFlag(name: string, v: string | undefined, min: number, max: n
 export function levelFlag(v: string | undefined): sync.LogLevel | undefined {
   if (v === undefined) return undefined;
   const up = v.toUpperCase();
-  if (!(sync.LOG_LEVELS as readonly string[]).includes(up)) throw new CliError(`--level takes one of ${sync.LOG_LEVELS.join(", ")}`, EXIT.usage);
+  if (!(sync.LOG_LEVELS as readonly string[]).includes(up))
+    throw new CliError(`--level takes one of ${sync.LOG_LEVELS.join(", ")}`, EXIT.usage);
   return up as sync.LogLevel;
 }

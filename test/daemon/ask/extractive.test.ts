@@ -7,11 +7,23 @@ import { FootnoteNumberer } from "../../../src/tui/answer.js";
 
 const R = "0123456789abcdef0123456789abcdef";
 const ctx = [
-  { id: `${R}/t/body/0-120`, text: "Our company was founded in 1998 by Ana Silva. It now has offices in Porto, Berlin and Austin." },
-  { id: `${R}/t/body/121-260`, text: "The company employs 450 people. Most of them work remotely. The Porto office has a rooftop garden." },
-  { id: `${R}/t/body/261-380`, text: "Employees get 25 vacation days because rest improves focus. The vacation policy was updated in 2021." },
+  {
+    id: `${R}/t/body/0-120`,
+    text: "Our company was founded in 1998 by Ana Silva. It now has offices in Porto, Berlin and Austin.",
+  },
+  {
+    id: `${R}/t/body/121-260`,
+    text: "The company employs 450 people. Most of them work remotely. The Porto office has a rooftop garden.",
+  },
+  {
+    id: `${R}/t/body/261-380`,
+    text: "Employees get 25 vacation days because rest improves focus. The vacation policy was updated in 2021.",
+  },
 ];
-const answer = (q: string) => extractAnswer(q, ctx).map((s) => s.text).join(" ");
+const answer = (q: string) =>
+  extractAnswer(q, ctx)
+    .map((s) => s.text)
+    .join(" ");
 
 describe("extractive answerer", () => {
   it("answers the question type with the supporting sentence", () => {
@@ -26,13 +38,18 @@ describe("extractive answerer", () => {
     const s = extractAnswer("Where does it have offices?", ctx);
     const texts = s.map((x) => x.text);
     expect(texts).toContain("It now has offices in Porto, Berlin and Austin.");
-    expect(texts.indexOf("Our company was founded in 1998 by Ana Silva.")).toBe(texts.indexOf("It now has offices in Porto, Berlin and Austin.") - 1);
+    expect(texts.indexOf("Our company was founded in 1998 by Ana Silva.")).toBe(
+      texts.indexOf("It now has offices in Porto, Berlin and Austin.") - 1,
+    );
   });
 
   it("leads a definition question with the sentence that defines the subject", () => {
     const defs = [
       { id: `${R}/t/a/0-90`, text: "Run kbox add to ingest a folder. Use kbox watch to keep it indexed; kbox is fast." },
-      { id: `${R}/t/b/0-90`, text: "Install it with npm. kbox is a local-first knowledge retrieval service. It answers with citations." },
+      {
+        id: `${R}/t/b/0-90`,
+        text: "Install it with npm. kbox is a local-first knowledge retrieval service. It answers with citations.",
+      },
     ];
     const s = extractAnswer("What is kbox?", defs).map((x) => x.text);
     expect(s[0]).toBe("kbox is a local-first knowledge retrieval service.");
@@ -54,7 +71,10 @@ describe("citations", () => {
 
   it("maps footnotes and renumbers them across chunks", () => {
     const pieces = ctx.map((p, i) => ({ ...p, block: `block-A${"ABC"[i]}` }));
-    expect(footnoteMap("Founded in 1998 [block-AA]. 450 people [block-AB].", pieces)).toEqual({ "block-AA": ctx[0].id, "block-AB": ctx[1].id });
+    expect(footnoteMap("Founded in 1998 [block-AA]. 450 people [block-AB].", pieces)).toEqual({
+      "block-AA": ctx[0].id,
+      "block-AB": ctx[1].id,
+    });
     const n = new FootnoteNumberer();
     const out = ["Founded [blo", "ck-AB] and [block-AA]", " and again [block-AB]."].map((c) => n.push(c)).join("") + n.flush();
     expect(out).toBe("Founded[1] and[2] and again[1].");

@@ -3,7 +3,13 @@ import { readAll } from "../../../src/client/transport.js";
 import type { TestDaemon } from "../../helpers/daemon.js";
 
 /** POST an ask over the daemon's socket; returns status, headers and the parsed NDJSON items (or JSON). */
-export async function ask(d: TestDaemon, kbid: string, body: Record<string, unknown>, headers: Record<string, string> = {}, path = "ask") {
+export async function ask(
+  d: TestDaemon,
+  kbid: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  path = "ask",
+) {
   const res = await d.client.raw({
     method: "POST",
     path: `/api/v1/kb/${kbid}/${path}`,
@@ -29,13 +35,15 @@ export const answerOf = (items: AskItem[]) =>
     .map((i) => i.text)
     .join("");
 
-export const itemOf = <T extends AskItem["type"]>(items: AskItem[], type: T) => items.find((i) => i.type === type) as Extract<AskItem, { type: T }> | undefined;
+export const itemOf = <T extends AskItem["type"]>(items: AskItem[], type: T) =>
+  items.find((i) => i.type === type) as Extract<AskItem, { type: T }> | undefined;
 
 /** The id of the retrieved paragraph whose text contains `needle`. */
 export function paragraphWith(items: AskItem[], needle: string): string | undefined {
   const r = itemOf(items, "retrieval")?.results;
   for (const res of Object.values(r?.resources ?? {})) {
-    for (const f of Object.values(res.fields)) for (const p of Object.values(f.paragraphs)) if (p.text.includes(needle)) return p.id;
+    for (const f of Object.values(res.fields))
+      for (const p of Object.values(f.paragraphs)) if (p.text.includes(needle)) return p.id;
   }
   return undefined;
 }

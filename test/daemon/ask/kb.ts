@@ -49,7 +49,12 @@ export const CORPUS: Doc[] = [
 ];
 
 /** Create a KB and its resources through the API and wait until the daemon has ingested them. */
-export async function seedKb(d: TestDaemon, slug: string, docs: Doc[] = CORPUS, learning?: Record<string, unknown>): Promise<{ kbid: string; rids: Record<string, string> }> {
+export async function seedKb(
+  d: TestDaemon,
+  slug: string,
+  docs: Doc[] = CORPUS,
+  learning?: Record<string, unknown>,
+): Promise<{ kbid: string; rids: Record<string, string> }> {
   const { uuid: kbid } = await d.client.call(kbs.createKb, { body: { slug, learning_configuration: learning as never } });
   const rids: Record<string, string> = {};
   for (const doc of docs) {
@@ -64,7 +69,9 @@ export async function seedKb(d: TestDaemon, slug: string, docs: Doc[] = CORPUS, 
     };
     if (doc.conversation) {
       body.conversations = {
-        chat: { messages: doc.conversation.map((m) => ({ ident: m.ident, who: m.who, content: { text: m.text, format: "PLAIN" } })) },
+        chat: {
+          messages: doc.conversation.map((m) => ({ ident: m.ident, who: m.who, content: { text: m.text, format: "PLAIN" } })),
+        },
       };
     }
     const { uuid } = await d.client.call(resources.createResource, { params: { kbid }, body: body as never });

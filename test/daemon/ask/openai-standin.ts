@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** How the stand-in answers one chat-completions request. */
@@ -42,12 +42,22 @@ export class OpenAiStandIn {
     this.requests.push({ path: req.url, headers: req.headers, ...body });
     const s = this.script(body);
     if (s.status && s.status !== 200) {
-      res.writeHead(s.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "stand-in refused" } }));
+      res
+        .writeHead(s.status, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "stand-in refused" } }));
       return;
     }
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "x", object: "chat.completion", model: body.model, choices: [{ index: 0, message: { role: "assistant", content: s.chunks.join("") }, finish_reason: "stop" }], usage: { prompt_tokens: 11, completion_tokens: 7 } }));
+      res.end(
+        JSON.stringify({
+          id: "x",
+          object: "chat.completion",
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content: s.chunks.join("") }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 11, completion_tokens: 7 },
+        }),
+      );
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -55,7 +65,10 @@ export class OpenAiStandIn {
     res.on("close", () => {
       if (!finished) this.aborted++;
     });
-    const send = (delta: Record<string, unknown>) => res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: body.model, choices: [{ index: 0, delta }] })}\n\n`);
+    const send = (delta: Record<string, unknown>) =>
+      res.write(
+        `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: body.model, choices: [{ index: 0, delta }] })}\n\n`,
+      );
     for (const r of s.reasoning ?? []) send({ reasoning_content: r });
     for (let i = 0; i < s.chunks.length; i++) {
       if (res.destroyed) return;
@@ -68,7 +81,9 @@ export class OpenAiStandIn {
       send({ content: s.chunks[i] });
       if (s.delayMs) await new Promise((r) => setTimeout(r, s.delayMs));
     }
-    res.write(`data: ${JSON.stringify({ id: "x", choices: [], usage: { prompt_tokens: 11, completion_tokens: s.chunks.length } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: "x", choices: [], usage: { prompt_tokens: 11, completion_tokens: s.chunks.length } })}\n\n`,
+    );
     res.write("data: [DONE]\n\n");
     finished = true;
     res.end();

@@ -56,8 +56,33 @@ function rng(seed: number) {
 
 /** Write the model to `path`. */
 export function writeTinyGguf(path: string): void {
-  const words = ["the", "a", "is", "on", "at", "and", "to", "release", "friday", "office", "opens", "ship", "team", "every", "cat", ".", ","];
-  const tokens = ["<unk>", "<s>", "</s>", ...Array.from({ length: 256 }, (_, i) => `<0x${i.toString(16).toUpperCase().padStart(2, "0")}>`), ...words.map((w) => `▁${w}`), ...words.map((w) => w)];
+  const words = [
+    "the",
+    "a",
+    "is",
+    "on",
+    "at",
+    "and",
+    "to",
+    "release",
+    "friday",
+    "office",
+    "opens",
+    "ship",
+    "team",
+    "every",
+    "cat",
+    ".",
+    ",",
+  ];
+  const tokens = [
+    "<unk>",
+    "<s>",
+    "</s>",
+    ...Array.from({ length: 256 }, (_, i) => `<0x${i.toString(16).toUpperCase().padStart(2, "0")}>`),
+    ...words.map((w) => `▁${w}`),
+    ...words.map((w) => w),
+  ];
   const types = tokens.map((t, i) => (i === 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1));
   const scores = tokens.map((_, i) => (i < 259 ? 0 : -i));
   const nVocab = tokens.length;
@@ -105,9 +130,9 @@ export function writeTinyGguf(path: string): void {
   h.u64(kv.length);
   for (const [k, val] of kv) {
     h.str(k);
-    if (val.t === "u32") (h.u32(T.U32), h.u32(val.v as number));
-    else if (val.t === "f32") (h.u32(T.F32), h.f32(val.v as number));
-    else if (val.t === "str") (h.u32(T.STRING), h.str(val.v as string));
+    if (val.t === "u32") h.u32(T.U32), h.u32(val.v as number);
+    else if (val.t === "f32") h.u32(T.F32), h.f32(val.v as number);
+    else if (val.t === "str") h.u32(T.STRING), h.str(val.v as string);
     else {
       h.u32(T.ARRAY);
       h.u32(val.of === "str" ? T.STRING : val.of === "f32" ? T.F32 : T.I32);

@@ -13,7 +13,17 @@ function row(rid: string, i: number): ParagraphRow {
   const text = `paragraph ${i} of ${rid}`;
   return {
     ...{ id: `${rid}/t/a/${i * 100}-${i * 100 + text.length}`, rid, field: "t/a", field_type: "text", split: "", start: i * 100 },
-    ...{ end: i * 100 + text.length, page: 0, idx: i, kind: "TEXT", is_table: false, labels: [], facets: ["/l/topic/a"], text, lang: "en" },
+    ...{
+      end: i * 100 + text.length,
+      page: 0,
+      idx: i,
+      kind: "TEXT",
+      is_table: false,
+      labels: [],
+      facets: ["/l/topic/a"],
+      text,
+      lang: "en",
+    },
     ...{ path: "", created: 1, modified: 1, hidden: false, groups: [], hash: text, vectors: { small: [i, 1, 0, 0.5] } },
   };
 }
@@ -23,7 +33,9 @@ async function dump(s: KbStore, version?: number) {
   if (version !== undefined) await t.checkout(version);
   const rows = await t.query().select(["id", "text", "vec_small"]).toArray();
   t.close();
-  return rows.map((r) => ({ id: r.id as string, text: r.text as string, vec: Array.from(r.vec_small as ArrayLike<number>) })).sort((a, b) => a.id.localeCompare(b.id));
+  return rows
+    .map((r) => ({ id: r.id as string, text: r.text as string, vec: Array.from(r.vec_small as ArrayLike<number>) }))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 describe("snapshotKb", () => {

@@ -9,7 +9,8 @@ import { buildPdf } from "../../fixtures/documents.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kbox-pool-"));
 const noBlobs = { path: () => "" };
-const text = (body: string, format = "PLAIN"): FieldDoc => ({ type: "text", id: "t", value: { body, format } }) as unknown as FieldDoc;
+const text = (body: string, format = "PLAIN"): FieldDoc =>
+  ({ type: "text", id: "t", value: { body, format } }) as unknown as FieldDoc;
 const withoutDates = (o: unknown) => JSON.parse(JSON.stringify(o).replace(/"(last_extract|created)":"[^"]+"/g, '"$1":"-"'));
 const pools: ExtractPool[] = [];
 const pool = (opts: ConstructorParameters<typeof ExtractPool>[0]) => {

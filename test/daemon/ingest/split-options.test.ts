@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CUSTOM_SPLIT } from "../../../src/api/strategies.js";
 import { splitParagraphs } from "../../../daemon/ingest/split.js";
 import { splitOptionsOf } from "../../../daemon/ingest/strategy.js";
 import type { Extracted } from "../../../daemon/ingest/types.js";
+import { CUSTOM_SPLIT } from "../../../src/api/strategies.js";
 
 const ex = (text: string): Extracted => ({ text, metadata: {} });
 const texts = (text: string, opts: Parameters<typeof splitParagraphs>[1]) => splitParagraphs(ex(text), opts).map((p) => p.text);
@@ -23,7 +23,11 @@ describe("split options", () => {
 
   it("maps hosted configurations: LLM options are ignored, 0 means the default", () => {
     expect(splitOptionsOf({ name: "", max_paragraph: 0 })).toBeUndefined();
-    expect(splitOptionsOf({ name: "", max_paragraph: 300, custom_split: CUSTOM_SPLIT.LLM, llm_split: { rules: ["x"] } })).toEqual({ maxChars: 300 });
-    expect(splitOptionsOf({ name: "", max_paragraph: 0, custom_split: CUSTOM_SPLIT.MANUAL, manual_split: { splitter: "#" } })).toEqual({ splitter: "#" });
+    expect(splitOptionsOf({ name: "", max_paragraph: 300, custom_split: CUSTOM_SPLIT.LLM, llm_split: { rules: ["x"] } })).toEqual(
+      { maxChars: 300 },
+    );
+    expect(
+      splitOptionsOf({ name: "", max_paragraph: 0, custom_split: CUSTOM_SPLIT.MANUAL, manual_split: { splitter: "#" } }),
+    ).toEqual({ splitter: "#" });
   });
 });

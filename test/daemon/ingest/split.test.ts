@@ -4,8 +4,22 @@ import type { Extracted, SplitParagraph } from "../../../daemon/ingest/types.js"
 import { paragraphs, rng } from "../../fixtures/corpus.js";
 
 const PIECES = [
-  "word", "Sentence ends here.", "Question?", "Wow!", "(quoted.)", "«Cité.»", "naïve", "日本語の文。", "続き！",
-  "emoji😀here", "🎉", "x".repeat(1500), "a-very-long-token-".repeat(20), "\t", "\u00a0", "…",
+  "word",
+  "Sentence ends here.",
+  "Question?",
+  "Wow!",
+  "(quoted.)",
+  "«Cité.»",
+  "naïve",
+  "日本語の文。",
+  "続き！",
+  "emoji😀here",
+  "🎉",
+  "x".repeat(1500),
+  "a-very-long-token-".repeat(20),
+  "\t",
+  "\u00a0",
+  "…",
 ];
 
 /** A random document mixing words, punctuation, single and blank lines, long tokens and astral characters. */
@@ -34,7 +48,11 @@ function randomDoc(seed: number): Extracted {
       { start: cuts[4], end: len, page: 3 },
     ];
   }
-  if (rand() < 0.6) ex.tables = [{ start: cuts[0], end: cuts[2] }, { start: cuts[3], end: cuts[5] }];
+  if (rand() < 0.6)
+    ex.tables = [
+      { start: cuts[0], end: cuts[2] },
+      { start: cuts[3], end: cuts[5] },
+    ];
   if (rand() < 0.6) ex.breaks = Array.from({ length: 5 }, at);
   return ex;
 }
@@ -122,7 +140,10 @@ describe("splitParagraphs", () => {
       kind: "DESCRIPTION",
       metadata: {},
       tables: [{ start: 7, end: 18 }],
-      pages: [{ start: 0, end: 18, page: 1 }, { start: 20, end: text.length, page: 2 }],
+      pages: [
+        { start: 0, end: 18, page: 1 },
+        { start: 20, end: text.length, page: 2 },
+      ],
     };
     const ps = splitParagraphs(ex);
     expect(ps.map((p) => [p.text, p.page_number, p.is_a_table, p.kind])).toEqual([
@@ -156,7 +177,9 @@ describe("splitParagraphs", () => {
     const ps = splitParagraphs({ text, metadata: {} });
     const secs = (performance.now() - t0) / 1000;
     const mb = text.length / 1024 / 1024;
-    console.log(`splitParagraphs: ${mb.toFixed(1)} MB in ${secs.toFixed(2)} s = ${(mb / secs).toFixed(1)} MB/s, ${Math.round(ps.length / secs)} paragraphs/s`);
+    console.log(
+      `splitParagraphs: ${mb.toFixed(1)} MB in ${secs.toFixed(2)} s = ${(mb / secs).toFixed(1)} MB/s, ${Math.round(ps.length / secs)} paragraphs/s`,
+    );
     expect(ps.length).toBeGreaterThan(0);
   });
 });

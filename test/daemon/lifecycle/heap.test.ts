@@ -13,7 +13,10 @@ for (let r = 0; r < 30; r++) {
   peak = Math.max(peak, process.memoryUsage().heapUsed);
 }
 console.log(peak);`;
-const peakOf = (tune: boolean) => Number(execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", workload(tune)], { encoding: "utf8" }).trim());
+const peakOf = (tune: boolean) =>
+  Number(
+    execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", workload(tune)], { encoding: "utf8" }).trim(),
+  );
 
 describe("daemon heap tuning", () => {
   it("keeps the heap near its live data between full collections", () => {

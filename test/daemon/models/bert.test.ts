@@ -41,7 +41,14 @@ describe("a random-weights BERT encoder built by the test, loaded as an installe
   });
 
   it("installs with the settings its files declare", () => {
-    expect(manifest).toMatchObject({ kind: "embedder", pooling: "mean", normalize: true, dim: 32, onnx_file: "onnx/model.onnx", source: "folder" });
+    expect(manifest).toMatchObject({
+      kind: "embedder",
+      pooling: "mean",
+      normalize: true,
+      dim: 32,
+      onnx_file: "onnx/model.onnx",
+      source: "folder",
+    });
   });
 
   it("stores every BERT weight as float32 (the file size is the parameter count × 4)", () => {
@@ -53,7 +60,10 @@ describe("a random-weights BERT encoder built by the test, loaded as an installe
   });
 
   it("returns finite, normalised vectors of the hidden size that differ between texts", async () => {
-    const vecs = await mean.embed(["the cat sat on the mat", "quantum chromodynamics and the strong force", "the cat sat on the mat"], "passage");
+    const vecs = await mean.embed(
+      ["the cat sat on the mat", "quantum chromodynamics and the strong force", "the cat sat on the mat"],
+      "passage",
+    );
     expect(mean.dim).toBe(32);
     for (const v of vecs) {
       expect(v).toHaveLength(32);

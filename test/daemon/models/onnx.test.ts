@@ -94,7 +94,10 @@ describe("ONNX embedder on a tiny model built by the test", () => {
   });
 
   it("loads a tiny cross-encoder as a reranker", async () => {
-    const r = await OnnxReranker.open(join(dir, "ce"), manifest({ id: "kbox-test/tiny-ce", kind: "reranker", onnx_file: "onnx/model.onnx" }));
+    const r = await OnnxReranker.open(
+      join(dir, "ce"),
+      manifest({ id: "kbox-test/tiny-ce", kind: "reranker", onnx_file: "onnx/model.onnx" }),
+    );
     const passages = ["cats purr", "the stock market fell", "cats purr"];
     const s1 = await r.score("do cats purr", passages);
     const s2 = await r.score("do cats purr", passages);

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PullEvent } from "../../../src/api/models.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readInstalled } from "../../../daemon/models/manifest.js";
 import { OnnxEmbedder } from "../../../daemon/models/onnx.js";
 import { pull } from "../../../daemon/models/pull.js";
+import type { PullEvent } from "../../../src/api/models.js";
 import { type FakeHub, startFakeHub } from "../../helpers/fake-hub.js";
 import { sha256, tinyModelFiles, writeTinyModel } from "../../helpers/tiny-model.js";
 
@@ -40,14 +40,31 @@ describe("pulling a model from a hub", () => {
     const dir = cache();
     const { events, emit } = collect();
     const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, emit);
-    expect(m).toMatchObject({ id: "kbox-test/tiny-bge", kind: "embedder", pooling: "cls", dim: 24, onnx_file: "onnx/model_quantized.onnx", source: "hub" });
+    expect(m).toMatchObject({
+      id: "kbox-test/tiny-bge",
+      kind: "embedder",
+      pooling: "cls",
+      dim: 24,
+      onnx_file: "onnx/model_quantized.onnx",
+      source: "hub",
+    });
     const start = events[0];
     expect(start.type).toBe("start");
     if (start.type === "start") expect(start.total_bytes).toBe([...files.values()].reduce((a, b) => a + b.length, 0));
     const onnx = files.get("onnx/model_quantized.onnx") as Buffer;
     const last = events.filter((e) => e.type === "progress").at(-1);
-    expect(last).toMatchObject({ type: "progress", path: "onnx/model_quantized.onnx", file_bytes: onnx.length, file_total: onnx.length });
-    expect(events.filter((e) => e.type === "file" && e.status === "done").map((e) => (e as { path: string }).path).sort()).toEqual([...files.keys()].sort());
+    expect(last).toMatchObject({
+      type: "progress",
+      path: "onnx/model_quantized.onnx",
+      file_bytes: onnx.length,
+      file_total: onnx.length,
+    });
+    expect(
+      events
+        .filter((e) => e.type === "file" && e.status === "done")
+        .map((e) => (e as { path: string }).path)
+        .sort(),
+    ).toEqual([...files.keys()].sort());
     const installed = join(dir, "kbox-test", "tiny-bge");
     expect(sha256(readFileSync(join(installed, "onnx/model_quantized.onnx")))).toBe(sha256(onnx));
     expect(m.files.find((f) => f.path.endsWith(".onnx"))?.sha256).toBe(sha256(onnx));
@@ -77,8 +94,16 @@ describe("pulling a model from a hub", () => {
     const second = collect();
     const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, second.emit);
     const onnxRequests = hub.requests.filter((r) => r.path.endsWith(".onnx"));
-    expect(onnxRequests).toEqual([{ method: "GET", path: "/kbox-test/tiny-bge/resolve/main/onnx/model_quantized.onnx", range: `bytes=${kept}-` }]);
-    expect(second.events).toContainEqual({ type: "file", path: "onnx/model_quantized.onnx", status: "resuming", offset: kept, size: onnx.length });
+    expect(onnxRequests).toEqual([
+      { method: "GET", path: "/kbox-test/tiny-bge/resolve/main/onnx/model_quantized.onnx", range: `bytes=${kept}-` },
+    ]);
+    expect(second.events).toContainEqual({
+      type: "file",
+      path: "onnx/model_quantized.onnx",
+      status: "resuming",
+      offset: kept,
+      size: onnx.length,
+    });
     // files finished before the cut are not fetched again
     expect(second.events.filter((e) => e.type === "file" && e.status === "cached").length).toBeGreaterThan(0);
     expect(sha256(readFileSync(join(dir, "kbox-test", "tiny-bge", "onnx/model_quantized.onnx")))).toBe(sha256(onnx));
@@ -92,7 +117,9 @@ describe("pulling a model from a hub", () => {
     bad[bad.length - 10] ^= 0xff;
     hub.tamper("onnx/model_quantized.onnx", bad);
     try {
-      await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, () => undefined)).rejects.toThrow(/checksum mismatch for onnx\/model_quantized.onnx: sha256 expected/);
+      await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, () => undefined)).rejects.toThrow(
+        /checksum mismatch for onnx\/model_quantized.onnx: sha256 expected/,
+      );
     } finally {
       hub.tamper("onnx/model_quantized.onnx", onnx);
     }
@@ -105,10 +132,21 @@ describe("pulling a model from a hub", () => {
   it("says clearly when a repo does not exist, has no ONNX weights, or the hub is down", async () => {
     const dir = cache();
     await expect(pull({ id: "kbox-test/nope", endpoint: hub.url }, dir, () => undefined)).rejects.toMatchObject({ status: 404 });
-    hub.add("kbox-test/pytorch-only", new Map([["config.json", Buffer.from("{}")], ["tokenizer.json", Buffer.from("{}")], ["pytorch_model.bin", Buffer.alloc(10)]]));
-    await expect(pull({ id: "kbox-test/pytorch-only", endpoint: hub.url }, dir, () => undefined)).rejects.toThrow(/no ONNX weights/);
+    hub.add(
+      "kbox-test/pytorch-only",
+      new Map([
+        ["config.json", Buffer.from("{}")],
+        ["tokenizer.json", Buffer.from("{}")],
+        ["pytorch_model.bin", Buffer.alloc(10)],
+      ]),
+    );
+    await expect(pull({ id: "kbox-test/pytorch-only", endpoint: hub.url }, dir, () => undefined)).rejects.toThrow(
+      /no ONNX weights/,
+    );
     await expect(pull({ id: "../../etc", endpoint: hub.url }, dir, () => undefined)).rejects.toMatchObject({ status: 422 });
-    await expect(pull({ id: "kbox-test/tiny-bge", endpoint: "http://127.0.0.1:9" }, dir, () => undefined)).rejects.toThrow(/cannot reach the model hub/);
+    await expect(pull({ id: "kbox-test/tiny-bge", endpoint: "http://127.0.0.1:9" }, dir, () => undefined)).rejects.toThrow(
+      /cannot reach the model hub/,
+    );
   });
 
   it("imports a model from a local folder", async () => {

@@ -12,7 +12,14 @@ const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
 
 describe("remote embedders", () => {
   it("OpenAI-compatible: discovers the dimension, batches, orders by index, normalises, prefixes queries", async () => {
-    const e = await RemoteEmbedder.connect({ name: "openai:test", provider: "openai", url: `${srv.url}/v1`, model: "tiny-embed", api_key: "sk-test", query_prefix: "search_query: " });
+    const e = await RemoteEmbedder.connect({
+      name: "openai:test",
+      provider: "openai",
+      url: `${srv.url}/v1`,
+      model: "tiny-embed",
+      api_key: "sk-test",
+      query_prefix: "search_query: ",
+    });
     expect(e.dim).toBe(12);
     srv.seen.length = 0;
     const texts = Array.from({ length: 70 }, (_, i) => `text ${i}`);
@@ -29,18 +36,32 @@ describe("remote embedders", () => {
   });
 
   it("OpenAI-compatible: a refused key or an unreachable server is a clear 502", async () => {
-    await expect(RemoteEmbedder.connect({ name: "openai:x", provider: "openai", url: `${srv.url}/v1`, model: "m", api_key: "wrong" })).rejects.toMatchObject({
+    await expect(
+      RemoteEmbedder.connect({ name: "openai:x", provider: "openai", url: `${srv.url}/v1`, model: "m", api_key: "wrong" }),
+    ).rejects.toMatchObject({
       status: 502,
       message: expect.stringMatching(/answered 401/),
     });
-    await expect(RemoteEmbedder.connect({ name: "openai:x", provider: "openai", url: "http://127.0.0.1:9/v1", model: "m" })).rejects.toThrow(/cannot reach/);
+    await expect(
+      RemoteEmbedder.connect({ name: "openai:x", provider: "openai", url: "http://127.0.0.1:9/v1", model: "m" }),
+    ).rejects.toThrow(/cannot reach/);
   });
 
   it("Predict Sentences: posts {input, model} to the zone with the service-account key", async () => {
-    const e = await RemoteEmbedder.connect({ name: "predict:zone", provider: "predict", url: srv.url, api_key: "zone-key", dim: 12 });
+    const e = await RemoteEmbedder.connect({
+      name: "predict:zone",
+      provider: "predict",
+      url: srv.url,
+      api_key: "zone-key",
+      dim: 12,
+    });
     srv.seen.length = 0;
     const [v] = await e.embed(["hola"], "passage");
-    expect(srv.seen[0]).toMatchObject({ path: "/api/v1/predict/sentences", zoneKey: "Bearer zone-key", body: { input: ["hola"] } });
+    expect(srv.seen[0]).toMatchObject({
+      path: "/api/v1/predict/sentences",
+      zoneKey: "Bearer zone-key",
+      body: { input: ["hola"] },
+    });
     const expected = Float32Array.from(fakeVector("zone:hola", 12));
     expect(v[0]).toBeCloseTo(expected[0] / norm(expected), 5);
   });

@@ -21,8 +21,17 @@ beforeAll(async () => {
       title: "A",
       icon: "application/pdf",
       metadata: { language: "en", languages: ["en", "de"] },
-      usermetadata: { classifications: [{ labelset: "topic", label: "science" }], relations: [{ relation: "ENTITY", to: { value: "Ada", type: "entity", group: "PERSON" } }] },
-      origin: { path: "/docs/reports/2024", tags: ["report"], metadata: { team: "blue" }, source_id: "crawler", collaborators: ["ana"] },
+      usermetadata: {
+        classifications: [{ labelset: "topic", label: "science" }],
+        relations: [{ relation: "ENTITY", to: { value: "Ada", type: "entity", group: "PERSON" } }],
+      },
+      origin: {
+        path: "/docs/reports/2024",
+        tags: ["report"],
+        metadata: { team: "blue" },
+        source_id: "crawler",
+        collaborators: ["ana"],
+      },
       fieldmetadata: [],
     },
     [
@@ -31,10 +40,19 @@ beforeAll(async () => {
     ],
   );
   ids.b = await fx.add(
-    { slug: "b", title: "B", icon: "text/html", metadata: { language: "fr" }, usermetadata: { classifications: [{ labelset: "topic", label: "art" }] }, origin: { path: "/docs/reportsX", tags: ["draft"] } },
+    {
+      slug: "b",
+      title: "B",
+      icon: "text/html",
+      metadata: { language: "fr" },
+      usermetadata: { classifications: [{ labelset: "topic", label: "art" }] },
+      origin: { path: "/docs/reportsX", tags: ["draft"] },
+    },
     [{ text: "alpha three", lang: "fr", field: "u/link" }],
   );
-  ids.c = await fx.add({ slug: "c", title: "C", key_values: { kv: { data: { year: "2021", color: "Dark red" } } } }, [{ text: "alpha four beta", facets: ["/g/da/summary"] }]);
+  ids.c = await fx.add({ slug: "c", title: "C", key_values: { kv: { data: { year: "2021", color: "Dark red" } } } }, [
+    { text: "alpha four beta", facets: ["/g/da/summary"] },
+  ]);
 });
 afterAll(async () => fx?.stop());
 
@@ -74,7 +92,9 @@ describe("filter_expression field props", () => {
   it("and / or / not / operands", async () => {
     const tag = (t: string) => ({ prop: "origin_tag", tag: t });
     expect(await slugs({ filter_expression: { field: { or: [tag("report"), tag("draft")] } } })).toEqual(["a", "b"]);
-    expect(await slugs({ filter_expression: { field: { and: [tag("report"), { prop: "label", labelset: "topic" }] } } })).toEqual(["a"]);
+    expect(await slugs({ filter_expression: { field: { and: [tag("report"), { prop: "label", labelset: "topic" }] } } })).toEqual(
+      ["a"],
+    );
     expect(await slugs({ filter_expression: { field: { not: tag("report") } } })).toEqual(["b", "c"]);
     expect(await slugs({ filter_expression: { field: { operands: [tag("report"), tag("draft")] } } })).toEqual([]);
   });
@@ -82,15 +102,30 @@ describe("filter_expression field props", () => {
 
 describe("paragraph props and operator", () => {
   it("paragraph label and kind, with not", async () => {
-    expect(await fx.texts({ query: ALL, features: ["keyword"], filter_expression: { paragraph: { prop: "label", labelset: "para", label: "good" } } })).toEqual(["alpha one"]);
-    expect(await fx.texts({ query: ALL, features: ["keyword"], filter_expression: { paragraph: { prop: "kind", kind: "TITLE" } } })).toEqual(["alpha two"]);
-    const notTitle = await fx.texts({ query: ALL, features: ["keyword"], filter_expression: { paragraph: { not: { prop: "kind", kind: "TITLE" } } } });
+    expect(
+      await fx.texts({
+        query: ALL,
+        features: ["keyword"],
+        filter_expression: { paragraph: { prop: "label", labelset: "para", label: "good" } },
+      }),
+    ).toEqual(["alpha one"]);
+    expect(
+      await fx.texts({ query: ALL, features: ["keyword"], filter_expression: { paragraph: { prop: "kind", kind: "TITLE" } } }),
+    ).toEqual(["alpha two"]);
+    const notTitle = await fx.texts({
+      query: ALL,
+      features: ["keyword"],
+      filter_expression: { paragraph: { not: { prop: "kind", kind: "TITLE" } } },
+    });
     expect(notTitle).not.toContain("alpha two");
     expect(notTitle).toHaveLength(3);
   });
   it("operator or joins field and paragraph parts", async () => {
     const fe = { field: { prop: "origin_tag", tag: "draft" }, paragraph: { prop: "kind", kind: "TITLE" } };
-    expect((await fx.texts({ query: ALL, features: ["keyword"], filter_expression: { ...fe, operator: "or" } })).sort()).toEqual(["alpha three", "alpha two"]);
+    expect((await fx.texts({ query: ALL, features: ["keyword"], filter_expression: { ...fe, operator: "or" } })).sort()).toEqual([
+      "alpha three",
+      "alpha two",
+    ]);
     expect(await fx.texts({ query: ALL, features: ["keyword"], filter_expression: fe })).toEqual([]);
   });
 });
@@ -102,7 +137,10 @@ describe("key_value", () => {
     expect(await slugs(kv({ gte: 2020, lte: 2022 }))).toEqual(["c"]);
     expect(await slugs(kv({ gte: 2022 }))).toEqual([]);
     expect(await slugs({ filter_expression: { key_value: { schema_id: "kv", key: "color", contains: "red" } } })).toEqual(["c"]);
-    expect(await slugs({ filter_expression: { key_value: { not: { schema_id: "kv", key: "year", eq: "2021" } } } })).toEqual(["a", "b"]);
+    expect(await slugs({ filter_expression: { key_value: { not: { schema_id: "kv", key: "year", eq: "2021" } } } })).toEqual([
+      "a",
+      "b",
+    ]);
   });
 });
 
@@ -130,7 +168,12 @@ describe("legacy and other filters", () => {
     expect(await slugs({ range_modification_start: "2000-01-01T00:00:00Z" })).toEqual(["a", "b", "c"]);
   });
   it("a prefilter still returns top_k when matches exist", async () => {
-    const r = await fx.find({ query: ALL, features: ["keyword"], top_k: 1, filter_expression: { field: { prop: "origin_tag", tag: "draft" } } });
+    const r = await fx.find({
+      query: ALL,
+      features: ["keyword"],
+      top_k: 1,
+      filter_expression: { field: { prop: "origin_tag", tag: "draft" } },
+    });
     expect(r.best_matches).toHaveLength(1);
   });
 });

@@ -8,21 +8,39 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   fx = await SearchFixture.start();
   ids.cats = await fx.add(
-    { title: "Cats", slug: "cats", usermetadata: { classifications: [{ labelset: "topic", label: "animals" }] }, origin: { path: "/docs/pets", tags: ["pet"], collaborators: ["ana"], metadata: { team: "blue" }, source_id: "web" }, icon: "text/plain", metadata: { language: "en" } },
+    {
+      title: "Cats",
+      slug: "cats",
+      usermetadata: { classifications: [{ labelset: "topic", label: "animals" }] },
+      origin: { path: "/docs/pets", tags: ["pet"], collaborators: ["ana"], metadata: { team: "blue" }, source_id: "web" },
+      icon: "text/plain",
+      metadata: { language: "en" },
+    },
     [
       { text: "Cats are running quickly through the garden", vec: [1, 0, 0, 0] },
       { text: "The quick brown fox jumps over the lazy dog", vec: [0.7, 0.7, 0, 0], labels: ["/l/para/good"] },
     ],
   );
   ids.dogs = await fx.add(
-    { title: "Dogs", slug: "dogs", usermetadata: { classifications: [{ labelset: "topic", label: "pets" }] }, origin: { path: "/docs/petsitter", tags: ["dog"] }, icon: "application/pdf", security: { access_groups: ["g1"] } },
+    {
+      title: "Dogs",
+      slug: "dogs",
+      usermetadata: { classifications: [{ labelset: "topic", label: "pets" }] },
+      origin: { path: "/docs/petsitter", tags: ["dog"] },
+      icon: "application/pdf",
+      security: { access_groups: ["g1"] },
+    },
     [
       { text: "Dogs run in the park every morning", vec: [0, 1, 0, 0] },
       { text: "Column A | Column B", vec: [0, 0, 1, 0], kind: "TABLE", is_table: true, page: 3 },
     ],
   );
-  ids.hidden = await fx.add({ title: "Secret", slug: "hidden", hidden: true }, [{ text: "hidden garden notes", vec: [0, 0, 0, 1] }]);
-  ids.es = await fx.add({ title: "Gatos", slug: "es", metadata: { language: "es" } }, [{ text: "Los gatos corren por el jardín", lang: "es", vec: [0.9, 0.1, 0, 0] }]);
+  ids.hidden = await fx.add({ title: "Secret", slug: "hidden", hidden: true }, [
+    { text: "hidden garden notes", vec: [0, 0, 0, 1] },
+  ]);
+  ids.es = await fx.add({ title: "Gatos", slug: "es", metadata: { language: "es" } }, [
+    { text: "Los gatos corren por el jardín", lang: "es", vec: [0.9, 0.1, 0, 0] },
+  ]);
 });
 afterAll(async () => fx?.stop());
 
@@ -35,10 +53,15 @@ describe("keyword", () => {
     expect(r.resources[ids.cats].title).toBe("Cats");
   });
   it("finds other languages with their own stemmer", async () => {
-    expect((await fx.texts({ query: "gato", features: ["keyword"] })).sort()).toEqual(["Gatos", "Los gatos corren por el jardín"]);
+    expect((await fx.texts({ query: "gato", features: ["keyword"] })).sort()).toEqual([
+      "Gatos",
+      "Los gatos corren por el jardín",
+    ]);
   });
   it("matches quoted phrases exactly and honours -word", async () => {
-    expect(await fx.texts({ query: '"brown fox"', features: ["keyword"] })).toEqual(["The quick brown fox jumps over the lazy dog"]);
+    expect(await fx.texts({ query: '"brown fox"', features: ["keyword"] })).toEqual([
+      "The quick brown fox jumps over the lazy dog",
+    ]);
     expect(await fx.texts({ query: '"fox brown"', features: ["keyword"] })).toEqual([]);
     expect(await fx.texts({ query: "garden -cats", features: ["keyword"] })).toEqual([]);
     expect(await fx.texts({ query: "+dog run", features: ["keyword"] })).toContain("Dogs run in the park every morning");
@@ -67,7 +90,11 @@ describe("semantic and fusion", () => {
     expect(top.order).toBe(0);
   });
   it("boosting weights the retrievers", async () => {
-    const r = await fx.find({ query: "dogs", vector: [1, 0, 0, 0], rank_fusion: { name: "rrf", k: 1, boosting: { keyword: 0, semantic: 5 } } });
+    const r = await fx.find({
+      query: "dogs",
+      vector: [1, 0, 0, 0],
+      rank_fusion: { name: "rrf", k: 1, boosting: { keyword: 0, semantic: 5 } },
+    });
     expect(r.best_matches[0]).toContain(ids.cats);
   });
   it("min_score drops weak semantic hits; bm25 min drops keyword hits", async () => {
@@ -83,7 +110,11 @@ describe("semantic and fusion", () => {
     expect(a.next_page).toBe(true);
     expect(b.page_number).toBe(1);
     expect(b.best_matches.some((id) => a.best_matches.includes(id))).toBe(false);
-    expect(Object.values(b.resources).flatMap((res) => Object.values(res.fields).flatMap((f) => Object.values(f.paragraphs).map((p) => p.order)))).toContain(2);
+    expect(
+      Object.values(b.resources).flatMap((res) =>
+        Object.values(res.fields).flatMap((f) => Object.values(f.paragraphs).map((p) => p.order)),
+      ),
+    ).toContain(2);
   });
   it("rejects a vector of the wrong size", async () => {
     await expect(fx.find({ vector: [1, 0], features: ["semantic"] })).rejects.toMatchObject({ status: 422 });
@@ -111,7 +142,10 @@ describe("hidden and security", () => {
 describe("errors", () => {
   it("missing KB is 404", async () => {
     const e = await fx.d.client
-      .call((await import("../../../src/api/find.js")).find, { params: { kbid: "00000000-0000-4000-8000-000000000000" }, body: { query: "x" } })
+      .call((await import("../../../src/api/find.js")).find, {
+        params: { kbid: "00000000-0000-4000-8000-000000000000" },
+        body: { query: "x" },
+      })
       .catch((x) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect(e.status).toBe(404);

@@ -1,9 +1,9 @@
 import type { z } from "zod";
+import type { ParagraphRow } from "../../../daemon/store/paragraphs.js";
 import * as find from "../../../src/api/find.js";
 import * as kbs from "../../../src/api/kbs.js";
 import * as resources from "../../../src/api/resources.js";
-import type { ParagraphRow } from "../../../daemon/store/paragraphs.js";
-import { type TestDaemon, startTestDaemon } from "../../helpers/daemon.js";
+import { startTestDaemon, type TestDaemon } from "../../helpers/daemon.js";
 
 /** A paragraph to index for a resource: text, optional vector and row overrides. */
 export interface Para {
@@ -29,7 +29,10 @@ export class SearchFixture {
     readonly kbid: string,
   ) {}
 
-  static async start(kb: Partial<z.input<typeof kbs.CreateKb>> = {}, opts: Parameters<typeof startTestDaemon>[0] = {}): Promise<SearchFixture> {
+  static async start(
+    kb: Partial<z.input<typeof kbs.CreateKb>> = {},
+    opts: Parameters<typeof startTestDaemon>[0] = {},
+  ): Promise<SearchFixture> {
     const d = await startTestDaemon(opts);
     const { uuid } = await d.client.call(kbs.createKb, { body: { slug: "s", ...kb } });
     return new SearchFixture(d, uuid);
@@ -47,7 +50,8 @@ export class SearchFixture {
     const { uuid } = await this.d.client.call(resources.createResource, { params: { kbid: this.kbid }, body });
     const store = await this.store();
     const until = Date.now() + 20_000;
-    while (store.resources.get(uuid)?.metadata.status === "PENDING" && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    while (store.resources.get(uuid)?.metadata.status === "PENDING" && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
     await this.index(uuid, paras);
     return uuid;
   }
@@ -101,7 +105,8 @@ export class SearchFixture {
   async texts(body: z.input<typeof find.FindBody>): Promise<string[]> {
     const r = await this.find(body);
     const byId = new Map<string, string>();
-    for (const res of Object.values(r.resources)) for (const f of Object.values(res.fields)) for (const p of Object.values(f.paragraphs)) byId.set(p.id, p.text);
+    for (const res of Object.values(r.resources))
+      for (const f of Object.values(res.fields)) for (const p of Object.values(f.paragraphs)) byId.set(p.id, p.text);
     return r.best_matches.map((id) => byId.get(id) ?? "?");
   }
 

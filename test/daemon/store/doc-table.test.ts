@@ -10,7 +10,8 @@ type Raw = { table: { query(): { select(c: string[]): { toArray(): Promise<Recor
 /** Every stored row's id, older versions included. */
 const ids = async (t: Raw) => (await t.table.query().select(["id"]).toArray()).map((r) => r.id as string).sort();
 /** Old versions are deleted in the background: wait until the rows are exactly these. */
-const settlesTo = (t: Raw, want: string[]) => vi.waitFor(async () => expect(await ids(t)).toEqual(want), { timeout: 5000, interval: 100 });
+const settlesTo = (t: Raw, want: string[]) =>
+  vi.waitFor(async () => expect(await ids(t)).toEqual(want), { timeout: 5000, interval: 100 });
 
 describe("DocTable", () => {
   it("every put appends a version; readers see the latest, before and after a reopen; old versions go", async () => {
@@ -36,7 +37,11 @@ describe("DocTable", () => {
     const db = await openDb(path);
     const { arrow } = await import("../../../daemon/store/arrow.js");
     const { Field, Schema, Utf8 } = arrow;
-    const old = new Schema([new Field("id", new Utf8(), false), new Field("grp", new Utf8(), false), new Field("doc", new Utf8(), false)]);
+    const old = new Schema([
+      new Field("id", new Utf8(), false),
+      new Field("grp", new Utf8(), false),
+      new Field("doc", new Utf8(), false),
+    ]);
     const table = await db.createEmptyTable("docs", old);
     await table.add([{ id: "a", grp: "", doc: JSON.stringify({ v: 1 }) }]);
     const t = await DocTable.open<{ v: number }>(await openDb(path), "docs");

@@ -80,7 +80,10 @@ describe("ParagraphStore", () => {
     // What a crash right after the first commit leaves behind: the journal written, old rows deleted.
     const where = "rid IN ('r1') AND ((rid = 'r1' AND field = 't/a'))";
     await store.exclusive(async (t) => {
-      await new ReplaceJournal(journal).write(where, makeArrowTable([store.toArrowRow(row("r1", "t/a", 0, "new"))], { schema: await t.schema() }));
+      await new ReplaceJournal(journal).write(
+        where,
+        makeArrowTable([store.toArrowRow(row("r1", "t/a", 0, "new"))], { schema: await t.schema() }),
+      );
       await t.delete(where);
     });
     const reopened = await ParagraphStore.open(await openDb(join(dir, "db")), {}, journal);
@@ -95,11 +98,18 @@ describe("ParagraphStore", () => {
     const store = await ParagraphStore.open(await openDb(join(dir, "db")), {}, journal);
     store.markNew("r1");
     const before = await store.table.version();
-    await Promise.all([store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "alpha")]), store.replaceField("r1", "t/b", [row("r1", "t/b", 0, "beta")])]);
+    await Promise.all([
+      store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "alpha")]),
+      store.replaceField("r1", "t/b", [row("r1", "t/b", 0, "beta")]),
+    ]);
     expect((await store.table.version()) - before).toBe(1); // one add: no delete commit
     // A second write of the same field must replace, not add beside the first.
     await store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "alpha two"), row("r1", "t/a", 20, "alpha three")]);
-    expect((await store.table.query().select(["text"]).toArray()).map((r) => r.text).sort()).toEqual(["alpha three", "alpha two", "beta"]);
+    expect((await store.table.query().select(["text"]).toArray()).map((r) => r.text).sort()).toEqual([
+      "alpha three",
+      "alpha two",
+      "beta",
+    ]);
     // Deleted, then written again under the same id: the old rows are gone and stay gone.
     await store.deleteResource("r1");
     await store.replaceField("r1", "t/a", [row("r1", "t/a", 0, "again")]);

@@ -9,14 +9,18 @@ describe("Robots", () => {
   });
 
   it("uses the * group when none names kbox; comments and blank Disallow are ignored", () => {
-    const r = Robots.parse("# site rules\nUser-agent: googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /private # no\nDisallow:\n");
+    const r = Robots.parse(
+      "# site rules\nUser-agent: googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /private # no\nDisallow:\n",
+    );
     expect(r.allowed("http://h/private/x")).toBe(false);
     expect(r.allowed("http://h/privateer")).toBe(false);
     expect(r.allowed("http://h/public")).toBe(true);
   });
 
   it("prefers a group naming kbox (case-insensitive) and merges groups for the same agent", () => {
-    const r = Robots.parse("User-agent: *\nDisallow: /\n\nUser-Agent: KBOX-SYNC\nDisallow: /a\n\nuser-agent: kbox\nDisallow: /b\nCrawl-delay: 2\n");
+    const r = Robots.parse(
+      "User-agent: *\nDisallow: /\n\nUser-Agent: KBOX-SYNC\nDisallow: /a\n\nuser-agent: kbox\nDisallow: /b\nCrawl-delay: 2\n",
+    );
     expect(r.allowed("http://h/a/1")).toBe(false);
     expect(r.allowed("http://h/b/1")).toBe(false);
     expect(r.allowed("http://h/c")).toBe(true);

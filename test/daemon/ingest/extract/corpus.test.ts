@@ -36,7 +36,9 @@ test("buildMixedCorpus writes every format; each extracts and splits into its pa
     bytes += f.bytes;
   }
   const secs = (performance.now() - t0) / 1000;
-  console.log(`mixed corpus: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, ${paragraphs} paragraphs in ${secs.toFixed(2)} s (${Math.round(paragraphs / secs)} paragraphs/s)`);
+  console.log(
+    `mixed corpus: ${files.length} files, ${(bytes / 1024).toFixed(0)} KiB, ${paragraphs} paragraphs in ${secs.toFixed(2)} s (${Math.round(paragraphs / secs)} paragraphs/s)`,
+  );
 });
 
 test("a PDF read in ranges and reopened as it goes (the large-file path) gives the same result as one read whole", async () => {

@@ -9,7 +9,11 @@ import { buildDocx, buildEpub, buildOdt, buildPdf, buildPptx, buildXlsx } from "
 
 let dir: string;
 const at = (name: string) => join(dir, name);
-const TABLE = [["Fruit", "Quantity"], ["apple", "3"], ["pear", "5"]];
+const TABLE = [
+  ["Fruit", "Quantity"],
+  ["apple", "3"],
+  ["pear", "5"],
+];
 const EN = "The library opens every morning at nine and closes in the evening after the last reader leaves.";
 
 /** [text, page_number, is_a_table] of every paragraph. */
@@ -33,12 +37,22 @@ afterAll(async () => {
 
 describe("extractFileField: PDF", () => {
   test("multi-page PDF: text per page, page numbers, paragraphs, metadata and language", async () => {
-    await buildPdf(at("multi.pdf"), [`Chapter one.\n\n${EN}`, "The second page talks about rivers.", "Third page: café, naïve, ünïcode."], {
+    await buildPdf(
+      at("multi.pdf"),
+      [`Chapter one.\n\n${EN}`, "The second page talks about rivers.", "Third page: café, naïve, ünïcode."],
+      {
+        title: "Handbook",
+        author: "Ada",
+      },
+    );
+    const ex = await extractFileField({ path: at("multi.pdf"), filename: "multi.pdf" });
+    expect(ex.metadata).toMatchObject({
+      mime_type: "application/pdf",
+      page_count: 3,
       title: "Handbook",
       author: "Ada",
+      language: "en",
     });
-    const ex = await extractFileField({ path: at("multi.pdf"), filename: "multi.pdf" });
-    expect(ex.metadata).toMatchObject({ mime_type: "application/pdf", page_count: 3, title: "Handbook", author: "Ada", language: "en" });
     expect(ex.pages?.map((p) => p.page)).toEqual([1, 2, 3]);
     expect(ex.text.slice(ex.pages?.[1].start, ex.pages?.[1].end)).toBe("The second page talks about rivers.");
     expect(paras(ex)).toEqual([
@@ -104,7 +118,9 @@ console.log(JSON.stringify({ text: ex.text, same: natives.map((f, i) => f === no
     );
     const { execFile } = await import("node:child_process");
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["--import", "tsx", script], { cwd: new URL("../../../../", import.meta.url) }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+      execFile(process.execPath, ["--import", "tsx", script], { cwd: new URL("../../../../", import.meta.url) }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
     );
     const r = JSON.parse(out.trim().split("\n").at(-1) as string);
     expect(r.text).toContain("Some text about engines.");
@@ -156,7 +172,13 @@ describe("extractFileField: office and e-book formats", () => {
   test("XLSX: each sheet is a page of table rows", async () => {
     await buildXlsx(at("book.xlsx"), [
       { name: "Fruit", rows: TABLE },
-      { name: "Prices", rows: [["item", "price"], ["apple", 1.5]] },
+      {
+        name: "Prices",
+        rows: [
+          ["item", "price"],
+          ["apple", 1.5],
+        ],
+      },
     ]);
     const ex = await extractFileField({ path: at("book.xlsx") });
     expect(ex.metadata).toMatchObject({ page_count: 2, sheets: ["Fruit", "Prices"] });
@@ -176,7 +198,12 @@ describe("extractFileField: office and e-book formats", () => {
       ],
     });
     const ex = await extractFileField({ path: at("book.epub") });
-    expect(ex.metadata).toMatchObject({ mime_type: "application/epub+zip", title: "River Stories", language: "en", page_count: 2 });
+    expect(ex.metadata).toMatchObject({
+      mime_type: "application/epub+zip",
+      title: "River Stories",
+      language: "en",
+      page_count: 2,
+    });
     expect(paras(ex)).toEqual([
       ["Spring", 1, false],
       [EN, 1, false],
@@ -274,7 +301,10 @@ describe("extractFileField: type detection and failures", () => {
   });
 
   test("a known but unsupported binary type (PNG) is reported by its type", async () => {
-    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000000020001e221bc330000000049454e44ae426082", "hex");
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000000020001e221bc330000000049454e44ae426082",
+      "hex",
+    );
     await writeFile(at("pixel.png"), png);
     const err = await extractionError(extractFileField({ path: at("pixel.png") }));
     expect(err.code_str).toBe("UNSUPPORTED_FORMAT");

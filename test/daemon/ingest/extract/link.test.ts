@@ -102,7 +102,12 @@ async function linkError(p: Promise<unknown>): Promise<ExtractionError> {
 describe("extractLinkField", () => {
   test("main content only, with title, description and language in metadata", async () => {
     const ex = await extractLinkField({ uri: `${base}/article` });
-    expect(ex.metadata).toMatchObject({ title: "River Notes", description: "Notes about the river.", language: "en", status: 200 });
+    expect(ex.metadata).toMatchObject({
+      title: "River Notes",
+      description: "Notes about the river.",
+      language: "en",
+      status: 200,
+    });
     const texts = splitParagraphs(ex).map((p) => p.text);
     expect(texts).toContain(BODY);
     expect(texts).toContain("The second paragraph describes the bridges over the water in some detail.");
@@ -111,7 +116,11 @@ describe("extractLinkField", () => {
   });
 
   test("headers and cookies are sent; cookies never go to another host on a redirect", async () => {
-    await extractLinkField({ uri: `${base}/article`, headers: { "X-Token": "t0k", "User-Agent": "custom-agent" }, cookies: { session: "abc", theme: "dark" } });
+    await extractLinkField({
+      uri: `${base}/article`,
+      headers: { "X-Token": "t0k", "User-Agent": "custom-agent" },
+      cookies: { session: "abc", theme: "dark" },
+    });
     const h = seen.get("/article");
     expect(h?.["x-token"]).toBe("t0k");
     expect(h?.["user-agent"]).toBe("custom-agent");

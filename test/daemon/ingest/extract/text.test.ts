@@ -21,13 +21,17 @@ describe("extractTextField", () => {
   });
 
   test("PLAIN_BLANKLINE_SPLIT: every blank-line block is its own paragraph, marked by breaks", async () => {
-    const ex = await extractTextField({ body: "A first block.\n\n\nB second block.\n  \nC third.", format: "PLAIN_BLANKLINE_SPLIT" });
+    const ex = await extractTextField({
+      body: "A first block.\n\n\nB second block.\n  \nC third.",
+      format: "PLAIN_BLANKLINE_SPLIT",
+    });
     expect(ex.breaks).toEqual([ex.text.indexOf("B second"), ex.text.indexOf("C third")]);
     expect(texts(ex)).toEqual(["A first block.", "B second block.", "C third."]);
   });
 
   test("MARKDOWN becomes plain text; tables are table spans", async () => {
-    const body = "# Heading\n\nSome **bold** and [a link](http://x.test).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode  block\n```";
+    const body =
+      "# Heading\n\nSome **bold** and [a link](http://x.test).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode  block\n```";
     const ex = await extractTextField({ body, format: "MARKDOWN" });
     const ps = splitParagraphs(ex);
     expect(ps.map((p) => [p.text, p.is_a_table])).toEqual([
@@ -51,18 +55,31 @@ describe("extractTextField", () => {
   });
 
   test("HTML becomes its visible text", async () => {
-    const ex = await extractTextField({ body: "<h2>News</h2><p>Hello&nbsp;<i>world</i></p><ul><li>x</li><li>y</li></ul>", format: "HTML" });
+    const ex = await extractTextField({
+      body: "<h2>News</h2><p>Hello&nbsp;<i>world</i></p><ul><li>x</li><li>y</li></ul>",
+      format: "HTML",
+    });
     expect(texts(ex)).toEqual(["News", "Hello world", "x\ny"]);
   });
 
   test("RST: titles, inline markup and directives are reduced to text", async () => {
-    const body = "Guide\n=====\n\nUse ``kbox add`` to *ingest* files, see `the docs <http://x.test>`_.\n\n.. note:: Keep it short.\n\nSection\n-------\nText under section.";
+    const body =
+      "Guide\n=====\n\nUse ``kbox add`` to *ingest* files, see `the docs <http://x.test>`_.\n\n.. note:: Keep it short.\n\nSection\n-------\nText under section.";
     const ex = await extractTextField({ body, format: "RST" });
-    expect(texts(ex)).toEqual(["Guide", "Use kbox add to ingest files, see the docs.", "Keep it short.", "Section", "Text under section."]);
+    expect(texts(ex)).toEqual([
+      "Guide",
+      "Use kbox add to ingest files, see the docs.",
+      "Keep it short.",
+      "Section",
+      "Text under section.",
+    ]);
   });
 
   test("JSON: string values flattened; invalid JSON is an ExtractionError", async () => {
-    const ex = await extractTextField({ body: JSON.stringify({ a: "first", b: { c: ["second", 2, true], d: "third" } }), format: "JSON" });
+    const ex = await extractTextField({
+      body: JSON.stringify({ a: "first", b: { c: ["second", 2, true], d: "third" } }),
+      format: "JSON",
+    });
     expect(texts(ex)).toEqual(["first", "second", "third"]);
     await expect(extractTextField({ body: "{nope", format: "JSON" })).rejects.toBeInstanceOf(ExtractionError);
   });
@@ -80,7 +97,11 @@ describe("conversation, key-value and generic fields", () => {
     const ex = await extractConversationField({
       messages: [
         { ident: "m1", who: "ann", content: { text: "Where is the nearest library, and when does it open in the morning?" } },
-        { ident: "m2", who: "bob", content: { text: "<p>La biblioteca abre a las nueve de la mañana todos los días.</p>", format: "HTML" } },
+        {
+          ident: "m2",
+          who: "bob",
+          content: { text: "<p>La biblioteca abre a las nueve de la mañana todos los días.</p>", format: "HTML" },
+        },
         { ident: "m3", content: { text: "{broken", format: "JSON" } },
       ],
     });
@@ -121,7 +142,9 @@ describe("detectLanguage", () => {
   test("a document in two languages lists both", async () => {
     await loadLanguageDetector();
     const en = "The library opens every morning at nine and closes in the evening after the last reader leaves. ".repeat(30);
-    const es = "La biblioteca abre todas las mañanas a las nueve y cierra por la tarde cuando se va el último lector. ".repeat(30);
+    const es = "La biblioteca abre todas las mañanas a las nueve y cierra por la tarde cuando se va el último lector. ".repeat(
+      30,
+    );
     const r = detectLanguage(en + es);
     expect(r.languages).toEqual(expect.arrayContaining(["en", "es"]));
     expect(["en", "es"]).toContain(r.language);
