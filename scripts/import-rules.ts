@@ -1,0 +1,63 @@
+/**
+ * The import rules `scripts/import-graph.ts` checks (docs/development.md explains them).
+ *
+ * A daemon area is a folder of daemon/ (daemon/kbs/...) or a top-level file (daemon/services.ts is
+ * "services"). Each area may import itself and the areas listed for it, and nothing else of daemon/:
+ * the lists form the layers, lowest first, so an arrow back up is an import not listed here.
+ */
+export const DAEMON_AREAS: Record<string, readonly string[]> = {
+  errors: [],
+  lifecycle: [],
+  store: [],
+  models: ["errors"],
+  auth: ["errors", "store"],
+  kbs: ["errors", "store", "models"],
+  resources: ["errors", "store", "kbs"],
+  search: ["errors", "store", "models", "kbs", "resources", "auth"],
+  ingest: ["errors", "store", "models", "kbs", "resources"],
+  uploads: ["errors", "store", "kbs", "resources"],
+  sync: ["errors", "lifecycle", "store", "kbs", "resources"],
+  backup: ["errors", "store", "kbs"],
+  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search"],
+  /** The typed settings: builds each area's settings type from the environment. */
+  settings: ["errors", "store", "models", "search", "ingest", "ask"],
+  /** The composition root: builds every service, in dependency order. */
+  services: [
+    "errors",
+    "lifecycle",
+    "store",
+    "models",
+    "auth",
+    "kbs",
+    "resources",
+    "search",
+    "ingest",
+    "uploads",
+    "sync",
+    "backup",
+    "ask",
+    "settings",
+  ],
+  http: [
+    "errors",
+    "lifecycle",
+    "store",
+    "models",
+    "auth",
+    "kbs",
+    "resources",
+    "search",
+    "ingest",
+    "uploads",
+    "sync",
+    "backup",
+    "ask",
+    "settings",
+    "services",
+  ],
+  server: ["errors", "lifecycle", "settings", "services", "http"],
+  main: ["lifecycle", "settings", "server"],
+};
+
+/** Packages `src/api` (the wire contract, shared by daemon and client) may import. */
+export const API_PACKAGES: readonly string[] = ["zod"];
