@@ -114,7 +114,9 @@ function loopThrough(scc: string[], graph: Map<string, string[]>): string[] {
         for (let x = v; x !== start; x = prev.get(x)!) path.splice(1, 0, x);
         return [...path, start];
       }
-      if (!prev.has(w)) prev.set(w, v), queue.push(w);
+      if (prev.has(w)) continue;
+      prev.set(w, v);
+      queue.push(w);
     }
   }
   return [start, start];
