@@ -268,7 +268,12 @@ async function embedding(home: string, corpus: string[], texts: string[]): Promi
       if (e.type === "done") id = e.model?.name ?? "";
     }
     const installed = join(kboxPaths({ KBOX_HOME: join(home, "embed") }).data, "models", "bench", "encoder");
-    const emb = await OnnxEmbedder.open(installed, readManifest(installed) as never);
+    // As the daemon runs it: KBOX_MODEL_THREADS, else the default.
+    const emb = await OnnxEmbedder.open(
+      installed,
+      readManifest(installed) as never,
+      Number(process.env.KBOX_MODEL_THREADS) || undefined,
+    );
     await emb.embed(texts.slice(0, 64), "passage");
     const t0 = performance.now();
     const c0 = process.cpuUsage();

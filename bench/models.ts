@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Manifest, modelDir, readInstalled } from "../daemon/models/manifest.js";
-import { OnnxEmbedder, threadCount } from "../daemon/models/onnx.js";
+import { DEFAULT_MODEL_THREADS, OnnxEmbedder } from "../daemon/models/onnx.js";
 import type { Embedder } from "../daemon/models/types.js";
 import { kboxPaths } from "../src/api/paths.js";
 
@@ -54,10 +54,13 @@ export async function measureEmbedding(embedder: Embedder, texts: string[], batc
   };
 }
 
+/** Intra-op threads, as the daemon would run the model (KBOX_MODEL_THREADS). */
+const THREADS = Number(process.env.KBOX_MODEL_THREADS) || DEFAULT_MODEL_THREADS;
+
 /** Open an installed ONNX embedder from a model cache (the first one, or `id`). */
 export async function installedEmbedder(cacheDir: string, id?: string): Promise<OnnxEmbedder | undefined> {
   const m = readInstalled(cacheDir).find((x) => x.kind === "embedder" && (!id || x.id === id));
-  return m ? OnnxEmbedder.open(modelDir(cacheDir, m.id), m) : undefined;
+  return m ? OnnxEmbedder.open(modelDir(cacheDir, m.id), m, THREADS) : undefined;
 }
 
 /** A random-weights encoder with the architecture of all-MiniLM-L6-v2 (q8, or fp32: about 90 MB in `dir`). */
@@ -77,7 +80,7 @@ export async function minilmShapedEmbedder(dir: string, quantized = true): Promi
       origin: dir,
     },
   };
-  return OnnxEmbedder.open(dir, m);
+  return OnnxEmbedder.open(dir, m, THREADS);
 }
 
 async function main(): Promise<void> {
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
     e = await minilmShapedEmbedder(tmp, q8);
   }
   const r = await measureEmbedding(e, benchTexts(arg("--n", 2000)), arg("--batch", 256));
-  console.log(`model ${r.model}  dim ${r.dim}  threads ${threadCount()}`);
+  console.log(`model ${r.model}  dim ${r.dim}  threads ${THREADS}`);
   console.log(
     `${r.texts} paragraphs in ${r.seconds.toFixed(2)} s: ${r.texts_per_s.toFixed(1)} paragraphs/s, ${(r.chars_per_s / 1e6).toFixed(3)} MB/s of text`,
   );

@@ -46,14 +46,11 @@ function makeTree(root: string): void {
   }
 }
 
-/** Reuse the user's installed models (read-only) so ingestion embeds as it would for real. */
+/** Reuse the user's installed models (read-only) so ingestion embeds as it would for real (none: keyword only, no automatic pull). */
 function linkModels(home: string): string | undefined {
   const cache = join(kboxPaths(process.env).data, "models");
   const embedder = readInstalled(cache).find((m) => m.kind !== "reranker");
-  if (!embedder) {
-    process.env.KBOX_MODELS_AUTOPULL = "0";
-    return undefined;
-  }
+  if (!embedder) return undefined;
   mkdirSync(join(home, "data"), { recursive: true });
   symlinkSync(cache, join(home, "data", "models"));
   return embedder.id;
@@ -66,7 +63,7 @@ async function main(): Promise<void> {
   let t = performance.now();
   makeTree(root);
   console.error(`wrote ${N} files in ${((performance.now() - t) / 1000).toFixed(1)}s; model: ${model ?? "none (keyword only)"}`);
-  const daemon = await startDaemon({ env: { KBOX_HOME: home } });
+  const daemon = await startDaemon({ env: { KBOX_HOME: home, ...(model ? {} : { KBOX_MODELS_AUTOPULL: "0" }) } });
   const s = daemon.services;
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
   const rows: [string, string][] = [];

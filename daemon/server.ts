@@ -2,21 +2,16 @@ import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { type KboxPaths, kboxPaths } from "../src/api/paths.js";
+import type { KboxPaths } from "../src/api/paths.js";
 import { VERSION } from "../src/api/version.js";
 import { createApp } from "./http/app.js";
 import type { ConnInfo } from "./http/auth.js";
 import { acquirePidLock, releasePidLock } from "./lifecycle/lock.js";
 import { createLogger } from "./lifecycle/logger.js";
 import { createServices, type Services } from "./services.js";
+import { applyNativeSettings, type DaemonOptions, loadSettings } from "./settings/index.js";
 
-export interface DaemonOptions {
-  env?: NodeJS.ProcessEnv;
-  /** `host:port` or `port` for the optional TCP listener (loopback when no host is given). */
-  listen?: string;
-  trustRolesHeader?: boolean;
-  foreground?: boolean;
-}
+export type { DaemonOptions } from "./settings/index.js";
 
 export interface RunningDaemon {
   paths: KboxPaths;
@@ -28,8 +23,6 @@ export interface RunningDaemon {
   stopped: Promise<void>;
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
-
 /**
  * Idle keep-alive connections stay open longer than clients keep them (Node's agent: 5 s), so a
  * client never sends on a socket the server is closing at that moment.
@@ -38,14 +31,6 @@ function keepAlive(server: Server): Server {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   return server;
-}
-
-export function parseListen(spec: string): { host: string; port: number } {
-  const m = /^(?:\[?([^\]]*?)\]?:)?(\d+)$/.exec(spec.trim());
-  if (!m) throw new Error(`--listen wants host:port or port, got ${JSON.stringify(spec)}`);
-  const port = Number(m[2]);
-  if (port > 65535) throw new Error(`port out of range: ${port}`);
-  return { host: m[1] || "127.0.0.1", port };
 }
 
 function listen(server: Server, target: string | { host: string; port: number }): Promise<void> {
@@ -60,20 +45,20 @@ function listen(server: Server, target: string | { host: string; port: number })
   });
 }
 
-/** Start kboxd: take the lock, open the store, serve the socket (and TCP when asked). */
+/**
+ * Start kboxd: read its settings (a bad one stops it here, named), take the lock, open the store,
+ * serve the socket (and TCP when asked).
+ */
 export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaemon> {
-  const paths = kboxPaths(opts.env ?? process.env);
+  const settings = loadSettings(opts);
+  const { paths, listen: tcpTarget } = settings;
   mkdirSync(paths.runtime, { recursive: true, mode: 0o700 });
   chmodSync(paths.runtime, 0o700);
   mkdirSync(paths.data, { recursive: true, mode: 0o700 });
-  const log = createLogger(paths.logs, opts.foreground ?? false);
+  const log = createLogger(paths.logs, settings.foreground);
   const lock = acquirePidLock(paths.pid);
   if (!lock.ok) throw new Error(`kboxd is already running (pid ${lock.pid})`);
-  const tcpTarget = opts.listen ? parseListen(opts.listen) : undefined;
-  if (opts.trustRolesHeader && tcpTarget && !LOOPBACK_HOSTS.has(tcpTarget.host)) {
-    releasePidLock(paths.pid);
-    throw new Error("--trust-roles-header is allowed only on a loopback listener");
-  }
+  applyNativeSettings(settings);
 
   let stopResolve!: () => void;
   const stopped = new Promise<void>((r) => {
@@ -88,17 +73,15 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
     listen: [] as string[],
     requestStop: () => void stop(),
     log,
-    env: opts.env ?? process.env,
-    tcp: Boolean(tcpTarget),
   };
   let services: Services;
   try {
-    services = await createServices(info);
+    services = await createServices(settings, info);
   } catch (e) {
     releasePidLock(paths.pid);
     throw e;
   }
-  const app = createApp(services, { trustRolesHeader: opts.trustRolesHeader ?? false, log });
+  const app = createApp(services, { trustRolesHeader: settings.trustRolesHeader, log });
   const listener = (transport: ConnInfo["transport"]) =>
     getRequestListener((req, env) => {
       const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming;

@@ -4,14 +4,15 @@ import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
-import { ingestSettings } from "./ingest/retry.js";
 import { LearningService } from "./kbs/learning.js";
+import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
 import { SearchService } from "./search/service.js";
+import type { DaemonSettings } from "./settings/index.js";
 import { Store } from "./store/index.js";
 import { SyncService } from "./sync/service.js";
 import { UploadService } from "./uploads/service.js";
@@ -27,10 +28,6 @@ export interface DaemonInfo {
   requestStop: () => void;
   /** The daemon log (file, and stderr in the foreground). */
   log: (msg: string) => void;
-  /** The daemon's environment (settings such as KBOX_INGEST_RETRY_DEADLINE); default process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Whether a TCP listener is configured (some defaults are stricter then). */
-  tcp?: boolean;
 }
 
 /** Every service of the daemon, built once at start; routes receive this. */
@@ -47,7 +44,7 @@ export interface Services {
   /** Extract and split strategies of knowledge boxes (applied by ingestion). */
   strategies: StrategyService;
   /** Embedders and rerankers per knowledge box; model cache and `kbox models`. */
-  models: ModelService;
+  models: KbModelService;
   /** A knowledge box's model (learning) configuration: read, validated updates, available models. */
   learning: LearningService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
@@ -59,37 +56,32 @@ export interface Services {
   /** Direct uploads and resumable (TUS) uploads into file fields (daemon/uploads). */
   uploads: UploadService;
   tus: TusService;
+  /** The daemon's settings, as read at start (daemon/settings). */
+  settings: DaemonSettings;
   info: DaemonInfo;
-  /** Work to finish before the daemon stops (queues, watchers), in registration order. */
-  onClose: (fn: () => Promise<void>) => void;
   close: () => Promise<void>;
 }
 
-/** Open the data dir and wire the services together. */
-export async function createServices(info: DaemonInfo): Promise<Services> {
-  const store = await Store.open(info.dataDir);
+/**
+ * Open the data dir and build the services, each after the ones it is given: no service is wired
+ * up after it is built. Services that hook knowledge box drops and arrivals (backup schedules,
+ * search, the queue, sync) are built in the order those hooks must run.
+ */
+export async function createServices(settings: DaemonSettings, info: DaemonInfo): Promise<Services> {
+  const store = await Store.open(settings.paths.data, settings.store);
   const kbs = new KbService(store);
-  const resources = new ResourceService(kbs);
   const auth = new AuthService(store);
-  const models = new ModelService(join(info.dataDir, "models"), kbs);
+  const models = new KbModelService(kbs, new ModelService(join(settings.paths.data, "models"), settings.models, info.log));
   const backups = await BackupService.open(store, kbs, info.version);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups);
-  const search = new SearchService(kbs, new SearchConfigService(kbs), () => models);
-  const processing = new ProcessingQueue(kbs, models, {
-    log: info.log,
-    settings: ingestSettings(info.env ?? process.env, info.tcp ?? false),
-  });
+  const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search);
+  const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
+  const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources);
-  resources.processing = processing;
   const sync = new SyncService(kbs, resources, info.log);
-  const strategies = new StrategyService(kbs);
-  strategies.addUser(async (kbid, kind, id) => {
-    const c = kind === "extract" ? (await sync.configs(kbid)).find((x) => x.extract_strategy === id) : undefined;
-    return c ? `sync configuration ${c.name} (${c.id})` : undefined;
-  });
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
-  const closers: (() => Promise<void>)[] = [
+  const closers: readonly (() => Promise<void>)[] = [
     () => sync.runner.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
@@ -105,16 +97,16 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
     backupSchedules,
     search,
     labelsets: new LabelsetService(kbs),
-    strategies,
+    strategies: new StrategyService(kbs, [sync]),
     models,
-    learning: new LearningService(kbs, models),
-    ask: new AskService(kbs, resources, () => search),
+    learning: new LearningService(kbs, models, settings.generation),
+    ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
     sync,
     processing,
     uploads,
     tus: new TusService(kbs, uploads),
+    settings,
     info,
-    onClose: (fn) => closers.push(fn),
     close: async () => {
       for (const fn of closers) await fn().catch(() => undefined);
       // Models close after the queues that embed with them have drained.

@@ -5,7 +5,7 @@ import { alignCitations, DEFAULT_CITATION_THRESHOLD, footnoteMap } from "./citat
 import type { BuiltContext } from "./context.js";
 import { genInfo, retrievalItem } from "./items.js";
 import type { Retrieval } from "./retrieve.js";
-import type { PreparedAsk } from "./service.js";
+import type { PreparedAsk } from "./types.js";
 
 interface GenerationInput {
   prepared: PreparedAsk;

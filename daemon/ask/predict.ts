@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ChatCompletionBody, PredictChatBody } from "../../src/api/predict.js";
 import { invalid, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { defaultModelName, listedModels, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
+import { type GeneratorSettings, listedModels, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { terms } from "../models/generate/text.js";
 import {
   approxTokens,
@@ -47,8 +47,8 @@ export function questionAndContext(messages: ChatMessage[]): { question: string;
 export class PredictService {
   constructor(
     private readonly kbs: KbService,
-    private readonly models: () => SentenceModels | undefined,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly models: SentenceModels,
+    private readonly generation: GeneratorSettings,
   ) {}
 
   /** The generator for a model name (the KB's model when a kbid is given and no name is). */
@@ -56,7 +56,7 @@ export class PredictService {
     const lc = kbid ? this.kbs.require(kbid, "Knowledge Box not found").learning_configuration : undefined;
     const name = !model || model === "default" || model === "kbox" ? (lc?.generative_model ?? undefined) : model;
     try {
-      return resolveGenerator(name, { userKeys: lc?.user_keys as Record<string, unknown>, env: this.env });
+      return resolveGenerator(name, { userKeys: lc?.user_keys as Record<string, unknown>, settings: this.generation });
     } catch (e) {
       if (e instanceof ModelNameError) throw invalid([{ type: "value_error", loc, msg: e.message, input: model }]);
       throw e;
@@ -132,9 +132,8 @@ export class PredictService {
     kbid?: string,
   ): Promise<{ model: string; vectors: Float32Array[]; tokens: number }> {
     const texts = Array.isArray(input) ? input : [input];
-    const models = this.models();
     if (kbid) this.kbs.require(kbid, "Knowledge Box not found");
-    const embedder = kbid ? await models?.embedderFor(kbid) : await models?.embedder(model ?? undefined);
+    const embedder = kbid ? await this.models.embedderFor(kbid) : await this.models.embedder(model ?? undefined);
     if (!embedder)
       throw notFound(
         model ? `Embedding model ${model} is not installed` : "No embedding model is installed: run `kbox models pull`",
@@ -145,8 +144,7 @@ export class PredictService {
 
   /** Query analysis: language, stop words removed, the sentence vector when an embedder is available. */
   async query(text: string, kbid?: string): Promise<Record<string, unknown>> {
-    const models = this.models();
-    const embedder = await Promise.resolve(kbid ? models?.embedderFor(kbid) : models?.embedder()).catch(() => undefined);
+    const embedder = await Promise.resolve(kbid ? this.models.embedderFor(kbid) : this.models.embedder()).catch(() => undefined);
     const t0 = performance.now();
     const vector = embedder && text ? Array.from((await embedder.embed([text], "query"))[0]) : [];
     return {
@@ -168,7 +166,7 @@ export class PredictService {
 
   /** Models this daemon can run: generators and installed embedders. */
   listModels(): { id: string; name: string; title: string; description: string; model_type: "GENERATIVE" | "EMBEDDING" }[] {
-    return listedModels(this.env).map((m) => ({ ...m, name: m.id, model_type: "GENERATIVE" as const }));
+    return listedModels(this.generation).map((m) => ({ ...m, name: m.id, model_type: "GENERATIVE" as const }));
   }
 
   /** The id of a chat completion. */
@@ -177,6 +175,6 @@ export class PredictService {
   }
 
   defaultModel(): string {
-    return defaultModelName(this.env);
+    return this.generation.defaultModel;
   }
 }

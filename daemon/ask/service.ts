@@ -2,13 +2,11 @@ import { randomUUID } from "node:crypto";
 import { type AskBody, AskBody as AskBodySchema, type AskItem } from "../../src/api/ask.js";
 import { toValidationIssues } from "../../src/api/errors.js";
 import type { FindResponse } from "../../src/api/find.js";
-import type { Principal } from "../auth/service.js";
 import { invalid } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { ModelNameError, resolveGenerator } from "../models/generate/registry.js";
+import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { ResourceService } from "../resources/service.js";
-import type { KbDoc, KbStore } from "../store/index.js";
 import { type BuiltContext, buildContext } from "./context.js";
 import { generateItems } from "./generate.js";
 import { genInfo, retrievalItem } from "./items.js";
@@ -16,40 +14,29 @@ import { ParagraphReader } from "./paragraphs.js";
 import { renderPrompt } from "./prompt.js";
 import { rephraseQuery, shouldRephrase } from "./rephrase.js";
 import { emptyFind, type FindService, type Retrieval, retrieve } from "./retrieve.js";
+import type { AskOptions, PreparedAsk } from "./types.js";
+
+export type { AskOptions, PreparedAsk } from "./types.js";
 
 /** Search as ask uses it: find, and the stored configurations (kind ask). */
 export interface AskSearch extends FindService {
   configs: { forRequest(kbid: string, name: string, kind: "find" | "ask"): Promise<Record<string, unknown>> };
 }
 
-export interface AskOptions {
-  principal?: Principal;
-  signal?: AbortSignal;
-  /** Ask about one resource (by id or slug). */
-  resource?: { rid: string } | { slug: string };
-  showConsumption?: boolean;
+/** Ask's settings (daemon/settings). */
+export interface AskSettings {
+  /** The context budget in tokens when the request sets none (KBOX_CONTEXT_TOKENS). */
+  contextTokens: number;
 }
-
-/** An ask checked and resolved before anything is streamed, so bad input still gets a 4xx. */
-export interface PreparedAsk {
-  kb: KbDoc;
-  store: KbStore;
-  body: AskBody;
-  rid?: string;
-  generator: Generator;
-  learningId: string;
-  opts: AskOptions;
-}
-
-export const DEFAULT_CONTEXT_TOKENS = 12_000;
 
 /** Ask: retrieve, build the context, generate, cite; yields the wire's stream items in order. */
 export class AskService {
   constructor(
     private readonly kbs: KbService,
     private readonly resources: ResourceService,
-    private readonly search: () => AskSearch | undefined,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly search: AskSearch,
+    private readonly settings: AskSettings,
+    private readonly generation: GeneratorSettings,
   ) {}
 
   /** Validate and resolve everything an ask needs; throws the wire's errors (404, 400, 422). */
@@ -58,8 +45,7 @@ export class AskService {
     const rid = opts.resource ? (await this.resources.resolve(kb.uuid, opts.resource)).res.id : undefined;
     let body = input;
     if (input.search_configuration) {
-      const search = this.requireSearch();
-      const config = await search.configs.forRequest(kb.uuid, input.search_configuration, "ask");
+      const config = await this.search.configs.forRequest(kb.uuid, input.search_configuration, "ask");
       const raw: Record<string, unknown> = { ...config };
       for (const [k, v] of Object.entries(input)) if (v !== undefined && k !== "search_configuration") raw[k] = v;
       const r = AskBodySchema.safeParse(raw);
@@ -74,7 +60,7 @@ export class AskService {
     try {
       generator = resolveGenerator(body.generative_model ?? lc?.generative_model, {
         userKeys: lc?.user_keys as Record<string, unknown>,
-        env: this.env,
+        settings: this.generation,
       });
     } catch (e) {
       if (!(e instanceof ModelNameError)) throw e;
@@ -90,12 +76,6 @@ export class AskService {
     return { kb, store, body, rid, generator, learningId: randomUUID().replace(/-/g, ""), opts };
   }
 
-  private requireSearch(): AskSearch {
-    const s = this.search();
-    if (!s) throw new Error("search service is not available");
-    return s;
-  }
-
   /** The stream of an ask, item by item (see wire.md for the order). */
   async *run(p: PreparedAsk): AsyncGenerator<AskItem> {
     const { body, opts } = p;
@@ -106,7 +86,7 @@ export class AskService {
       : body.query;
     let retrieval: Retrieval;
     try {
-      retrieval = await retrieve(this.requireSearch(), p.kb.uuid, body, rephrased, {
+      retrieval = await retrieve(this.search, p.kb.uuid, body, rephrased, {
         principal: opts.principal,
         signal: opts.signal,
         rid: p.rid,
@@ -142,7 +122,7 @@ export class AskService {
 
   private async context(p: PreparedAsk, r: Retrieval): Promise<BuiltContext> {
     const mt = p.body.max_tokens;
-    const budget = (typeof mt === "object" && mt?.context) || Number(this.env.KBOX_CONTEXT_TOKENS) || DEFAULT_CONTEXT_TOKENS;
+    const budget = (typeof mt === "object" && mt?.context) || this.settings.contextTokens;
     return buildContext({
       ranked: r.ranked,
       strategies: p.body.rag_strategies ?? [],

@@ -102,7 +102,7 @@ export class BackupService {
   private async write(doc: BackupDoc, kb: KbDoc, snap: KbSnapshot, stage: string, progress: BackupProgress): Promise<BackupDoc> {
     let next: BackupDoc;
     try {
-      await trimSnapshot(stage);
+      await trimSnapshot(stage, this.store.session);
       await writeFile(join(stage, "kb.json"), JSON.stringify(kb, null, 2), { mode: 0o600 });
       const files = await checksums(stage);
       const bytes = Object.values(files).reduce((n, f) => n + f.size, 0);

@@ -10,7 +10,7 @@ import { type BlobPaths, type FieldOutcome, failedOutcome, finishField, type Pro
 
 /** Sizing of the extraction pool. */
 export interface ExtractPoolOptions {
-  /** Worker processes (default: the core count, at most 4; the daemon passes KBOX_EXTRACT_WORKERS). */
+  /** Worker processes (default: defaultExtractWorkers(); the daemon passes KBOX_EXTRACT_WORKERS). */
   size?: number;
   /** Heap limit of each worker in MB (default 1024): a document that needs more ends as ERROR, the daemon lives on. */
   maxHeapMb?: number;
@@ -56,6 +56,9 @@ function entry(): { script: string; execArgv: string[] } {
  * daemon. (Worker threads were tried first: V8 aborts the whole process when a thread's heap limit
  * is hit by one large allocation, so they isolate nothing.)
  */
+/** Worker processes unless told: the core count, at most 4. */
+export const defaultExtractWorkers = (): number => Math.min(4, availableParallelism());
+
 export class ExtractPool {
   readonly size: number;
   private readonly maxHeapMb: number;
@@ -68,7 +71,7 @@ export class ExtractPool {
   private closed = false;
 
   constructor(opts: ExtractPoolOptions = {}) {
-    this.size = Math.max(1, opts.size ?? Math.min(4, availableParallelism()));
+    this.size = Math.max(1, opts.size ?? defaultExtractWorkers());
     this.maxHeapMb = opts.maxHeapMb ?? 1024;
     this.jobsPerWorker = opts.jobsPerWorker ?? 500;
     this.idleMs = opts.idleMs ?? 60_000;

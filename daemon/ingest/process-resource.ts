@@ -12,7 +12,7 @@ import {
   transientOf,
 } from "./process-field.js";
 import { refreshResource } from "./refresh.js";
-import { DEFAULT_RETRY, expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
+import { expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
 import { buildRows } from "./rows.js";
 import { splitOptionsFor } from "./strategy.js";
 
@@ -26,8 +26,8 @@ export interface RunContext {
   /** Extract and split a field (the queue runs it in its worker pool). */
   extract: (doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions) => Promise<FieldOutcome>;
   signal: AbortSignal;
-  /** Retries of transient failures (default: DEFAULT_RETRY). */
-  retry?: RetryPolicy;
+  /** Retries of transient failures. */
+  retry: RetryPolicy;
 }
 
 /** Counters of one run, for logs, status and benchmarks. */
@@ -191,7 +191,7 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
     if (r.outcome.transient) {
       // Still PENDING: the queue retries it at `retry.next`; the last error shows as a warning meanwhile.
       f.status = "PENDING";
-      f.retry = nextRetry(ctx.retry ?? DEFAULT_RETRY, f.retry, r.outcome);
+      f.retry = nextRetry(ctx.retry, f.retry, r.outcome);
       if (r.outcome.error) f.error = { ...r.outcome.error, severity: "WARNING" };
       continue;
     }
@@ -212,7 +212,7 @@ export async function processResource(ctx: RunContext, rid: string, fields: stri
   const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
   if (!ctx.store.resources.get(rid)) return stats;
   const work = fields.length ? await prepare(ctx, rid, fields, stats) : [];
-  for (const w of work) expireIfDue(ctx.retry ?? DEFAULT_RETRY, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
+  for (const w of work) expireIfDue(ctx.retry, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
   const results = work.length ? await write(ctx, rid, work, stats) : [];
   const res = ctx.store.resources.get(rid);
   if (!res) return stats;

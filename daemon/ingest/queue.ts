@@ -6,7 +6,7 @@ import type { VectorsetEmbedder } from "./embed.js";
 import { ExtractPool } from "./extract-pool.js";
 import { processResource, type RunContext, type RunStats } from "./process-resource.js";
 import { markFailed, sweepOrphans } from "./recovery.js";
-import { DEFAULT_RETRY, type IngestSettings } from "./retry.js";
+import type { IngestSettings } from "./retry.js";
 import { RetryTimers } from "./retry-timers.js";
 
 /** Where the queue gets a knowledge box's embedders (the model service). */
@@ -15,15 +15,9 @@ export interface EmbedderSource {
 }
 
 export interface QueueOptions {
-  /** Resources in flight at once (default KBOX_INGEST_CONCURRENCY or 16): storage latency is hidden by batching. */
-  concurrency?: number;
-  /** Extraction worker processes (default: see ExtractPool). */
-  extractors?: number;
   /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
   highWater?: number;
   log?: (msg: string) => void;
-  /** Retries of transient failures and the link address policy (default: 24 h deadline, private links allowed). */
-  settings?: IngestSettings;
 }
 
 interface Item {
@@ -64,7 +58,6 @@ export class ProcessingQueue implements ProcessingSink {
   readonly highWater: number;
   private readonly pool: ExtractPool;
   private readonly log: (msg: string) => void;
-  private readonly settings: IngestSettings;
   /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
   private readonly retries = new RetryTimers();
   /** Totals since start, for status and benchmarks. */
@@ -73,13 +66,13 @@ export class ProcessingQueue implements ProcessingSink {
   constructor(
     private readonly kbs: KbService,
     private readonly models: EmbedderSource | undefined,
+    private readonly settings: IngestSettings,
     opts: QueueOptions = {},
   ) {
-    this.concurrency = Math.max(1, opts.concurrency ?? (Number(process.env.KBOX_INGEST_CONCURRENCY) || 16));
-    this.pool = new ExtractPool({ size: opts.extractors ?? opts.settings?.extractWorkers });
+    this.concurrency = settings.concurrency;
+    this.pool = new ExtractPool({ size: settings.extractWorkers });
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? (() => undefined);
-    this.settings = opts.settings ?? { retry: DEFAULT_RETRY, allowPrivateLinks: true };
     kbs.onDrop((kbid) => this.dropKb(kbid));
     // A restored or imported box may hold PENDING work from the moment it was backed up.
     kbs.onArrive(

@@ -19,53 +19,18 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** The ingestion settings the daemon reads from its environment. */
+/** Ingestion's settings (daemon/settings). */
 export interface IngestSettings {
+  /** Resources in flight at once: storage latency is hidden by batching (KBOX_INGEST_CONCURRENCY). */
+  concurrency: number;
+  /** Extraction worker processes (KBOX_EXTRACT_WORKERS). */
+  extractWorkers: number;
   retry: RetryPolicy;
-  /** Links may reach loopback/private/link-local addresses. */
+  /** Links may reach loopback/private/link-local addresses (KBOX_LINKS_ALLOW_PRIVATE). */
   allowPrivateLinks: boolean;
-  /** Extraction worker processes (KBOX_EXTRACT_WORKERS; default: see ExtractPool). */
-  extractWorkers?: number;
 }
 
 export type RetryState = NonNullable<FieldSummary["retry"]>;
-
-export const DEFAULT_RETRY: RetryPolicy = { deadlineMs: 24 * 3600_000, firstDelayMs: 2_000, maxDelayMs: 600_000 };
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
-
-/** "500ms", "60s", "10m", "24h", "2d" or a number of seconds, in ms. */
-export function parseDuration(v: string, name: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(v);
-  if (!m) throw new Error(`${name} must be a duration such as 60s, 10m or 24h, not ${JSON.stringify(v)}`);
-  return Math.round(Number(m[1]) * UNITS[(m[2] ?? "s").toLowerCase()]);
-}
-
-function flag(v: string, name: string): boolean {
-  if (/^(1|true|yes|on)$/i.test(v)) return true;
-  if (/^(0|false|no|off)$/i.test(v)) return false;
-  throw new Error(`${name} must be 1 or 0, not ${JSON.stringify(v)}`);
-}
-
-/**
- * Settings from the daemon's environment. Private link addresses are allowed by default only when
- * the daemon serves its Unix socket alone: then every caller is a local user who can reach those
- * addresses anyway, whereas with a TCP listener a remote caller could use links to probe the host's network.
- */
-export function ingestSettings(env: NodeJS.ProcessEnv, tcp: boolean): IngestSettings {
-  const d = (key: string, def: number) => (env[key] ? parseDuration(env[key] as string, key) : def);
-  const retry: RetryPolicy = {
-    deadlineMs: d("KBOX_INGEST_RETRY_DEADLINE", DEFAULT_RETRY.deadlineMs),
-    firstDelayMs: d("KBOX_INGEST_RETRY_DELAY", DEFAULT_RETRY.firstDelayMs),
-    maxDelayMs: d("KBOX_INGEST_RETRY_MAX_DELAY", DEFAULT_RETRY.maxDelayMs),
-  };
-  const allow = env.KBOX_LINKS_ALLOW_PRIVATE;
-  const workers = env.KBOX_EXTRACT_WORKERS ? Number(env.KBOX_EXTRACT_WORKERS) : undefined;
-  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 64)) {
-    throw new Error(`KBOX_EXTRACT_WORKERS must be a whole number from 1 to 64, not ${JSON.stringify(env.KBOX_EXTRACT_WORKERS)}`);
-  }
-  return { retry, allowPrivateLinks: allow ? flag(allow, "KBOX_LINKS_ALLOW_PRIVATE") : !tcp, extractWorkers: workers };
-}
 
 const human = (ms: number) =>
   ms < 120_000

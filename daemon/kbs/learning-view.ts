@@ -3,11 +3,10 @@
  * daemon would use (default embedder, default generator), and whether semantic search works.
  */
 import type { ModelConfiguration, VectorsetInfo } from "../../src/api/learning.js";
-import { kbModelNames } from "../models/entries.js";
-import { defaultModelName } from "../models/generate/registry.js";
+import type { GeneratorSettings } from "../models/generate/registry.js";
 import { knownModel, shortName } from "../models/registry.js";
-import type { ModelService } from "../models/service.js";
 import type { KbDoc } from "../store/index.js";
+import { type KbModelService, kbModelNames } from "./models.js";
 
 /** A semantic model name resolved against this daemon. */
 export interface SemanticRef {
@@ -18,7 +17,7 @@ export interface SemanticRef {
 }
 
 /** Resolve a user-written semantic model: installed or configured entries first, then models kbox can pull. */
-export function resolveSemantic(models: ModelService, ref: string): SemanticRef | undefined {
+export function resolveSemantic(models: KbModelService, ref: string): SemanticRef | undefined {
   const e = models.find(ref);
   if (e) return { name: e.name, vectorset: e.vectorset, dim: e.dim, installed: true };
   const k = knownModel(ref);
@@ -32,7 +31,7 @@ function unresolved(ref: string): SemanticRef {
 }
 
 /** The vectorsets of a knowledge box: its named models, else the daemon default it would be pinned to. */
-export function vectorsetsOf(models: ModelService, kb: KbDoc): VectorsetInfo[] {
+export function vectorsetsOf(models: KbModelService, kb: KbDoc): VectorsetInfo[] {
   const names = kbModelNames(kb);
   if (!names.length)
     return models.vectorsets(kb).map((v) => ({ id: v.id, model: v.model, dim: v.dim, default: true, installed: true }));
@@ -115,8 +114,8 @@ const str = (v: unknown): string | null => (typeof v === "string" && v ? v : nul
  */
 export function effectiveConfiguration(
   kb: KbDoc,
-  models: ModelService,
-  env: NodeJS.ProcessEnv,
+  models: KbModelService,
+  generation: GeneratorSettings,
   counts?: Map<string, number>,
 ): ModelConfiguration {
   const lc = (kb.learning_configuration ?? {}) as Record<string, unknown>;
@@ -137,7 +136,7 @@ export function effectiveConfiguration(
     semantic_model_configs: Object.fromEntries(
       vs.map((v) => [v.model, { similarity: "COSINE", size: v.dim, threshold: null, matryoshka_dims: [] }]),
     ),
-    generative_model: gen ?? defaultModelName(env),
+    generative_model: gen ?? generation.defaultModel,
     generative_model_source: gen ? "knowledge_box" : "daemon",
     user_keys: maskKeys(lc.user_keys),
     user_prompts: (lc.user_prompts as Record<string, unknown> | undefined) ?? null,

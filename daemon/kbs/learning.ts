@@ -13,13 +13,12 @@ import {
   type ModelConfiguration,
 } from "../../src/api/learning.js";
 import { conflict, invalid } from "../errors.js";
-import { kbModelNames } from "../models/entries.js";
-import { defaultModelName, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
+import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { KNOWN_MODELS } from "../models/registry.js";
-import type { ModelService } from "../models/service.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import { vectorColumn } from "../store/paragraphs.js";
 import { effectiveConfiguration, resolveSemantic, type SemanticRef, unmaskKeys, vectorsetsOf } from "./learning-view.js";
+import { type KbModelService, kbModelNames } from "./models.js";
 import type { KbService } from "./service.js";
 
 const SEMANTIC_KEYS = ["semantic_model", "semantic_models", "default_semantic_model"] as const;
@@ -34,19 +33,19 @@ const issue = (loc: (string | number)[], msg: string, input: unknown): Validatio
 export class LearningService {
   constructor(
     private readonly kbs: KbService,
-    private readonly models: ModelService,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly models: KbModelService,
+    private readonly generation: GeneratorSettings,
   ) {}
 
   /** The effective configuration without touching the KB's tables (for the KB record). */
   effective(kb: KbDoc): ModelConfiguration {
-    return effectiveConfiguration(kb, this.models, this.env);
+    return effectiveConfiguration(kb, this.models, this.generation);
   }
 
   /** The effective configuration with the number of vectors each vectorset holds. */
   async configuration(kbid: string): Promise<ModelConfiguration> {
     const { kb, store } = await this.kbs.open(kbid);
-    return effectiveConfiguration(kb, this.models, this.env, await vectorCounts(store));
+    return effectiveConfiguration(kb, this.models, this.generation, await vectorCounts(store));
   }
 
   /**
@@ -68,7 +67,7 @@ export class LearningService {
     if (body.generative_model || body.user_keys) this.checkGenerative(next);
     if (SEMANTIC_KEYS.some((k) => body[k] !== undefined)) await this.applySemantic(kb, store, body, next);
     const saved = await this.kbs.setLearningConfiguration(kb.uuid, next as LearningConfiguration);
-    return effectiveConfiguration(saved, this.models, this.env, await vectorCounts(store));
+    return effectiveConfiguration(saved, this.models, this.generation, await vectorCounts(store));
   }
 
   /** generative_model must name a generator the registry can build (a GGUF file must exist). */
@@ -76,7 +75,10 @@ export class LearningService {
     const name = next.generative_model;
     if (typeof name !== "string") return;
     try {
-      const g = resolveGenerator(name, { userKeys: next.user_keys as Record<string, unknown> | undefined, env: this.env });
+      const g = resolveGenerator(name, {
+        userKeys: next.user_keys as Record<string, unknown> | undefined,
+        settings: this.generation,
+      });
       const path = g.id.slice("gguf:".length);
       if (g.kind === "gguf" && !existsSync(path)) throw new ModelNameError(`no GGUF model file at ${path}`);
     } catch (e) {
@@ -162,7 +164,7 @@ export class LearningService {
   available(kbid: string): AvailableModels {
     const kb = this.kbs.require(kbid);
     const inUse = new Set(vectorsetsOf(this.models, kb).map((v) => v.model));
-    const gen = effectiveConfiguration(kb, this.models, this.env).generative_model;
+    const gen = effectiveConfiguration(kb, this.models, this.generation).generative_model;
     const providers: Record<string, AvailableModel[]> = { onnx: [], openai: [], predict: [], extractive: [], gguf: [] };
     const add = (provider: string, m: AvailableModel) => {
       providers[provider] ??= [];
@@ -196,7 +198,7 @@ export class LearningService {
       installed: true,
       in_use: gen === "extractive",
     });
-    const openaiUrl = keys.openai?.url ?? this.env.KBOX_OPENAI_BASE_URL;
+    const openaiUrl = keys.openai?.url ?? this.generation.openaiBaseUrl;
     add("openai", {
       name: "openai:<model>[@<base url>]",
       type: "generative",
@@ -205,7 +207,7 @@ export class LearningService {
       in_use: false,
       template: true,
     });
-    const zone = keys.predict?.url ?? this.env.KBOX_ZONE_URL;
+    const zone = keys.predict?.url ?? this.generation.zoneUrl;
     add("predict", {
       name: "predict:<model>[@<zone url>]",
       type: "generative",
@@ -222,7 +224,7 @@ export class LearningService {
       in_use: false,
       template: true,
     });
-    for (const name of new Set([defaultModelName(this.env), gen])) {
+    for (const name of new Set([this.generation.defaultModel, gen])) {
       if (name === "extractive") continue;
       const provider = /^(\w+):/.exec(name)?.[1] ?? (name.endsWith(".gguf") ? "gguf" : "openai");
       add(provider, {

@@ -82,18 +82,19 @@ export function inputStrategyRefs(input: object): StrategyRef[] {
   );
 }
 
-/** Tells whether something outside the fields (a sync configuration) uses a strategy: a description, or undefined. */
-export type StrategyUser = (kbid: string, kind: StrategyKind, id: string) => Promise<string | undefined>;
+/** Something outside the fields that may refer to strategies (sync configurations). */
+export interface StrategyUser {
+  /** What uses the strategy, described for a message; undefined when nothing does. */
+  usingStrategy(kbid: string, kind: StrategyKind, id: string): Promise<string | undefined>;
+}
 
 /** Extract and split strategies of knowledge boxes: add, list, read, delete (refused while in use). */
 export class StrategyService {
-  private readonly users: StrategyUser[] = [];
-  constructor(private readonly kbs: KbService) {}
-
-  /** Register another place that may refer to strategies (checked before a delete). */
-  addUser(user: StrategyUser): void {
-    this.users.push(user);
-  }
+  /** `users` are checked before a delete, besides the fields. */
+  constructor(
+    private readonly kbs: KbService,
+    private readonly users: StrategyUser[],
+  ) {}
 
   private async open(kbid: string) {
     const { kb, store } = await this.kbs.open(kbid, "Knowledge Box not found");
@@ -135,7 +136,7 @@ export class StrategyService {
 
   private async userUsing(kbid: string, kind: StrategyKind, id: string): Promise<string | undefined> {
     for (const u of this.users) {
-      const found = await u(kbid, kind, id);
+      const found = await u.usingStrategy(kbid, kind, id);
       if (found) return found;
     }
     return undefined;

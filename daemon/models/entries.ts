@@ -3,7 +3,6 @@
  * (name, kind, vectorset, dimension), and how names written by users resolve to one.
  */
 import type { ModelRecord } from "../../src/api/models.js";
-import type { KbDoc } from "../store/index.js";
 import type { Manifest } from "./manifest.js";
 import { type ModelKind, shortName } from "./registry.js";
 import type { RemoteEntry } from "./remote.js";
@@ -54,14 +53,6 @@ export function matches(e: Entry, ref: string): boolean {
     [e.name, e.vectorset, e.id, `onnx:${e.name}`].some((n) => n.toLowerCase() === r) ||
     (e.provider === "onnx" && shortName(e.name).toLowerCase() === r)
   );
-}
-
-/** The semantic models a KB's learning configuration names (semantic_models, else the deprecated semantic_model). */
-export function kbModelNames(kb: KbDoc): string[] {
-  const lc = kb.learning_configuration;
-  if (!lc) return [];
-  if (Array.isArray(lc.semantic_models) && lc.semantic_models.length) return lc.semantic_models;
-  return lc.semantic_model ? [lc.semantic_model] : [];
 }
 
 /** The wire record of an entry (API keys never leave the daemon). */

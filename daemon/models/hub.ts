@@ -4,8 +4,6 @@
  */
 import { KboxError } from "../errors.js";
 
-export const DEFAULT_HUB = "https://huggingface.co";
-
 /** A file of a repo, with what the hub tells about its content. */
 export interface HubFile {
   path: string;
@@ -24,9 +22,9 @@ export interface HubListing {
   files: HubFile[];
 }
 
-/** The hub base URL: explicit, else KBOX_HF_ENDPOINT, else huggingface.co (no trailing slash). */
-export function hubEndpoint(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return (explicit || env.KBOX_HF_ENDPOINT || DEFAULT_HUB).replace(/\/+$/, "");
+/** The hub base URL: explicit, else the daemon's (KBOX_HF_ENDPOINT), without a trailing slash. */
+export function hubEndpoint(explicit: string | undefined, configured: string): string {
+  return (explicit || configured).replace(/\/+$/, "");
 }
 
 const encodePath = (p: string) => p.split("/").map(encodeURIComponent).join("/");

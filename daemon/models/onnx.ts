@@ -28,11 +28,8 @@ export function transformers(): Promise<Transformers> {
   return loaded;
 }
 
-/** Intra-op threads per model: the machine budget is 2 cores; KBOX_MODEL_THREADS overrides. */
-export function threadCount(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.KBOX_MODEL_THREADS);
-  return Number.isInteger(n) && n > 0 ? n : 2;
-}
+/** Intra-op threads per model unless told (the daemon passes KBOX_MODEL_THREADS): the machine budget is 2 cores. */
+export const DEFAULT_MODEL_THREADS = 2;
 
 /** Texts per forward pass; sorted by length first so that a batch pads little. */
 const BATCH = 32;
@@ -43,14 +40,14 @@ interface Loaded {
   model: PreTrainedModel;
 }
 
-async function load(dir: string, m: Manifest): Promise<Loaded> {
+async function load(dir: string, m: Manifest, threads: number): Promise<Loaded> {
   const t = await transformers();
   const [subfolder, file] = [
     m.onnx_file.slice(0, m.onnx_file.lastIndexOf("/")),
     m.onnx_file.slice(m.onnx_file.lastIndexOf("/") + 1),
   ];
   const dtype = file.includes("_quantized") ? "q8" : "fp32";
-  const session_options = { intraOpNumThreads: threadCount(), interOpNumThreads: 1 };
+  const session_options = { intraOpNumThreads: threads, interOpNumThreads: 1 };
   try {
     const tokenizer = await t.AutoTokenizer.from_pretrained(dir);
     const Auto = m.kind === "reranker" ? t.AutoModelForSequenceClassification : t.AutoModel;
@@ -89,8 +86,8 @@ export class OnnxEmbedder implements Embedder {
   }
 
   /** Load from an installed folder and check the output dimension against the manifest. */
-  static async open(dir: string, m: Manifest): Promise<OnnxEmbedder> {
-    const l = await load(dir, m);
+  static async open(dir: string, m: Manifest, threads = DEFAULT_MODEL_THREADS): Promise<OnnxEmbedder> {
+    const l = await load(dir, m, threads);
     const probe = new OnnxEmbedder(m, l, m.dim);
     const [v] = await probe.embed(["kbox"], "passage");
     if (m.dim && v.length !== m.dim)
@@ -167,8 +164,8 @@ export class OnnxReranker implements Reranker {
     this.id = `onnx:${id}`;
   }
 
-  static async open(dir: string, m: Manifest): Promise<OnnxReranker> {
-    return new OnnxReranker(await load(dir, m), m.id);
+  static async open(dir: string, m: Manifest, threads = DEFAULT_MODEL_THREADS): Promise<OnnxReranker> {
+    return new OnnxReranker(await load(dir, m, threads), m.id);
   }
 
   async score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]> {

@@ -1,13 +1,12 @@
 /**
- * ModelService: which embedder a knowledge box uses, loading models once and lazily, and the
- * management verbs behind `kbox models` (list, pull, use, add, remove).
+ * ModelService: the models the daemon has (installed ONNX models, configured endpoints), loaded once
+ * and lazily, and the management verbs behind `kbox models` (pull, use, add, remove). It knows no
+ * knowledge box: which model a box uses is daemon/kbs/models.ts's business.
  */
 import { rm } from "node:fs/promises";
 import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
 import { conflict, KboxError, notFound } from "../errors.js";
-import type { KbService } from "../kbs/service.js";
-import type { KbDoc } from "../store/index.js";
-import { type Entry, entryFor, kbModelNames, matches, record } from "./entries.js";
+import { type Entry, entryFor, matches, record } from "./entries.js";
 import { hubEndpoint } from "./hub.js";
 import { type Manifest, modelDir, readInstalled } from "./manifest.js";
 import { OnnxEmbedder, OnnxReranker } from "./onnx.js";
@@ -20,8 +19,24 @@ import type { Embedder, Reranker } from "./types.js";
 /** After a failed automatic pull, wait this long before trying the hub again. */
 const AUTOPULL_RETRY_MS = 10 * 60_000;
 
+/** The model service's settings (daemon/settings). */
+export interface ModelServiceSettings {
+  /** Pull the default model on first need when none is installed (KBOX_MODELS_AUTOPULL). */
+  autopull: boolean;
+  /** The hub pulls come from unless a pull names one (KBOX_HF_ENDPOINT). */
+  hubEndpoint: string;
+  /** Intra-op threads of each ONNX model (KBOX_MODEL_THREADS). */
+  threads: number;
+}
+
+/** A user of models (a knowledge box): its name and the model names it uses. */
+export interface ModelUser {
+  name: string;
+  models: string[];
+}
+
 export class ModelService {
-  private readonly settings: SettingsFile;
+  private readonly file: SettingsFile;
   private readonly loaded = new Map<string, Promise<Embedder | Reranker>>();
   private readonly pulls = new Map<string, Promise<Manifest>>();
   /** Embedders registered in-process (tests, benchmarks); never persisted. */
@@ -30,17 +45,16 @@ export class ModelService {
 
   constructor(
     readonly cacheDir: string,
-    private readonly kbs: KbService,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly settings: ModelServiceSettings,
     private readonly log: (msg: string) => void = () => undefined,
   ) {
-    this.settings = new SettingsFile(cacheDir);
+    this.file = new SettingsFile(cacheDir);
   }
 
   /** Installed models and configured endpoints, as one list. */
   entries(): Entry[] {
     const out: Entry[] = readInstalled(this.cacheDir).map((m) => entryFor({ manifest: m }));
-    for (const r of Object.values(this.settings.get().remotes)) out.push(entryFor({ remote: r }));
+    for (const r of Object.values(this.file.get().remotes)) out.push(entryFor({ remote: r }));
     for (const [name, e] of this.registered)
       out.push({ name, provider: "openai", kind: "embedder", vectorset: name.replace(/^\w+:/, ""), dim: e.dim, id: e.id });
     return out;
@@ -51,60 +65,19 @@ export class ModelService {
   }
 
   /** The default embedder: `kbox models use`, else the first installed one. */
-  private defaultEntry(): Entry | undefined {
-    const s = this.settings.get();
+  defaultEntry(): Entry | undefined {
+    const s = this.file.get();
     return (s.default ? this.find(s.default) : undefined) ?? this.entries().find((e) => e.kind === "embedder");
   }
 
-  private kbDoc(kb: KbDoc | string): KbDoc {
-    return typeof kb === "string" ? this.kbs.require(kb) : kb;
+  /** An embedder entry by name, pulled from the hub on first need when allowed; undefined when there is none. */
+  async embedderEntry(ref: string): Promise<Entry | undefined> {
+    return this.find(ref) ?? (await this.autopull(ref));
   }
 
-  /**
-   * The embedder of a knowledge box's vectorset (its default vectorset when none is named), or
-   * undefined when no semantic model is available: the KB is then searched by keywords only.
-   */
-  async embedderFor(kbRef: KbDoc | string, vectorset?: string): Promise<Embedder | undefined> {
-    const kb = this.kbDoc(kbRef);
-    const names = kbModelNames(kb);
-    let entry: Entry | undefined;
-    if (names.length === 0) {
-      entry = this.defaultEntry() ?? (await this.autopull(DEFAULT_ENGLISH));
-      if (!entry) return undefined;
-      await this.pin(kb, entry);
-    } else {
-      const lc = kb.learning_configuration ?? {};
-      const want = vectorset
-        ? names.find((n) => this.find(n)?.vectorset === vectorset || n === vectorset)
-        : (lc.default_semantic_model ?? names[0]);
-      if (!want) return undefined;
-      entry = this.find(want) ?? (await this.autopull(want));
-    }
-    if (!entry || (vectorset && entry.vectorset !== vectorset)) return undefined;
-    return (await this.load(entry)) as Embedder;
-  }
-
-  /** Every vectorset of a knowledge box with its embedder (what ingestion fills). */
-  async embeddersFor(kbRef: KbDoc | string): Promise<{ vectorset: string; embedder: Embedder }[]> {
-    const out: { vectorset: string; embedder: Embedder }[] = [];
-    const first = await this.embedderFor(kbRef);
-    if (!first) return out;
-    for (const vs of this.vectorsets(this.kbDoc(kbRef))) {
-      const e = await this.embedderFor(kbRef, vs.id);
-      if (e) out.push({ vectorset: vs.id, embedder: e });
-    }
-    return out;
-  }
-
-  /** The vectorsets a knowledge box has (installed or configured models only). */
-  vectorsets(kbRef: KbDoc | string): { id: string; model: string; dim: number; default: boolean }[] {
-    const kb = this.kbDoc(kbRef);
-    const names = kbModelNames(kb);
-    const entries = names.length
-      ? names.map((n) => this.find(n)).filter((e): e is Entry => !!e)
-      : [this.defaultEntry()].filter((e): e is Entry => !!e);
-    const def = kb.learning_configuration?.default_semantic_model ?? names[0];
-    return entries.map((e, i) => ({ id: e.vectorset, model: e.name, dim: e.dim, default: def ? matches(e, def) : i === 0 }));
+  /** The default embedder entry, else the default English model pulled on first need (when allowed). */
+  async defaultOrPulled(): Promise<Entry | undefined> {
+    return this.defaultEntry() ?? (await this.autopull(DEFAULT_ENGLISH));
   }
 
   /** An embedder by model name, or the default one (Predict Sentences without a knowledge box). */
@@ -115,7 +88,7 @@ export class ModelService {
 
   /** The cross-encoder reranker (`kbox models use <reranker>`, else the first installed), if any. */
   async reranker(): Promise<Reranker | undefined> {
-    const s = this.settings.get();
+    const s = this.file.get();
     const entry =
       (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
     return entry ? ((await this.load(entry)) as Reranker) : undefined;
@@ -126,7 +99,8 @@ export class ModelService {
     this.registered.set(name, embedder);
   }
 
-  private load(entry: Entry): Promise<Embedder | Reranker> {
+  /** The model of an entry, loaded once. */
+  load(entry: Entry): Promise<Embedder | Reranker> {
     let p = this.loaded.get(entry.name);
     if (!p) {
       p = this.open(entry);
@@ -142,7 +116,7 @@ export class ModelService {
     if (entry.remote) {
       const e = await RemoteEmbedder.connect(entry.remote);
       if (!entry.remote.dim) {
-        this.settings.update((s) => {
+        this.file.update((s) => {
           const r = s.remotes[entry.name];
           if (r) r.dim = e.dim;
         });
@@ -152,24 +126,17 @@ export class ModelService {
     const m = entry.manifest as Manifest;
     const dir = modelDir(this.cacheDir, m.id);
     this.log(`loading model ${m.id}`);
-    return m.kind === "reranker" ? OnnxReranker.open(dir, m) : OnnxEmbedder.open(dir, m);
-  }
-
-  /** Fix a KB's model the first time one is needed, so a later `models use` cannot mix vector spaces. */
-  private async pin(kb: KbDoc, entry: Entry): Promise<void> {
-    const lc = kb.learning_configuration ?? {};
-    await this.kbs
-      .setLearningConfiguration(kb.uuid, { ...lc, semantic_models: [entry.name], default_semantic_model: entry.name })
-      .catch(() => undefined);
+    const threads = this.settings.threads;
+    return m.kind === "reranker" ? OnnxReranker.open(dir, m, threads) : OnnxEmbedder.open(dir, m, threads);
   }
 
   /** Pull a hub model on first use, when allowed and the hub answers; undefined otherwise. */
   private async autopull(ref: string): Promise<Entry | undefined> {
-    if (this.settings.get().autopull === false || this.env.KBOX_MODELS_AUTOPULL === "0") return undefined;
+    if (this.file.get().autopull === false || !this.settings.autopull) return undefined;
     if (Date.now() - this.autopullFailed < AUTOPULL_RETRY_MS || /^(openai|predict):/.test(ref)) return undefined;
     try {
       const id = canonicalId(ref);
-      this.log(`no model installed for ${ref}: pulling ${id} from ${hubEndpoint(undefined, this.env)}`);
+      this.log(`no model installed for ${ref}: pulling ${id} from ${hubEndpoint(undefined, this.settings.hubEndpoint)}`);
       // Concurrent first uses wait for the same download.
       await (this.pulls.get(id) ?? this.pullOnce({ id }, () => undefined, AbortSignal.timeout(30 * 60_000)));
       return this.find(id);
@@ -188,33 +155,38 @@ export class ModelService {
   private pullOnce(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<Manifest> {
     const id = canonicalId(req.id);
     if (this.pulls.has(id)) throw conflict(`model ${id} is already being pulled`);
-    const p = pull({ ...req, id, endpoint: hubEndpoint(req.endpoint, this.env) }, this.cacheDir, emit, signal);
+    const p = pull({ ...req, id, endpoint: hubEndpoint(req.endpoint, this.settings.hubEndpoint) }, this.cacheDir, emit, signal);
     this.pulls.set(id, p);
     return p.finally(() => this.pulls.delete(id));
   }
 
   /** `kbox models pull`: download (or import) and install; `emit` receives progress. */
-  async pull(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<ModelRecord> {
+  async pull(
+    req: PullModel,
+    emit: (e: PullEvent) => void,
+    signal: AbortSignal | undefined,
+    users: ModelUser[],
+  ): Promise<ModelRecord> {
     const m = await this.pullOnce(req, emit, signal);
     this.loaded.delete(`${m.id}`);
     const entry = this.find(m.id, m.kind) as Entry;
-    if (req.use) this.use(entry.name);
-    return this.recordOf(entry);
+    if (req.use) this.use(entry.name, users);
+    return this.recordOf(entry, users);
   }
 
   /** `kbox models use`: the default embedder, or the reranker when `name` is a cross-encoder. */
-  use(name: string): ModelsStatus {
+  use(name: string, users: ModelUser[]): ModelsStatus {
     const e = this.find(name) ?? this.find(name, "reranker");
     if (!e) throw notFound(`no installed or configured model named ${name}; see \`kbox models list\``);
-    this.settings.update((s) => {
+    this.file.update((s) => {
       if (e.kind === "reranker") s.reranker = e.name;
       else s.default = e.name;
     });
-    return this.status();
+    return this.status(users);
   }
 
   /** `kbox models add`: a remote embedder entry, probed first unless `check` is false. */
-  async addRemote(body: RemoteModel): Promise<ModelRecord> {
+  async addRemote(body: RemoteModel, users: ModelUser[]): Promise<ModelRecord> {
     const [provider, short] = body.name.split(":") as ["openai" | "predict", string];
     if (provider === "openai" && !body.model) throw new KboxError(422, "an OpenAI-compatible entry needs a model (--model)");
     const clash = this.entries().find((e) => e.vectorset === short && e.name !== body.name);
@@ -230,25 +202,25 @@ export class ModelService {
       passage_prefix: body.passage_prefix,
     };
     if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry)).dim;
-    this.settings.update((s) => {
+    this.file.update((s) => {
       s.remotes[body.name] = entry;
     });
     this.loaded.delete(body.name);
-    return this.recordOf(this.find(body.name) as Entry);
+    return this.recordOf(this.find(body.name) as Entry, users);
   }
 
   /** `kbox models remove`; refused while a knowledge box uses the model, unless forced. */
-  async remove(name: string, force = false): Promise<string> {
+  async remove(name: string, force: boolean, users: ModelUser[]): Promise<string> {
     const e = this.find(name) ?? this.find(name, "reranker");
     if (!e) throw notFound(`no installed or configured model named ${name}`);
-    const users = this.usersOf(e);
-    if (users.length && !force)
-      throw conflict(`model ${e.name} is used by knowledge box ${users.join(", ")}; pass force to remove it anyway`);
+    const using = this.usersOf(e, users);
+    if (using.length && !force)
+      throw conflict(`model ${e.name} is used by knowledge box ${using.join(", ")}; pass force to remove it anyway`);
     const loaded = this.loaded.get(e.name);
     this.loaded.delete(e.name);
     await loaded?.then((m) => (m as Embedder).close?.()).catch(() => undefined);
     if (e.manifest) await rm(modelDir(this.cacheDir, e.manifest.id), { recursive: true, force: true });
-    this.settings.update((s) => {
+    this.file.update((s) => {
       delete s.remotes[e.name];
       if (s.default === e.name) delete s.default;
       if (s.reranker === e.name) delete s.reranker;
@@ -256,31 +228,24 @@ export class ModelService {
     return e.name;
   }
 
-  private usersOf(e: Entry): string[] {
-    return this.kbs
-      .list()
-      .filter((kb) => kbModelNames(kb).some((n) => matches(e, n)))
-      .map((kb) => kb.slug);
+  private usersOf(e: Entry, users: ModelUser[]): string[] {
+    return users.filter((u) => u.models.some((n) => matches(e, n))).map((u) => u.name);
   }
 
-  private recordOf(e: Entry): ModelRecord {
+  private recordOf(e: Entry, users: ModelUser[]): ModelRecord {
     const def = this.defaultEntry();
-    const s = this.settings.get();
+    const s = this.file.get();
     const isDefault = e.kind === "reranker" ? (s.reranker ? matches(e, s.reranker) : false) : def?.name === e.name;
-    return record(e, isDefault, this.usersOf(e));
+    return record(e, isDefault, this.usersOf(e, users));
   }
 
   /** What works now, in a sentence for users; `kbox doctor` and `kbox models list` show it. */
-  status(): ModelsStatus {
+  status(users: ModelUser[]): ModelsStatus {
     const def = this.defaultEntry();
-    const s = this.settings.get();
+    const s = this.file.get();
     const reranker =
       (s.reranker ? this.find(s.reranker, "reranker") : undefined) ?? this.entries().find((e) => e.kind === "reranker");
-    const missing = this.kbs.list().flatMap((kb) =>
-      kbModelNames(kb)
-        .filter((n) => !this.find(n))
-        .map((model) => ({ kb: kb.slug, model })),
-    );
+    const missing = users.flatMap((u) => u.models.filter((n) => !this.find(n)).map((model) => ({ kb: u.name, model })));
     const notice = def
       ? `semantic search uses ${def.name} (${def.dim || "?"} dims)${reranker ? `; reranking with ${reranker.name}` : ""}`
       : "no embedding model installed: knowledge boxes are indexed for keyword search only. Run `kbox models pull bge-small-en-v1.5` (or `multilingual-e5-small`), or `kbox models add openai:<name> --url <endpoint> --model <model>`";
@@ -290,13 +255,13 @@ export class ModelService {
       reranker: reranker?.name ?? null,
       notice,
       cache_dir: this.cacheDir,
-      hub: hubEndpoint(undefined, this.env),
+      hub: hubEndpoint(undefined, this.settings.hubEndpoint),
       missing,
     };
   }
 
   /** `kbox models list`. */
-  list(): ModelList {
+  list(users: ModelUser[]): ModelList {
     const installed = new Set(readInstalled(this.cacheDir).map((m) => m.id));
     const known = KNOWN_MODELS.map((k) => ({
       id: k.id,
@@ -306,7 +271,7 @@ export class ModelService {
       description: k.description,
       installed: installed.has(k.id),
     }));
-    return { ...this.status(), models: this.entries().map((e) => this.recordOf(e)), known };
+    return { ...this.status(users), models: this.entries().map((e) => this.recordOf(e, users)), known };
   }
 
   async close(): Promise<void> {

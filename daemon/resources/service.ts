@@ -24,8 +24,6 @@ export interface ProcessingSink {
   touch?(kbid: string, rid: string, fieldKeys: string[]): void;
 }
 
-const noProcessing: ProcessingSink = { enqueue: async () => {}, forget: async () => {} };
-
 const WRITABLE_MAPS: [string, FieldType][] = [
   ["texts", "text"],
   ["links", "link"],
@@ -38,9 +36,11 @@ const WRITABLE_MAPS: [string, FieldType][] = [
 export class ResourceService {
   private lastSeq = 0;
   private readonly slugs = new WeakMap<KbStore, Map<string, string>>();
-  processing: ProcessingSink = noProcessing;
 
-  constructor(private readonly kbs: KbService) {}
+  constructor(
+    private readonly kbs: KbService,
+    private readonly processing: ProcessingSink,
+  ) {}
 
   /** A strictly increasing sequence id, monotonic across restarts (time-based). */
   nextSeq(): number {

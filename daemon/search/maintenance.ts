@@ -4,14 +4,6 @@ import { vectorColumn } from "../store/paragraphs.js";
 import type { AnnSettings } from "./semantic.js";
 
 export const FTS_INDEX = "terms_idx";
-/**
- * Below this many vectors exact search is fast enough and exact; above it an IVF_RQ index is built:
- * RaBitQ codes (1 bit a dimension) searched in the nearest partitions, the best candidates re-ranked
- * with exact distances. At 100k 384-d vectors it trains in seconds (IVF_PQ: minutes) and, refined,
- * finds the exact top 20 (recall@20 >= 0.99 on bench/find's vectors, where IVF_PQ refined 20x had 0.83).
- */
-export const ANN_MIN_ROWS = Number(process.env.KBOX_ANN_MIN_ROWS ?? 25_000);
-
 /** Fewer, larger partitions than LanceDB's default sqrt(n): cheaper to train, and recall holds. */
 const partitionsFor = (n: number) => Math.max(8, Math.round(Math.sqrt(n) / 2));
 /** Vector index type built and expected: an index of another type (an older kbox's) is rebuilt. */
@@ -44,8 +36,15 @@ export class IndexMaintainer {
   /** Runs of optimize, with their cost, for benchmarks and logs. */
   readonly log: { what: string; ms: number }[] = [];
 
+  /**
+   * Below `annMinRows` vectors exact search is fast enough and exact; above it an IVF_RQ index is built:
+   * RaBitQ codes (1 bit a dimension) searched in the nearest partitions, the best candidates re-ranked
+   * with exact distances. At 100k 384-d vectors it trains in seconds (IVF_PQ: minutes) and, refined,
+   * finds the exact top 20 (recall@20 >= 0.99 on bench/find's vectors, where IVF_PQ refined 20x had 0.83).
+   */
   constructor(
     private readonly paragraphs: ParagraphStore,
+    private readonly annMinRows: number,
     private readonly delayMs = 1500,
   ) {
     paragraphs.onCommit(() => this.schedule());
@@ -142,7 +141,7 @@ export class IndexMaintainer {
       const col = vectorColumn(vs);
       const n = await t.countRows(`${col} IS NOT NULL`);
       const have = this.ann.get(col);
-      if (n < ANN_MIN_ROWS || (have && n < have.rows * 2)) continue;
+      if (n < this.annMinRows || (have && n < have.rows * 2)) continue;
       const partitions = partitionsFor(n);
       await this.timed(`ivf_rq ${vs} (${n} vectors)`, () =>
         this.paragraphs.buildIndex(col, {

@@ -22,6 +22,12 @@ export interface SearchModels {
   reranker?(): Reranker | undefined | Promise<Reranker | undefined>;
 }
 
+/** Search's settings (daemon/settings). */
+export interface SearchSettings {
+  /** Vectors in a vectorset from which an ANN index is built (KBOX_ANN_MIN_ROWS). */
+  annMinRows: number;
+}
+
 export interface FindOptions {
   principal?: Principal;
   signal?: AbortSignal;
@@ -38,7 +44,8 @@ export class SearchService {
   constructor(
     private readonly kbs: KbService,
     readonly configs: SearchConfigService,
-    private readonly models: () => SearchModels | undefined = () => undefined,
+    private readonly models: SearchModels | undefined,
+    private readonly settings: SearchSettings,
   ) {
     kbs.onDrop(async (kbid) => {
       for (const [store, m] of this.maintainers) if (store.kbid === kbid) await m.close(), this.maintainers.delete(store);
@@ -49,7 +56,7 @@ export class SearchService {
   async maintainer(store: KbStore): Promise<IndexMaintainer> {
     let m = this.maintainers.get(store);
     if (!m) {
-      m = new IndexMaintainer(store.paragraphs);
+      m = new IndexMaintainer(store.paragraphs, this.settings.annMinRows);
       this.maintainers.set(store, m);
       await m.ensureFts();
     }
@@ -138,7 +145,7 @@ export class SearchService {
     store: KbStore,
     req: ResolvedFind,
   ): Promise<{ vectorset: string; vector: number[] } | undefined> {
-    const models = this.models();
+    const models = this.models;
     const columns = store.paragraphs.vectorColumns();
     let vectorset = req.vectorset ?? undefined;
     if (!vectorset) {
@@ -167,7 +174,7 @@ export class SearchService {
   /** `predict`: the best reranker available (none installed → the fused order, honestly unchanged). */
   private async rerank(req: ResolvedFind, ranked: Ranked[]): Promise<Ranked[]> {
     if (req.rerank.kind === "noop" || !req.query.trim() || !ranked.length) return ranked;
-    const reranker = await this.models()?.reranker?.();
+    const reranker = await this.models?.reranker?.();
     if (!reranker) return ranked;
     const n = Math.min(ranked.length, req.rerank.window ?? Math.max(req.top_k * (req.page_number + 1), 20), 200);
     const head = ranked.slice(0, n);

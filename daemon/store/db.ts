@@ -5,40 +5,34 @@ import type { Schema } from "apache-arrow";
 export type Connection = lancedb.Connection;
 export type Table = lancedb.Table;
 
+export type Session = lancedb.Session;
+
+/** The sizes of LanceDB's caches (settings KBOX_INDEX_CACHE_MB, KBOX_METADATA_CACHE_MB). */
+export interface CacheSizes {
+  indexCacheMb: number;
+  metadataCacheMb: number;
+}
+
 const MB = 1024n * 1024n;
-const cacheMb = (name: string, fallback: number) => BigInt(Number(process.env[name]) || fallback) * MB;
-let session: lancedb.Session | undefined;
 
 /**
- * One LanceDB session (its index and metadata caches) for every knowledge box of the daemon. By
+ * One LanceDB session (its index and metadata caches) for every knowledge box of a store. By
  * default each connection would get its own caches of up to 6 GB of index data and 1 GB of file
  * metadata, which a long ingestion fills with the manifests of thousands of versions.
  */
-function sharedSession(): lancedb.Session {
-  session ??= new lancedb.Session(cacheMb("KBOX_INDEX_CACHE_MB", 512), cacheMb("KBOX_METADATA_CACHE_MB", 64));
-  return session;
-}
-
-/** Bytes held by LanceDB's index and metadata caches (daemon status). */
-export function cacheBytes(): number {
-  return Number(session?.sizeBytes() ?? 0);
+export function openSession(sizes: CacheSizes): Session {
+  return new lancedb.Session(BigInt(sizes.indexCacheMb) * MB, BigInt(sizes.metadataCacheMb) * MB);
 }
 
 /**
- * LanceDB's full-text index builder holds up to LANCE_FTS_PARTITION_SIZE MiB of posting lists per
- * worker before it writes a partition (2048 by default), and an update loads the index's existing
- * partitions into that budget: on a big knowledge box each catch-up briefly took hundreds of MB.
- * kbox defaults it lower (more, smaller partitions); set the variable to override.
+ * Open (creating) a LanceDB database folder, in `session` (without one, LanceDB's default caches:
+ * for tests and tools that open a table or two). LanceDB's full-text index builder reads
+ * LANCE_FTS_PARTITION_SIZE from the process environment: the daemon sets it at start (settings).
  */
-const FTS_PARTITION_MB = "256";
-
-/** Open (creating) a LanceDB database folder. */
-export async function openDb(dir: string): Promise<Connection> {
+export async function openDb(dir: string, session?: Session): Promise<Connection> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Read by LanceDB when it first builds a full-text index, so set before any table is opened.
-  process.env.LANCE_FTS_PARTITION_SIZE ??= FTS_PARTITION_MB;
   // The session goes in the options: connect()'s third argument is not used for a local path.
-  return lancedb.connect(dir, { session: sharedSession() } as Partial<lancedb.ConnectionOptions>);
+  return lancedb.connect(dir, (session ? { session } : {}) as Partial<lancedb.ConnectionOptions>);
 }
 
 /** Open a table, creating it empty with `schema` when missing. */

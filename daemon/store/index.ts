@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { BlobStore } from "./blobs.js";
-import { type Connection, openDb } from "./db.js";
+import { type CacheSizes, type Connection, openDb, openSession, type Session } from "./db.js";
 import { DocTable, GroupedDocTable } from "./doc-table.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
@@ -19,8 +19,9 @@ export class KbStore {
     readonly blobs: BlobStore,
   ) {}
 
-  static async open(kbid: string, dir: string): Promise<KbStore> {
-    const db = await openDb(join(dir, "lance"));
+  /** Open a knowledge box's folder; `session` holds the caches shared with the daemon's other boxes. */
+  static async open(kbid: string, dir: string, session?: Session): Promise<KbStore> {
+    const db = await openDb(join(dir, "lance"), session);
     const [resources, fields, paragraphs] = await Promise.all([
       DocTable.open<ResourceDoc>(db, "resources"),
       GroupedDocTable.open<FieldDoc>(db, "fields"),
@@ -98,18 +99,27 @@ export class Store {
 
   private constructor(
     readonly dataDir: string,
+    /** LanceDB's caches, shared by every table of the store (undefined: LanceDB's defaults). */
+    readonly session: Session | undefined,
     readonly meta: Connection,
     readonly kbs: DocTable<KbDoc>,
     readonly accounts: DocTable<ServiceAccountDoc>,
   ) {}
 
-  static async open(dataDir: string): Promise<Store> {
-    const meta = await openDb(join(dataDir, "meta"));
+  /** Open the data dir; every table of every knowledge box shares caches of `caches` size (LanceDB's defaults without). */
+  static async open(dataDir: string, caches?: CacheSizes): Promise<Store> {
+    const session = caches && openSession(caches);
+    const meta = await openDb(join(dataDir, "meta"), session);
     const [kbs, accounts] = await Promise.all([
       DocTable.open<KbDoc>(meta, "kbs"),
       DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
     ]);
-    return new Store(dataDir, meta, kbs, accounts);
+    return new Store(dataDir, session, meta, kbs, accounts);
+  }
+
+  /** Bytes held by LanceDB's index and metadata caches (daemon status). */
+  cacheBytes(): number {
+    return Number(this.session?.sizeBytes() ?? 0);
   }
 
   kbDir(kbid: string): string {
@@ -124,7 +134,7 @@ export class Store {
     // A deleted box must not be re-created by late work (a queued task, a watcher) opening it.
     if (!s && !this.kbs.has(kbid)) return Promise.reject(new Error(`knowledge box ${kbid} does not exist`));
     if (!s) {
-      s = KbStore.open(kbid, this.kbDir(kbid));
+      s = KbStore.open(kbid, this.kbDir(kbid), this.session);
       this.open.set(kbid, s);
       s.catch(() => this.open.delete(kbid));
     }

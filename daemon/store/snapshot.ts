@@ -1,6 +1,6 @@
 import { link, mkdir, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { openDb } from "./db.js";
+import { openDb, type Session } from "./db.js";
 import { countRecords } from "./doc-table.js";
 import type { KbStore, Store } from "./index.js";
 
@@ -139,8 +139,8 @@ function pinOrder(name: string): number {
  * pinned versions do not reference (older versions, newer uncommitted or unreferenced data). Safe
  * because nothing else writes to the copy, and a hard link removed here leaves the live file alone.
  */
-export async function trimSnapshot(dest: string): Promise<void> {
-  const db = await openDb(join(dest, "lance"));
+export async function trimSnapshot(dest: string, session?: Session): Promise<void> {
+  const db = await openDb(join(dest, "lance"), session);
   try {
     for (const name of await db.tableNames()) {
       const t = await db.openTable(name);

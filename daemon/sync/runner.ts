@@ -9,8 +9,8 @@ import { SyncFilter } from "./filter.js";
 import { scanFolder, syncFolder } from "./folder.js";
 import { type LocalFile, ownedResources } from "./resources.js";
 import { emptyStats, type RunContext } from "./run-context.js";
-import type { SyncService } from "./service.js";
 import { syncSitemap } from "./sitemap.js";
+import type { SyncRecords } from "./store.js";
 import { FolderWatcher } from "./watcher.js";
 
 type StoredJob = SyncJob & { seq: number };
@@ -32,7 +32,7 @@ export class SyncRunner {
   private closed = false;
 
   constructor(
-    private readonly sync: SyncService,
+    private readonly records: SyncRecords,
     private readonly kbs: KbService,
     private readonly resources: ResourceService,
     private readonly log: Log,
@@ -47,7 +47,7 @@ export class SyncRunner {
 
   /** Take up one knowledge box's configs (at start, or when a box is restored or imported). */
   async startKb(kbid: string): Promise<void> {
-    const { t } = await this.sync.tablesOf(kbid);
+    const { t } = await this.records.of(kbid);
     for (const j of t.jobs.values()) {
       this.seq = Math.max(this.seq, j.seq);
       if (j.status === "running" || (j.status === "pending" && j.trigger === "watch")) {
@@ -72,7 +72,7 @@ export class SyncRunner {
     config: SyncConfig,
     opts: { full: boolean; trigger: SyncJob["trigger"]; paths?: Set<string> },
   ): Promise<SyncJob> {
-    const { t } = await this.sync.tablesOf(kbid);
+    const { t } = await this.records.of(kbid);
     const job: StoredJob = {
       id: randomUUID(),
       seq: ++this.seq,
@@ -98,7 +98,7 @@ export class SyncRunner {
     if (this.closed || this.loops.has(key(kbid, configId))) return;
     const loop = (async () => {
       for (;;) {
-        const { t } = await this.sync.tablesOf(kbid);
+        const { t } = await this.records.of(kbid);
         const next = [...t.jobs.values()]
           .filter((j) => j.config_id === configId && j.status === "pending")
           .sort((a, b) => a.seq - b.seq)[0];
@@ -112,7 +112,7 @@ export class SyncRunner {
   }
 
   private async run(kbid: string, job: StoredJob): Promise<void> {
-    const { t } = await this.sync.tablesOf(kbid);
+    const { t } = await this.records.of(kbid);
     const config = t.configs.get(job.config_id);
     const abort = new AbortController();
     this.aborts.set(job.id, abort);
@@ -142,7 +142,7 @@ export class SyncRunner {
       await this.execute(ctx, job);
       cur = { ...cur, status: abort.signal.aborted ? "cancelled" : "completed", finished_at: new Date().toISOString() };
       await ctx.log("INFO", `sync finished: ${summary(cur.stats)}`, { stats: cur.stats });
-      if (job.trigger !== "watch") await this.sync.markRun(kbid, job.config_id, cur.finished_at!);
+      if (job.trigger !== "watch") await this.records.markRun(kbid, job.config_id, cur.finished_at!);
     } catch (e) {
       const cancelled = abort.signal.aborted || !config;
       cur = {
@@ -205,8 +205,8 @@ export class SyncRunner {
     }
     const batch = new Set([...paths, ...deferred]);
     deferred.clear();
-    this.sync
-      .tablesOf(kbid)
+    this.records
+      .of(kbid)
       .then(({ t }) => {
         const latest = t.configs.get(config.id);
         if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
@@ -243,7 +243,7 @@ export class SyncRunner {
 
   async configRemoved(kbid: string, configId: string, deleteResources: boolean): Promise<void> {
     await this.stopWatcher(key(kbid, configId));
-    const { t } = await this.sync.tablesOf(kbid);
+    const { t } = await this.records.of(kbid);
     const now = new Date().toISOString();
     for (const j of t.jobs.values()) {
       if (j.config_id !== configId) continue;
@@ -266,7 +266,7 @@ export class SyncRunner {
   /** Periodic syncs: configs whose interval has passed since their last run. */
   private async tick(): Promise<void> {
     for (const kb of this.kbs.list()) {
-      const { t } = await this.sync.tablesOf(kb.uuid).catch(() => ({ t: undefined }));
+      const { t } = await this.records.of(kb.uuid).catch(() => ({ t: undefined }));
       for (const c of t?.configs.values() ?? []) {
         if (!c.sync_interval_minutes) continue;
         const last = c.last_sync_run ? Date.parse(c.last_sync_run) : 0;

@@ -4,18 +4,18 @@ import { isAbsolute } from "node:path";
 import type { AddSyncConfig, ExternalConnection, Provider, SyncConfig, SyncJob, UpdateSyncConfig } from "../../src/api/sync.js";
 import { badRequest, conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { assertStrategies } from "../kbs/strategies.js";
+import { assertStrategies, type StrategyKind, type StrategyUser } from "../kbs/strategies.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
 import { SyncRunner } from "./runner.js";
-import { SyncTables } from "./store.js";
+import { SyncRecords, type SyncTables } from "./store.js";
 
 const CAPABILITIES = { has_sites: false, requires_site_search: false, requires_site_url_resolution: false };
 const SITE_PROVIDERS = new Set<Provider>(["directory_oauth", "directory_certificate_credentials"]);
 
 /** Sync configurations, connections, jobs and logs; the runner does the syncing. */
-export class SyncService {
-  private readonly tables = new Map<string, Promise<SyncTables>>();
+export class SyncService implements StrategyUser {
+  private readonly records: SyncRecords;
   readonly runner: SyncRunner;
 
   constructor(
@@ -23,24 +23,24 @@ export class SyncService {
     resources: ResourceService,
     log: Log,
   ) {
-    this.runner = new SyncRunner(this, kbs, resources, log);
+    this.records = new SyncRecords(kbs);
+    this.runner = new SyncRunner(this.records, kbs, resources, log);
     kbs.onArrive((kbid) => this.runner.startKb(kbid));
     kbs.onDrop(async (kbid) => {
       await this.runner.dropKb(kbid);
-      this.tables.delete(kbid);
+      this.records.forget(kbid);
     });
   }
 
   /** The sync tables of a knowledge box (404 when it does not exist). */
-  async tablesOf(kbid: string): Promise<{ kbid: string; t: SyncTables }> {
-    const { kb, store } = await this.kbs.open(kbid);
-    let t = this.tables.get(kb.uuid);
-    if (!t) {
-      t = SyncTables.open(store);
-      this.tables.set(kb.uuid, t);
-      t.catch(() => this.tables.delete(kb.uuid));
-    }
-    return { kbid: kb.uuid, t: await t };
+  tablesOf(kbid: string): Promise<{ kbid: string; t: SyncTables }> {
+    return this.records.of(kbid);
+  }
+
+  /** A sync configuration that uses an extract strategy (strategies are not deleted while one does). */
+  async usingStrategy(kbid: string, kind: StrategyKind, id: string): Promise<string | undefined> {
+    const c = kind === "extract" ? (await this.configs(kbid)).find((x) => x.extract_strategy === id) : undefined;
+    return c ? `sync configuration ${c.name} (${c.id})` : undefined;
   }
 
   async createConnection(kbid: string, provider: Provider): Promise<ExternalConnection> {
@@ -132,13 +132,6 @@ export class SyncService {
   private async checkStrategy(kbid: string, id: string | null | undefined): Promise<void> {
     if (id)
       await assertStrategies((await this.kbs.open(kbid)).store, [{ kind: "extract", id, loc: ["body", "extract_strategy"] }]);
-  }
-
-  /** Record that a pass finished (for periodic syncs). */
-  async markRun(kbid: string, id: string, when: string): Promise<void> {
-    const { t } = await this.tablesOf(kbid);
-    const cur = t.configs.get(id);
-    if (cur) await t.configs.put(id, { ...cur, last_sync_run: when });
   }
 
   async deleteConfig(kbid: string, id: string, deleteResources: boolean): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ExternalConnection, LogEntry, LogLevel, SyncConfig, SyncJob } from "../../src/api/sync.js";
+import type { KbService } from "../kbs/service.js";
 import type { DocTable, GroupedDocTable } from "../store/doc-table.js";
 import type { KbStore } from "../store/index.js";
 
@@ -39,5 +40,36 @@ export class SyncTables {
 
   async idle(): Promise<void> {
     await Promise.all([this.connections.idle(), this.configs.idle(), this.jobs.idle(), this.logs.idle()]);
+  }
+}
+
+/** The sync tables of every knowledge box, each opened once (the service and the runner share them). */
+export class SyncRecords {
+  private readonly tables = new Map<string, Promise<SyncTables>>();
+
+  constructor(private readonly kbs: KbService) {}
+
+  /** The sync tables of a knowledge box (404 when it does not exist). */
+  async of(kbid: string): Promise<{ kbid: string; t: SyncTables }> {
+    const { kb, store } = await this.kbs.open(kbid);
+    let t = this.tables.get(kb.uuid);
+    if (!t) {
+      t = SyncTables.open(store);
+      this.tables.set(kb.uuid, t);
+      t.catch(() => this.tables.delete(kb.uuid));
+    }
+    return { kbid: kb.uuid, t: await t };
+  }
+
+  /** Forget a dropped knowledge box's tables. */
+  forget(kbid: string): void {
+    this.tables.delete(kbid);
+  }
+
+  /** Record that a pass finished (for periodic syncs). */
+  async markRun(kbid: string, id: string, when: string): Promise<void> {
+    const { t } = await this.of(kbid);
+    const cur = t.configs.get(id);
+    if (cur) await t.configs.put(id, { ...cur, last_sync_run: when });
   }
 }

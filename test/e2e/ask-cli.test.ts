@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedKb } from "../daemon/ask/kb.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 const KB = ["--kb", "cli", "--features", "keyword"];
 beforeAll(async () => {
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   await seedKb(d, "cli");
 });
 afterAll(async () => d?.stop());

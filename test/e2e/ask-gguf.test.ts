@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
 import { writeTinyGguf } from "../daemon/ask/tiny-gguf.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // A local GGUF model run in-process by node-llama-cpp: a tiny llama model the test writes itself.
 let d: TestDaemon;
 let kbid: string;
 let model: string;
 beforeAll(async () => {
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   model = join(d.home, "tiny.gguf");
   writeTinyGguf(model);
   ({ kbid } = await seedKb(d, "gguf", [{ slug: "r", title: "Releases", body: "The team ships every Friday." }]));

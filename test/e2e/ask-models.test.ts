@@ -3,7 +3,7 @@ import * as kbs from "../../src/api/kbs.js";
 import { answerOf, ask, itemOf, paragraphWith } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
 import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;
@@ -11,7 +11,7 @@ let kbid: string;
 let rids: Record<string, string>;
 beforeAll(async () => {
   llm = await OpenAiStandIn.start();
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   ({ kbid, rids } = await seedKb(d, "models", undefined, {
     generative_model: "openai:tiny-chat",
     user_keys: { openai: { url: llm.url, key: "sk-test" } },

@@ -3,7 +3,7 @@ import * as sc from "../../src/api/search-configs.js";
 import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
 import { CORPUS, seedKb } from "../daemon/ask/kb.js";
 import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;
@@ -21,7 +21,7 @@ const lastPrompt = () => (llm.requests.at(-1) as any).messages.at(-1).content as
 
 beforeAll(async () => {
   llm = await OpenAiStandIn.start();
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   ({ kbid, rids } = await seedKb(d, "strategies", [
     ...CORPUS,
     { slug: "parking", title: "Parking chat", body: "Parking notes.", conversation: chat },

@@ -4,7 +4,7 @@ import * as models from "../../src/api/models.js";
 import { HashEmbedder } from "../daemon/ask/hash-embedder.js";
 import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // Daemon A answers with daemon B's models: B's Chat Completions generate, B's Predict Sentences embed.
 let a: TestDaemon;
@@ -13,7 +13,7 @@ let token: string;
 const embedder = new HashEmbedder();
 
 beforeAll(async () => {
-  b = await startTestDaemon({ listen: "127.0.0.1:0" });
+  b = await startTestDaemon({ listen: "127.0.0.1:0", env: OFFLINE });
   b.daemon.services.models.registerEmbedder("openai:hash", embedder);
   const { id } = await b.client.call(accounts.createServiceAccount, {
     params: { account_id: "local", kb_id: "*" },
@@ -23,7 +23,7 @@ beforeAll(async () => {
     params: { account_id: "local", kb_id: "*", sa_id: id },
     body: { expires: new Date(Date.now() + 86_400_000).toISOString() },
   }));
-  a = await startTestDaemon();
+  a = await startTestDaemon({ env: OFFLINE });
   await a.client.call(models.addModel, { body: { name: "predict:b", url: b.url as string, api_key: token } });
 });
 afterAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerOf, ask, itemOf, paragraphWith } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
 let rids: Record<string, string>;
 beforeAll(async () => {
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   ({ kbid, rids } = await seedKb(d, "ask"));
 });
 afterAll(async () => d?.stop());

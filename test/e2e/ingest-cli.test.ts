@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 let d: TestDaemon;
@@ -23,9 +23,8 @@ const write = (rel: string, text: string | Buffer) => {
 };
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
   dir = mkdtempSync(join(tmpdir(), "kbox-add-"));
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "cli" } })).uuid;
   web = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });

@@ -6,7 +6,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { ApiError } from "../../src/client/errors.js";
-import { removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
+import { OFFLINE, removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 const N = 500;
@@ -51,8 +51,7 @@ async function createAll(
 }
 
 it(`kill -9 during a ${N}-document ingestion: after restart all are PROCESSED once, with no orphan paragraphs`, async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
-  let d = await spawnTestDaemon(home);
+  let d = await spawnTestDaemon(home, [], OFFLINE);
   child = d.child;
   const kbid = (await d.client.call(kbs.createKb, { body: { slug: "durable" } })).uuid;
   const killed = new Promise<void>((resolve) => {
@@ -65,7 +64,7 @@ it(`kill -9 during a ${N}-document ingestion: after restart all are PROCESSED on
   expect(first.size).toBeGreaterThanOrEqual(N / 2);
   expect(first.size).toBeLessThan(N);
 
-  d = await spawnTestDaemon(home);
+  d = await spawnTestDaemon(home, [], OFFLINE);
   child = d.child;
   const rest = [...Array(N).keys()].filter((i) => !first.has(i));
   const second = await createAll(d.client, kbid, rest, 16);

@@ -22,7 +22,6 @@ let base: string;
 const hits = new Map<string, number[]>();
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
   web = createServer((req, res) => {
     const path = req.url ?? "/";
     const times = hits.get(path) ?? [];

@@ -7,7 +7,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
 import * as api from "../../src/api/resources.js";
 import { buildDocx, buildPdf } from "../fixtures/documents.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { CountingEmbedder, waitIdle } from "./ingest-helpers.js";
 
 let d: TestDaemon;
@@ -41,9 +41,8 @@ async function rowsOf(rid: string) {
 }
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
   dir = mkdtempSync(join(tmpdir(), "kbox-ingest-"));
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   d.daemon.services.models.registerEmbedder("test:trigram", embedder);
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "ingest" } })).uuid;
 });

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
-
-// Offline: no automatic model download.
-process.env.KBOX_MODELS_AUTOPULL = "0";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 beforeAll(async () => {
-  d = await startTestDaemon();
+  // Offline: no automatic model download.
+  d = await startTestDaemon({ env: OFFLINE });
   await d.client.call(kbs.createKb, { body: { slug: "notes" } });
 });
 afterAll(async () => {

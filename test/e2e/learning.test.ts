@@ -5,7 +5,7 @@ import { HashEmbedder } from "../daemon/ask/hash-embedder.js";
 import { answerOf, ask } from "../daemon/ask/helpers.js";
 import { seedKb } from "../daemon/ask/kb.js";
 import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 
 let d: TestDaemon;
@@ -14,7 +14,7 @@ let fresh: string;
 
 beforeAll(async () => {
   llm = await OpenAiStandIn.start();
-  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true });
+  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true, env: OFFLINE });
   fresh = (await d.client.call(kbs.createKb, { body: { slug: "fresh" } })).uuid;
 });
 afterAll(async () => {

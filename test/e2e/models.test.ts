@@ -16,8 +16,7 @@ beforeAll(async () => {
   hub.add("kbox-test/tiny-ce", await tinyModelFiles({ dim: 8, crossEncoder: true }));
   emb = await startEmbeddingServer(12);
   // The daemon's own hub (for automatic pulls) is unreachable here; the CLI passes its KBOX_HF_ENDPOINT.
-  process.env.KBOX_HF_ENDPOINT = "http://127.0.0.1:9";
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: { KBOX_HF_ENDPOINT: "http://127.0.0.1:9" } });
 });
 afterAll(async () => {
   await d?.stop();
@@ -219,8 +218,7 @@ describe("kbox models, end to end", () => {
 describe("first use", () => {
   it("pulls the default model when the hub is reachable", async () => {
     hub.add("Xenova/bge-small-en-v1.5", await tinyModelFiles({ dim: 24, pooling: "cls", onnxPath: ONNX }));
-    process.env.KBOX_HF_ENDPOINT = hub.url;
-    const fresh = await startTestDaemon();
+    const fresh = await startTestDaemon({ env: { KBOX_HF_ENDPOINT: hub.url } });
     try {
       const kb = await fresh.client.call(kbs.createKb, { body: { slug: "first" } });
       // two first uses at once share one download

@@ -2,7 +2,7 @@ import { type KnowledgeBox, Nuclia } from "@nuclia/core";
 import { firstValueFrom, lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedKb } from "../daemon/ask/kb.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // The upstream JavaScript SDK, unchanged, asking the daemon in standalone mode.
 let d: TestDaemon;
@@ -11,7 +11,7 @@ let rids: Record<string, string>;
 let paragraphIds: Set<string>;
 
 beforeAll(async () => {
-  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true });
+  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true, env: OFFLINE });
   const seeded = await seedKb(d, "sdk-ask");
   rids = seeded.rids;
   const store = await d.daemon.services.store.kb(seeded.kbid);

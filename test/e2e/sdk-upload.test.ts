@@ -2,7 +2,7 @@ import { Nuclia, ResourceProperties, type UploadStatus, type WritableKnowledgeBo
 import { firstValueFrom, lastValueFrom } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 // The upstream JavaScript SDK, unchanged, uploads through kboxd's TCP listener (standalone mode).
@@ -11,8 +11,7 @@ let kb: WritableKnowledgeBox;
 let kbid: string;
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
-  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true });
+  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true, env: OFFLINE });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "sdk-upload" } })).uuid;
   const nuclia = new Nuclia({
     backend: `${d.url}/api`,

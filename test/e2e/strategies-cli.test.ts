@@ -4,16 +4,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 let kbid: string;
 let dir: string;
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
   dir = mkdtempSync(join(tmpdir(), "kbox-strat-cli-"));
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "scli" } })).uuid;
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as st from "../../src/api/strategies.js";
 import * as sync from "../../src/api/sync.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 import { waitIdle } from "./ingest-helpers.js";
 
@@ -38,8 +38,7 @@ async function rejection(p: Promise<unknown>): Promise<{ status: number; detail:
 }
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "strategies" } })).uuid;
 });
 afterAll(async () => {

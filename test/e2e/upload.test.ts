@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
-import { removeHome, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
+import { OFFLINE, removeHome, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 import { waitIdle } from "./ingest-helpers.js";
 
@@ -21,8 +21,7 @@ async function fieldStatus(rid: string, field = "file") {
 }
 
 beforeAll(async () => {
-  process.env.KBOX_MODELS_AUTOPULL = "0";
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "uploads" } })).uuid;
 });
 afterAll(async () => {
@@ -180,7 +179,7 @@ describe("TUS", () => {
 
   it("keeps a partial upload across a daemon restart", async () => {
     const home = tempHome();
-    let d2 = await startTestDaemon({ home, keepHome: true });
+    let d2 = await startTestDaemon({ home, keepHome: true, env: OFFLINE });
     try {
       const kb = (await d2.client.call(kbs.createKb, { body: { slug: "resume" } })).uuid;
       const data = Buffer.from("Resumable upload content survives restarts of the daemon.");
@@ -191,7 +190,7 @@ describe("TUS", () => {
       const loc = V1 + (c.headers.location as string);
       await rawCall(d2.client, "PATCH", loc, data.subarray(0, 10), { "upload-offset": "0" });
       await d2.stop();
-      d2 = await startTestDaemon({ home, keepHome: true });
+      d2 = await startTestDaemon({ home, keepHome: true, env: OFFLINE });
       expect((await rawCall(d2.client, "HEAD", loc)).headers["upload-offset"]).toBe("10");
       const p = await rawCall(d2.client, "PATCH", loc, data.subarray(10), { "upload-offset": "10" });
       expect(p.headers["tus-upload-finished"]).toBe("1");

@@ -9,6 +9,9 @@ import { main } from "../../src/cli/main.js";
 import { KboxClient } from "../../src/client/client.js";
 import { hello } from "../../src/client/connect.js";
 
+/** Daemon settings for tests that run offline: no automatic model download (keyword retrieval unless a test registers an embedder). */
+export const OFFLINE: NodeJS.ProcessEnv = { KBOX_MODELS_AUTOPULL: "0" };
+
 /** A fresh KBOX_HOME under the temp dir (short, so socket paths stay under the 108-byte limit). */
 export function tempHome(prefix = "kbox-t-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -33,7 +36,8 @@ export interface TestDaemon {
 export async function startTestDaemon(
   opts: Omit<DaemonOptions, "env"> & {
     home?: string;
-    keepHome?: boolean /** Extra daemon settings (KBOX_INGEST_RETRY_DEADLINE...). */;
+    keepHome?: boolean;
+    /** Daemon settings (KBOX_INGEST_RETRY_DEADLINE...; see docs/settings.md), also seen by `cli`. */
     env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<TestDaemon> {
@@ -63,10 +67,14 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, o: { tty?: 
   return { code, stdout: b.stdout(), stderr: b.stderr() };
 }
 
-/** Start kboxd as a real child process (for kill -9 and signal tests). */
-export async function spawnTestDaemon(home: string, args: string[] = []): Promise<{ child: ChildProcess; client: KboxClient }> {
+/** Start kboxd as a real child process (for kill -9 and signal tests); `env` adds daemon settings. */
+export async function spawnTestDaemon(
+  home: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; client: KboxClient }> {
   const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../bin/kboxd.ts"), ...args], {
-    env: { ...process.env, KBOX_HOME: home },
+    env: { ...process.env, ...env, KBOX_HOME: home },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

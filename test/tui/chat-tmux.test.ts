@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedKb } from "../daemon/ask/kb.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 // The chat TUI in a real terminal: tmux runs `kbox chat` in an 80x24 pane; we type and read the screen.
 const hasTmux = (() => {
@@ -19,7 +19,7 @@ let d: TestDaemon;
 
 beforeAll(async () => {
   if (!hasTmux) return;
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   await seedKb(d, "term");
 });
 afterAll(async () => {

@@ -5,11 +5,11 @@ import { bufferIO } from "../../src/cli/io.js";
 import { chatSession } from "../../src/commands/chat.js";
 import { ChatApp } from "../../src/tui/chat-app.js";
 import { seedKb } from "../daemon/ask/kb.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 let d: TestDaemon;
 beforeAll(async () => {
-  d = await startTestDaemon();
+  d = await startTestDaemon({ env: OFFLINE });
   await seedKb(d, "tui");
   await seedKb(d, "other", [{ slug: "moon", title: "Moon", body: "The moon orbits the earth every 27 days." }]);
 });

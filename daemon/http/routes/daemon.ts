@@ -3,7 +3,6 @@ import * as api from "../../../src/api/daemon.js";
 import { PROTOCOL_VERSION } from "../../../src/api/version.js";
 import { forbidden } from "../../errors.js";
 import type { Services } from "../../services.js";
-import { cacheBytes } from "../../store/db.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
@@ -27,8 +26,8 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
       rss_bytes: mem.rss,
       heap_bytes: mem.heapUsed,
       external_bytes: mem.external,
-      cache_bytes: cacheBytes(),
-      allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
+      cache_bytes: s.store.cacheBytes(),
+      allocator: s.settings.allocator,
       extract_workers: s.processing.workers(),
     };
   });

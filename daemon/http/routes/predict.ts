@@ -100,7 +100,7 @@ async function* predictLines(g: Generator, req: GenerateRequest): AsyncGenerator
 
 /** The understanding API served locally (hosted paths, plus /v1/* for plain OpenAI clients). */
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  const predict = new PredictService(s.kbs, () => s.models);
+  const predict = new PredictService(s.kbs, s.models, s.settings.generation);
   const completions = async ({ body, req, signal }: HandlerInput<typeof api.chatCompletions>) => {
     const g = predict.generator(body.model);
     const maxHeader =

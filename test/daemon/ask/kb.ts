@@ -2,8 +2,8 @@ import * as kbs from "../../../src/api/kbs.js";
 import * as resources from "../../../src/api/resources.js";
 import type { TestDaemon } from "../../helpers/daemon.js";
 
-// Tests run offline: no automatic model download (keyword retrieval unless a test registers an embedder).
-process.env.KBOX_MODELS_AUTOPULL = "0";
+// Tests that use these start their daemon with OFFLINE (test/helpers/daemon.ts): keyword retrieval
+// unless a test registers an embedder.
 
 /** A document for the ask tests: a title and a body of blank-line separated paragraphs. */
 export interface Doc {

@@ -1,0 +1,124 @@
+/**
+ * The daemon's settings: read once from its environment and command line (DaemonOptions), checked,
+ * and handed to the services as typed values. The only module of the daemon that reads the
+ * environment (besides the heap flag in lifecycle/heap.ts).
+ */
+import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
+import type { AskSettings } from "../ask/service.js";
+import { defaultExtractWorkers } from "../ingest/extract-pool.js";
+import type { IngestSettings } from "../ingest/retry.js";
+import type { GeneratorSettings } from "../models/generate/registry.js";
+import type { ModelServiceSettings } from "../models/service.js";
+import type { SearchSettings } from "../search/service.js";
+import type { CacheSizes } from "../store/db.js";
+import { VARIABLES, type Variable } from "./variables.js";
+
+/** How kboxd is started: its environment and command-line flags. */
+export interface DaemonOptions {
+  /** The environment settings are read from (default: the process's). */
+  env?: NodeJS.ProcessEnv;
+  /** `host:port` or `port` for the optional TCP listener (loopback when no host is given). */
+  listen?: string;
+  trustRolesHeader?: boolean;
+  foreground?: boolean;
+}
+
+/** Every setting of the daemon, typed; each area receives its part. */
+export interface DaemonSettings {
+  paths: KboxPaths;
+  /** The TCP listener (--listen), when asked for. */
+  listen?: { host: string; port: number };
+  trustRolesHeader: boolean;
+  foreground: boolean;
+  store: CacheSizes;
+  /** LanceDB's LANCE_FTS_PARTITION_SIZE (MiB), put into the process environment at start. */
+  ftsPartitionMb: number;
+  search: SearchSettings;
+  ingest: IngestSettings;
+  models: ModelServiceSettings;
+  generation: GeneratorSettings;
+  ask: AskSettings;
+  /** The allocator the process runs on (reported by `kbox daemon status`). */
+  allocator: "jemalloc" | "system";
+}
+
+/** Settings the daemon refuses to start with; the message names each bad variable or flag. */
+export class SettingsError extends Error {}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** `host:port` or `port` → the TCP address (loopback when no host is given). */
+export function parseListen(spec: string): { host: string; port: number } {
+  const m = /^(?:\[?([^\]]*?)\]?:)?(\d+)$/.exec(spec.trim());
+  if (!m) throw new SettingsError(`--listen wants host:port or port, got ${JSON.stringify(spec)}`);
+  const port = Number(m[2]);
+  if (port > 65535) throw new SettingsError(`port out of range: ${port}`);
+  return { host: m[1] || "127.0.0.1", port };
+}
+
+type Values = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K] extends Variable<infer T> ? T | undefined : never };
+
+/** Every variable's value (its fallback when unset); every bad one is reported at once. */
+function readVariables(env: NodeJS.ProcessEnv): Values {
+  const out: Record<string, unknown> = {};
+  const bad: string[] = [];
+  for (const [key, v] of Object.entries(VARIABLES) as [string, Variable<unknown>][]) {
+    const raw = env[v.name];
+    try {
+      out[key] = raw ? v.parse(raw) : v.fallback;
+    } catch (e) {
+      bad.push(`${v.name} ${(e as Error).message}`);
+    }
+  }
+  if (bad.length) throw new SettingsError(bad.join("; "));
+  return out as Values;
+}
+
+/** Read and check every setting; throws SettingsError naming what is wrong. */
+export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
+  const v = readVariables(opts.env ?? process.env);
+  const listen = opts.listen ? parseListen(opts.listen) : undefined;
+  if (opts.trustRolesHeader && listen && !LOOPBACK_HOSTS.has(listen.host))
+    throw new SettingsError("--trust-roles-header is allowed only on a loopback listener");
+  const paths = kboxPaths({
+    KBOX_HOME: v.home,
+    XDG_DATA_HOME: v.dataHome,
+    XDG_RUNTIME_DIR: v.runtimeDir,
+    XDG_STATE_HOME: v.stateHome,
+  });
+  return {
+    paths,
+    listen,
+    trustRolesHeader: opts.trustRolesHeader ?? false,
+    foreground: opts.foreground ?? false,
+    store: { indexCacheMb: v.indexCacheMb!, metadataCacheMb: v.metadataCacheMb! },
+    ftsPartitionMb: v.ftsPartitionMb!,
+    search: { annMinRows: v.annMinRows! },
+    ingest: {
+      concurrency: v.ingestConcurrency!,
+      extractWorkers: v.extractWorkers ?? defaultExtractWorkers(),
+      retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
+      // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
+      allowPrivateLinks: v.linksAllowPrivate ?? !listen,
+    },
+    models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads! },
+    generation: {
+      defaultModel: v.generativeModel!,
+      openaiBaseUrl: v.openaiBaseUrl,
+      openaiApiKey: v.openaiApiKey,
+      zoneUrl: v.zoneUrl,
+      nuaKey: v.nuaKey,
+    },
+    ask: { contextTokens: v.contextTokens! },
+    // The loader preloaded what the process itself was started with, whatever `env` says.
+    allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
+  };
+}
+
+/**
+ * Put the settings LanceDB reads from the process environment there, before any table opens
+ * (its native code reads them when it builds an index, not through any option).
+ */
+export function applyNativeSettings(s: DaemonSettings): void {
+  process.env.LANCE_FTS_PARTITION_SIZE = String(s.ftsPartitionMb);
+}

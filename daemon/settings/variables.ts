@@ -1,0 +1,216 @@
+/**
+ * Every environment variable the daemon reads: its name, type, default and meaning (the source of
+ * docs/settings.md, written by `npm run gen:settings`) and how its value is parsed and checked.
+ */
+import { DEFAULT_MODEL_THREADS } from "../models/onnx.js";
+
+/** One variable: documented, and parsed when set (an empty value counts as unset). */
+export interface Variable<T> {
+  name: string;
+  /** The kind of value, for the reference table. */
+  type: string;
+  /** The default as documented; the typed one is `fallback` (absent when it depends on other settings). */
+  default: string;
+  fallback?: T;
+  doc: string;
+  /** The value of a set variable; throws a message (the caller prefixes the name) when it is not valid. */
+  parse(raw: string): T;
+}
+
+type Doc = { doc: string; default?: string };
+
+const show = (raw: string) => JSON.stringify(raw);
+
+function int(name: string, o: Doc & { min: number; max?: number; fallback?: number }): Variable<number> {
+  const range = o.max === undefined ? `of at least ${o.min}` : `from ${o.min} to ${o.max}`;
+  return {
+    name,
+    type: `whole number ${o.max === undefined ? `≥ ${o.min}` : `${o.min}–${o.max}`}`,
+    default: o.default ?? String(o.fallback ?? ""),
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      const n = Number(raw.trim());
+      if (!/^\s*\d+\s*$/.test(raw) || n < o.min || (o.max !== undefined && n > o.max))
+        throw new Error(`must be a whole number ${range}, not ${show(raw)}`);
+      return n;
+    },
+  };
+}
+
+function flag(name: string, o: Doc & { fallback?: boolean }): Variable<boolean> {
+  return {
+    name,
+    type: "flag (1/0, true/false, yes/no, on/off)",
+    default: o.default ?? (o.fallback ? "1" : "0"),
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      if (/^\s*(1|true|yes|on)\s*$/i.test(raw)) return true;
+      if (/^\s*(0|false|no|off)\s*$/i.test(raw)) return false;
+      throw new Error(`must be 1 or 0, not ${show(raw)}`);
+    },
+  };
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
+
+/** "500ms", "60s", "10m", "24h", "2d" or a number of seconds, in ms. */
+function duration(name: string, o: Doc & { fallback: number; default: string }): Variable<number> {
+  return {
+    name,
+    type: "duration (500ms, 60s, 10m, 24h, 2d; a bare number is seconds)",
+    default: o.default,
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(raw);
+      if (!m) throw new Error(`must be a duration such as 60s, 10m or 24h, not ${show(raw)}`);
+      return Math.round(Number(m[1]) * UNITS[(m[2] ?? "s").toLowerCase()]);
+    },
+  };
+}
+
+function url(name: string, o: Doc & { fallback?: string }): Variable<string> {
+  return {
+    name,
+    type: "http(s) URL",
+    default: o.default ?? o.fallback ?? "unset",
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      const v = raw.trim();
+      if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) throw new Error(`must be an http(s) URL, not ${show(raw)}`);
+      return v;
+    },
+  };
+}
+
+function text(name: string, type: string, o: Doc & { fallback?: string }): Variable<string> {
+  return { name, type, default: o.default ?? o.fallback ?? "unset", fallback: o.fallback, doc: o.doc, parse: (raw) => raw };
+}
+
+/** The daemon's variables, grouped as docs/settings.md shows them. */
+export const VARIABLES = {
+  home: text("KBOX_HOME", "folder", {
+    default: "unset (XDG folders)",
+    doc: "Puts everything under one folder: `data/`, `run/` (socket, pid), `logs/`. Read by the CLI too, so both find the same socket.",
+  }),
+  dataHome: text("XDG_DATA_HOME", "folder", {
+    default: "~/.local/share",
+    doc: "Without KBOX_HOME: the data (`$XDG_DATA_HOME/kbox`: knowledge boxes, models, backups).",
+  }),
+  runtimeDir: text("XDG_RUNTIME_DIR", "folder", {
+    default: "a per-user temp folder",
+    doc: "Without KBOX_HOME: the socket and pid file (`$XDG_RUNTIME_DIR/kbox`, mode 0700).",
+  }),
+  stateHome: text("XDG_STATE_HOME", "folder", {
+    default: "~/.local/state",
+    doc: "Without KBOX_HOME: the daemon log (`$XDG_STATE_HOME/kbox`).",
+  }),
+  indexCacheMb: int("KBOX_INDEX_CACHE_MB", {
+    min: 1,
+    fallback: 512,
+    doc: "LanceDB's index cache (MB), shared by every knowledge box of the daemon.",
+  }),
+  metadataCacheMb: int("KBOX_METADATA_CACHE_MB", {
+    min: 1,
+    fallback: 64,
+    doc: "LanceDB's file metadata cache (MB), shared by every knowledge box of the daemon.",
+  }),
+  // LanceDB's full-text index builder holds this much per worker before it writes a partition, and
+  // an update loads the index's existing partitions into that budget: at LanceDB's 2048, each
+  // catch-up on a big knowledge box briefly took hundreds of MB. Lower means more, smaller partitions.
+  ftsPartitionMb: int("LANCE_FTS_PARTITION_SIZE", {
+    min: 1,
+    fallback: 256,
+    doc: "LanceDB's own: MiB of posting lists a full-text index build holds per partition (LanceDB's default 2048). kboxd sets it in its process environment at start, before any table opens.",
+  }),
+  annMinRows: int("KBOX_ANN_MIN_ROWS", {
+    min: 0,
+    fallback: 25_000,
+    doc: "Vectors in a vectorset below which semantic search stays exact; from there an IVF_RQ index is built in the background.",
+  }),
+  ingestConcurrency: int("KBOX_INGEST_CONCURRENCY", {
+    min: 1,
+    max: 10_000,
+    fallback: 16,
+    doc: "Resources the ingestion queue processes at once.",
+  }),
+  extractWorkers: int("KBOX_EXTRACT_WORKERS", {
+    min: 1,
+    max: 64,
+    default: "the core count, at most 4",
+    doc: "Extraction worker processes (extraction and splitting run outside the daemon's main thread).",
+  }),
+  retryDeadline: duration("KBOX_INGEST_RETRY_DEADLINE", {
+    fallback: 24 * 3600_000,
+    default: "24h",
+    doc: "A field that keeps failing transiently this long since its first failure ends EXPIRED.",
+  }),
+  retryDelay: duration("KBOX_INGEST_RETRY_DELAY", {
+    fallback: 2_000,
+    default: "2s",
+    doc: "The first retry of a transient failure waits this long; each next one twice as long.",
+  }),
+  retryMaxDelay: duration("KBOX_INGEST_RETRY_MAX_DELAY", {
+    fallback: 600_000,
+    default: "10m",
+    doc: "The longest wait between two retries.",
+  }),
+  linksAllowPrivate: flag("KBOX_LINKS_ALLOW_PRIVATE", {
+    default: "1 with the Unix socket only, 0 with --listen",
+    doc: "Links (link fields, sitemaps) may reach loopback, private and link-local addresses.",
+  }),
+  modelsAutopull: flag("KBOX_MODELS_AUTOPULL", {
+    fallback: true,
+    doc: "Pull the default embedding model from the hub the first time a knowledge box needs one and none is installed.",
+  }),
+  hfEndpoint: url("KBOX_HF_ENDPOINT", {
+    fallback: "https://huggingface.co",
+    doc: "The model hub (or a mirror with the same layout) for automatic pulls and pulls that name no endpoint.",
+  }),
+  modelThreads: int("KBOX_MODEL_THREADS", {
+    min: 1,
+    max: 256,
+    fallback: DEFAULT_MODEL_THREADS,
+    doc: "Intra-op threads of each in-process ONNX model.",
+  }),
+  generativeModel: text("KBOX_GENERATIVE_MODEL", "model name", {
+    fallback: "extractive",
+    doc: "The generative model when neither the request nor the knowledge box names one: `extractive`, `openai:<model>[@<url>]`, `gguf:<path>`, `predict:<model>[@<zone url>]`, or a hosted name served by KBOX_OPENAI_BASE_URL.",
+  }),
+  openaiBaseUrl: url("KBOX_OPENAI_BASE_URL", {
+    doc: "The OpenAI-compatible endpoint of `openai:<model>` when neither the name nor `user_keys.openai` gives one.",
+  }),
+  openaiApiKey: text("KBOX_OPENAI_API_KEY", "secret", {
+    doc: "The API key sent to that endpoint when `user_keys.openai` has none.",
+  }),
+  zoneUrl: url("KBOX_ZONE_URL", {
+    doc: "The zone of `predict:<model>` when neither the name nor `user_keys.predict` gives one.",
+  }),
+  nuaKey: text("KBOX_NUA_KEY", "secret", {
+    doc: "The key sent to that zone when `user_keys.predict` has none.",
+  }),
+  contextTokens: int("KBOX_CONTEXT_TOKENS", {
+    min: 1,
+    fallback: 12_000,
+    doc: "The context budget of an ask (tokens) when the request's `max_tokens.context` does not set one.",
+  }),
+} satisfies Record<string, Variable<unknown>>;
+
+/** Read by the daemon outside the settings object (documented with the others). */
+export const OTHER_VARIABLES: { name: string; type: string; default: string; doc: string }[] = [
+  {
+    name: "LD_PRELOAD",
+    type: "library list",
+    default: "unset",
+    doc: "Read from the process itself, only to report the allocator (`kbox daemon status` says jemalloc when it is preloaded; the CLI preloads it when it starts kboxd).",
+  },
+  {
+    name: "NODE_OPTIONS",
+    type: "node flags",
+    default: "unset",
+    doc: "A `--heap-growing-percent` there replaces kboxd's own 25 % (read at start, daemon/lifecycle/heap.ts).",
+  },
+];
