@@ -16,7 +16,8 @@ Options:
   --trust-roles-header    accept X-NUCLIADB-ROLES from loopback TCP clients (standalone SDK mode)
   --foreground            log to stderr as well as the log file
   --version, --help
-Environment: KBOX_HOME puts config, data, socket, pid and logs under one folder.`;
+Environment: KBOX_HOME puts config, data, socket, pid and logs under one folder; every
+setting the daemon reads is in docs/settings.md.`;
 
 /** Run the daemon until SIGTERM/SIGINT; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {

@@ -160,7 +160,7 @@ export const VARIABLES = {
   }),
   linksAllowPrivate: flag("KBOX_LINKS_ALLOW_PRIVATE", {
     default: "1 with the Unix socket only, 0 with --listen",
-    doc: "Links (link fields, sitemaps) may reach loopback, private and link-local addresses.",
+    doc: "Link fields may be fetched from loopback, private and link-local addresses (an SSRF guard blocks them otherwise).",
   }),
   modelsAutopull: flag("KBOX_MODELS_AUTOPULL", {
     fallback: true,
