@@ -16,7 +16,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DIRS = ["bin", "src", "daemon"];
 
 /** One import of a scanned file: a file of the tree (`to`, relative to the root) or a package (`pkg`). */
-interface Edge {
+export interface Edge {
   to?: string;
   pkg?: string;
   spec: string;
@@ -67,7 +67,7 @@ function srcAreaOf(file: string): string | undefined {
 }
 
 /** Strongly connected components with more than one file (or a file importing itself): Tarjan's algorithm. */
-function cycles(graph: Map<string, string[]>): string[][] {
+export function cycles(graph: Map<string, string[]>): string[][] {
   let index = 0;
   const idx = new Map<string, number>();
   const low = new Map<string, number>();
@@ -123,7 +123,7 @@ function loopThrough(scc: string[], graph: Map<string, string[]>): string[] {
 }
 
 /** What one import breaks, if anything. */
-function ruleViolation(file: string, e: Edge): string | undefined {
+export function ruleViolation(file: string, e: Edge): string | undefined {
   const what = e.to ?? e.pkg;
   if (e.to?.startsWith("?")) return `${file}: cannot resolve ${e.spec}`;
   if (file.startsWith("src/api/")) {

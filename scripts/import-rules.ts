@@ -5,7 +5,7 @@
  * "services"). Each area may import itself and the areas listed for it, and nothing else of daemon/:
  * the lists form the layers, lowest first, so an arrow back up is an import not listed here.
  */
-export const DAEMON_AREAS: Record<string, readonly string[]> = {
+const DOMAIN: Record<string, readonly string[]> = {
   errors: [],
   lifecycle: [],
   store: [],
@@ -21,40 +21,13 @@ export const DAEMON_AREAS: Record<string, readonly string[]> = {
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search"],
   /** The typed settings: builds each area's settings type from the environment. */
   settings: ["errors", "store", "models", "search", "ingest", "ask"],
+};
+
+export const DAEMON_AREAS: Record<string, readonly string[]> = {
+  ...DOMAIN,
   /** The composition root: builds every service, in dependency order. */
-  services: [
-    "errors",
-    "lifecycle",
-    "store",
-    "models",
-    "auth",
-    "kbs",
-    "resources",
-    "search",
-    "ingest",
-    "uploads",
-    "sync",
-    "backup",
-    "ask",
-    "settings",
-  ],
-  http: [
-    "errors",
-    "lifecycle",
-    "store",
-    "models",
-    "auth",
-    "kbs",
-    "resources",
-    "search",
-    "ingest",
-    "uploads",
-    "sync",
-    "backup",
-    "ask",
-    "settings",
-    "services",
-  ],
+  services: Object.keys(DOMAIN),
+  http: [...Object.keys(DOMAIN), "services"],
   server: ["errors", "lifecycle", "settings", "services", "http"],
   main: ["lifecycle", "settings", "server"],
 };
