@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { PredictService } from "./ask/predict.js";
 import { AskService } from "./ask/service.js";
 import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
@@ -10,6 +11,7 @@ import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
+import { CatalogService } from "./search/catalog.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
 import { SearchService } from "./search/service.js";
 import { Store } from "./store/index.js";
@@ -43,6 +45,8 @@ export interface Services {
   backupSchedules: BackupScheduler;
   /** Find (keyword, semantic, hybrid), stored search configurations and labelsets. */
   search: SearchService;
+  /** Search (resources, fulltext), catalog listings and facets, suggest: over `search`. */
+  catalog: CatalogService;
   labelsets: LabelsetService;
   /** Extract and split strategies of knowledge boxes (applied by ingestion). */
   strategies: StrategyService;
@@ -52,6 +56,8 @@ export interface Services {
   learning: LearningService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
+  /** The understanding API served locally: chat, chat completions, sentences, query analysis, models. */
+  predict: PredictService;
   /** Folder and sitemap sync: configurations, jobs, logs, watchers. */
   sync: SyncService;
   /** The durable ingestion queue: extract, split, embed and index PENDING fields (daemon/ingest). */
@@ -104,11 +110,13 @@ export async function createServices(info: DaemonInfo): Promise<Services> {
     backups,
     backupSchedules,
     search,
+    catalog: new CatalogService(kbs, search),
     labelsets: new LabelsetService(kbs),
     strategies,
     models,
     learning: new LearningService(kbs, models),
     ask: new AskService(kbs, resources, () => search),
+    predict: new PredictService(kbs, () => models),
     sync,
     processing,
     uploads,

@@ -164,8 +164,15 @@ export class BackupService {
     return doc;
   }
 
-  async delete(id: string): Promise<void> {
-    const doc = this.get(id);
+  /** An export of this knowledge box (404 for another box's). */
+  exportOf(kbid: string, id: string): BackupDoc {
+    const doc = this.get(id, "export");
+    if (doc.kb_id !== this.kbs.require(kbid).uuid) throw notFound(`Export ${id} not found`);
+    return doc;
+  }
+
+  async delete(id: string, kind?: BackupKind): Promise<void> {
+    const doc = this.get(id, kind);
     if (this.jobs.has(id)) throw conflict(`Backup ${id} is still running`);
     await rm(doc.path, { force: true });
     await this.records.delete(id);

@@ -1,8 +1,6 @@
 import type { Hono } from "hono";
 import { LOCAL_ACCOUNT } from "../../../src/api/accounts.js";
 import * as api from "../../../src/api/kbs.js";
-import type { Principal } from "../../auth/service.js";
-import { forbidden } from "../../errors.js";
 import { KbService } from "../../kbs/service.js";
 import type { Services } from "../../services.js";
 import type { KbDoc } from "../../store/index.js";
@@ -30,26 +28,19 @@ function accountRecord(kb: KbDoc) {
   };
 }
 
-/** A key scoped to one knowledge box manages that box only: it never creates others. */
-function noScopedKey(principal: Principal): void {
-  if (principal.kbid) throw forbidden();
-}
-
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.createKb, async ({ body, principal }) => {
-    noScopedKey(principal);
+  mount(app, api.createKb, async ({ body }) => {
     const kb = await s.kbs.create(body);
     return { uuid: kb.uuid, slug: kb.slug };
   });
-  mount(app, api.listKbs, async ({ principal }) => ({
+  mount(app, api.listKbs, async ({ sees }) => ({
     kbs: s.kbs
       .list()
-      .filter((kb) => !principal.kbid || kb.uuid === principal.kbid)
+      .filter((kb) => sees(kb.uuid))
       .map((kb) => ({ slug: kb.slug, uuid: kb.uuid, title: kb.title })),
   }));
-  mount(app, api.getKbBySlug, async ({ params, principal }) => {
+  mount(app, api.getKbBySlug, async ({ params }) => {
     const kb = s.kbs.bySlug(params.slug);
-    if (principal.kbid && principal.kbid !== kb.uuid) throw forbidden();
     return KbService.record(kb, s.learning.effective(kb));
   });
   mount(app, api.getKb, async ({ params }) => {
@@ -60,14 +51,11 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.deleteKb, async ({ params }) => ({ uuid: (await s.kbs.delete(params.kbid)).uuid }));
   mount(app, api.counters, async ({ params }) => s.kbs.counters(params.kbid));
 
-  mount(app, api.accountCreateKb, async ({ body, principal }) => {
-    noScopedKey(principal);
-    return { id: (await s.kbs.create(body)).uuid };
-  });
-  mount(app, api.accountListKbs, async ({ principal }) =>
+  mount(app, api.accountCreateKb, async ({ body }) => ({ id: (await s.kbs.create(body)).uuid }));
+  mount(app, api.accountListKbs, async ({ sees }) =>
     s.kbs
       .list()
-      .filter((kb) => !principal.kbid || kb.uuid === principal.kbid)
+      .filter((kb) => sees(kb.uuid))
       .map((kb) => {
         const { account_id: _a, created: _c, admin: _ad, contrib: _co, ...rest } = accountRecord(kb);
         return { ...rest, role_on_kb: "SOWNER" };

@@ -1,35 +1,23 @@
 import { Readable } from "node:stream";
 import type { Hono } from "hono";
-import type { z } from "zod";
-import { toValidationIssues } from "../../../src/api/errors.js";
 import type { CreateResource } from "../../../src/api/resources.js";
 import type { RouteDef } from "../../../src/api/route.js";
 import * as api from "../../../src/api/uploads.js";
-import { invalid, KboxError } from "../../errors.js";
+import { KboxError } from "../../errors.js";
 import type { Services } from "../../services.js";
 import { openDownload } from "../../uploads/download.js";
 import { decodeFilename, mediaType, metaFromTus, parseTusMetadata, type UploadMeta } from "../../uploads/meta.js";
 import type { UploadTarget } from "../../uploads/service.js";
 import type { TusState } from "../../uploads/tus.js";
 import type { HttpEnv } from "../auth.js";
-import { type Handler, type HandlerInput, mount } from "../mount.js";
+import { mount } from "../mount.js";
+import { parse, readHeaders } from "../parse.js";
 
 type FormParams = { kbid: string; rid?: string; rslug?: string; field?: string };
 
 function targetOf(p: FormParams, slug?: string): UploadTarget {
   if (p.field === undefined) return { kind: "new", slug };
   return { kind: "field", ref: p.rid !== undefined ? { rid: p.rid } : { slug: p.rslug ?? "" }, field: p.field };
-}
-
-/** Request headers parsed with a wire schema; problems are 422 located under `header`. */
-function headers<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
-  const input: Record<string, string> = {};
-  req.headers.forEach((v, k) => {
-    input[k] = v;
-  });
-  const r = schema.safeParse(input);
-  if (!r.success) throw invalid(toValidationIssues(r.error, "header", input));
-  return r.data as z.output<S>;
 }
 
 const bodyOf = (req: Request) => () =>
@@ -81,18 +69,13 @@ function patchAnswer(s: TusState): Response {
   return new Response(null, { status: 200, headers: h });
 }
 
-type Forms<T extends RouteDef> = { kb: T; byId: RouteDef; bySlug: RouteDef };
-function mountForms<T extends RouteDef>(
-  app: Hono<HttpEnv>,
-  forms: Forms<T>,
-  handler: (i: HandlerInput<T>) => ReturnType<Handler<T>>,
-  method?: "GET",
-) {
-  for (const def of [forms.kb, forms.byId, forms.bySlug]) mount(app, (method ? { ...def, method } : def) as T, handler);
+/** The forms of a HEAD route mounted as GET: Hono answers HEAD with the GET handler (body dropped). */
+function asGet<F extends Record<string, RouteDef>>(forms: F): F {
+  return Object.fromEntries(Object.entries(forms).map(([k, def]) => [k, { ...def, method: "GET" }])) as F;
 }
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mountForms(app, api.upload, async ({ params, query, req }) => {
+  mount(app, api.upload, async ({ params, query, req }) => {
     const target = targetOf(params as FormParams, (query as { rslug?: string }).rslug);
     const meta = directMeta(req);
     const { kbid } = params as FormParams;
@@ -100,10 +83,10 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return s.uploads.store(kbid, target, meta, bodyOf(req));
   });
 
-  mountForms(app, api.tusCreate, async ({ params, body, req }) => {
+  mount(app, api.tusCreate, async ({ params, body, req }) => {
     if (!req.headers.get("tus-resumable"))
       throw new KboxError(412, "Tus-Resumable header is required", { "tus-version": api.TUS_VERSION });
-    const h = headers(req, api.TusCreateHeaders);
+    const h = parse(api.TusCreateHeaders, readHeaders(req), "header");
     if (h["upload-length"] === undefined && !h["upload-defer-length"])
       throw new KboxError(400, "Upload-Length or Upload-Defer-Length: 1 is required");
     const meta = metaFromTus(parseTusMetadata(h["upload-metadata"]), {
@@ -121,27 +104,21 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return new Response(null, { status: 201, headers: { ...TUS_HEADERS, location: locationOf(p, id), "upload-offset": "0" } });
   });
 
-  mountForms(app, api.tusPatch, async ({ params, req }) => {
-    const h = headers(req, api.TusPatchHeaders);
+  mount(app, api.tusPatch, async ({ params, req }) => {
+    const h = parse(api.TusPatchHeaders, readHeaders(req), "header");
     const p = params as FormParams & { upload_id: string };
     const state = await s.tus.patch(p.kbid, p.upload_id, h["upload-offset"], h["upload-length"], bodyOf(req)());
     return patchAnswer(state);
   });
 
-  // Hono answers HEAD with the GET handler (body dropped), so the TUS HEAD is mounted as GET.
-  mountForms(
-    app,
-    api.tusHead,
-    async ({ params }) => {
-      const p = params as FormParams & { upload_id: string };
-      const st = await s.tus.state(p.kbid, p.upload_id);
-      const h: Record<string, string> = { ...TUS_HEADERS, "upload-offset": String(st.offset), "cache-control": "no-store" };
-      if (st.length === null) h["upload-defer-length"] = "1";
-      else h["upload-length"] = String(st.length);
-      return new Response(null, { status: 200, headers: h });
-    },
-    "GET",
-  );
+  mount(app, asGet(api.tusHead), async ({ params }) => {
+    const p = params as FormParams & { upload_id: string };
+    const st = await s.tus.state(p.kbid, p.upload_id);
+    const h: Record<string, string> = { ...TUS_HEADERS, "upload-offset": String(st.offset), "cache-control": "no-store" };
+    if (st.length === null) h["upload-defer-length"] = "1";
+    else h["upload-length"] = String(st.length);
+    return new Response(null, { status: 200, headers: h });
+  });
 
   const options = () =>
     new Response(null, {
@@ -159,12 +136,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     app.options(def.path, options);
   }
 
-  for (const def of [api.downloadField.byId, api.downloadField.bySlug]) {
-    mount(app, def, async ({ params, query, req }) => {
-      const p = params as { kbid: string; rid?: string; rslug?: string; field_id: string };
-      const ref = p.rid !== undefined ? { rid: p.rid } : { slug: p.rslug ?? "" };
-      const d = await openDownload(s.resources, p.kbid, ref, p.field_id, req.headers.get("range"), query.inline);
-      return new Response(Readable.toWeb(d.body) as ReadableStream, { status: d.status, headers: d.headers });
-    });
-  }
+  mount(app, api.downloadField, async ({ params, query, req }) => {
+    const ref = "rid" in params ? { rid: params.rid } : { slug: params.rslug };
+    const d = await openDownload(s.resources, params.kbid, ref, params.field_id, req.headers.get("range"), query.inline);
+    return new Response(Readable.toWeb(d.body) as ReadableStream, { status: d.status, headers: d.headers });
+  });
 }
