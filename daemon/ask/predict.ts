@@ -145,6 +145,7 @@ export class PredictService {
 
   /** Query analysis: language, stop words removed, the sentence vector when an embedder is available. */
   async query(text: string, kbid?: string): Promise<Record<string, unknown>> {
+    if (kbid) this.kbs.require(kbid, "Knowledge Box not found");
     const models = this.models();
     const embedder = await Promise.resolve(kbid ? models?.embedderFor(kbid) : models?.embedder()).catch(() => undefined);
     const t0 = performance.now();

@@ -25,8 +25,11 @@ import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
 import * as uploads from "./routes/uploads.js";
 
-/** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [
+/** Mounts one area's routes (from src/api) on the app. */
+export type Area = (app: Hono<HttpEnv>, s: Services) => void;
+
+/** One registration function per area. */
+const AREAS: Area[] = [
   daemon.register,
   doctor.register,
   kbs.register,
@@ -53,6 +56,8 @@ export interface AppOptions {
   log: (msg: string) => void;
   /** JSON bodies above this many bytes are refused with 413 (default 64 MiB). */
   jsonBodyLimit?: number;
+  /** The areas to mount (default: every area of the daemon); tests mount routes of their own. */
+  areas?: Area[];
 }
 
 /**
@@ -72,7 +77,7 @@ export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
     c.set("mount", context);
     await next();
   });
-  for (const register of AREAS) register(app, s);
+  for (const register of opts.areas ?? AREAS) register(app, s);
   app.notFound((c) => unrouted(app, c.req.method, c.req.path));
   app.onError((err) => errorResponse(err, opts.log));
   return app;
