@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LOCAL_ACCOUNT } from "../../src/api/accounts.js";
+import type { Backup } from "../../src/api/backups.js";
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { DocTable } from "../store/doc-table.js";
@@ -137,6 +138,25 @@ export class BackupService {
   async wait(id: string): Promise<BackupDoc> {
     const job = this.jobs.get(id);
     return job ? job.promise : this.get(id);
+  }
+
+  /** A backup's wire record: its document's members and, while it runs, its progress. */
+  record(d: BackupDoc): Backup {
+    const { id, account_id, started_at, finished_at, size, kb_data, status, error, scheduled, tables, paragraphs } = d;
+    return {
+      id,
+      account_id,
+      started_at,
+      finished_at,
+      size,
+      kb_data,
+      status,
+      error,
+      scheduled,
+      tables,
+      paragraphs,
+      progress: this.progress(id),
+    };
   }
 
   /** Progress of a running backup, if it is running. */

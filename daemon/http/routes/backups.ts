@@ -8,12 +8,6 @@ import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
-function wire(s: Services, d: BackupDoc): api.Backup {
-  const { id, account_id, started_at, finished_at, size, kb_data, status, error, scheduled, tables, paragraphs } = d;
-  const progress = s.backups.progress(id);
-  return { id, account_id, started_at, finished_at, size, kb_data, status, error, scheduled, tables, paragraphs, progress };
-}
-
 function download(d: BackupDoc): Response {
   const body = Readable.toWeb(createReadStream(d.path)) as unknown as ReadableStream;
   return new Response(body, {
@@ -37,9 +31,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     s.backups
       .list()
       .filter((d) => sees(d.kb_id))
-      .map((d) => wire(s, d)),
+      .map((d) => s.backups.record(d)),
   );
-  mount(app, api.getBackup, async ({ params }) => wire(s, s.backups.get(params.backup_id, "backup")));
+  mount(app, api.getBackup, async ({ params }) => s.backups.record(s.backups.get(params.backup_id, "backup")));
   mount(app, api.deleteBackup, async ({ params }) => {
     await s.backups.delete(params.backup_id, "backup");
     return undefined;

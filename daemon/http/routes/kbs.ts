@@ -1,32 +1,10 @@
 import type { Hono } from "hono";
-import { LOCAL_ACCOUNT } from "../../../src/api/accounts.js";
 import * as api from "../../../src/api/kbs.js";
+import { accountListItem, accountRecord, listItem } from "../../kbs/records.js";
 import { KbService } from "../../kbs/service.js";
 import type { Services } from "../../services.js";
-import type { KbDoc } from "../../store/index.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
-
-/** The account form of a knowledge box record (management API). */
-function accountRecord(kb: KbDoc) {
-  return {
-    id: kb.uuid,
-    slug: kb.slug,
-    account_id: LOCAL_ACCOUNT,
-    zone: "local",
-    title: kb.title,
-    description: kb.description,
-    state: kb.state,
-    created: kb.created,
-    admin: true,
-    contrib: true,
-    allowed_origins: kb.allowed_origins,
-    allowed_ip_addresses: kb.allowed_ip_addresses,
-    search_configs: kb.search_configs,
-    external_index_provider: null,
-    enforce_security: kb.enforce_security,
-  };
-}
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.createKb, async ({ body }) => {
@@ -37,7 +15,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     kbs: s.kbs
       .list()
       .filter((kb) => sees(kb.uuid))
-      .map((kb) => ({ slug: kb.slug, uuid: kb.uuid, title: kb.title })),
+      .map(listItem),
   }));
   mount(app, api.getKbBySlug, async ({ params }) => {
     const kb = s.kbs.bySlug(params.slug);
@@ -56,10 +34,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     s.kbs
       .list()
       .filter((kb) => sees(kb.uuid))
-      .map((kb) => {
-        const { account_id: _a, created: _c, admin: _ad, contrib: _co, ...rest } = accountRecord(kb);
-        return { ...rest, role_on_kb: "SOWNER" };
-      }),
+      .map(accountListItem),
   );
   mount(app, api.accountGetKb, async ({ params }) => accountRecord(s.kbs.require(params.kb_id)));
   mount(app, api.accountUpdateKb, async ({ params, body }) => {
