@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { PredictService } from "./ask/predict.js";
 import { AskService } from "./ask/service.js";
 import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
@@ -10,6 +11,7 @@ import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
+import { CatalogService } from "./search/catalog.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
 import { SearchService } from "./search/service.js";
 import type { DaemonSettings } from "./settings/index.js";
@@ -40,6 +42,8 @@ export interface Services {
   backupSchedules: BackupScheduler;
   /** Find (keyword, semantic, hybrid), stored search configurations and labelsets. */
   search: SearchService;
+  /** Search (resources, fulltext), catalog listings and facets, suggest: over `search`. */
+  catalog: CatalogService;
   labelsets: LabelsetService;
   /** Extract and split strategies of knowledge boxes (applied by ingestion). */
   strategies: StrategyService;
@@ -49,6 +53,8 @@ export interface Services {
   learning: LearningService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
+  /** The understanding API served locally: chat, chat completions, sentences, query analysis, models. */
+  predict: PredictService;
   /** Folder and sitemap sync: configurations, jobs, logs, watchers. */
   sync: SyncService;
   /** The durable ingestion queue: extract, split, embed and index PENDING fields (daemon/ingest). */
@@ -96,11 +102,13 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     backups,
     backupSchedules,
     search,
+    catalog: new CatalogService(kbs, search),
     labelsets: new LabelsetService(kbs),
     strategies: new StrategyService(kbs, [sync]),
     models,
     learning: new LearningService(kbs, models, settings.generation),
     ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
+    predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,
     uploads,

@@ -3,7 +3,7 @@
  * files) when the committed files are out of date.
  *
  * src/api stays the one definition of the wire. For every api module with routes, the generated
- * module holds each route's method and path (a RouteRef typed by the src/api route) and the module's
+ * module holds each route's method, path and stream kind (a RouteRef typed by the src/api route) and the module's
  * plain JSON constants, and re-exports the module's types. Commands import those instead of src/api,
  * so a CLI run does not load zod and every wire schema just to learn a URL.
  */
@@ -26,7 +26,8 @@ const isRouteTree = (v: unknown): boolean =>
   isRoute(v) || (isObject(v) && Object.keys(v).length > 0 && Object.values(v).every(isRouteTree));
 
 function refLiteral(v: unknown, indent: string): string {
-  if (isRoute(v)) return `{ method: ${JSON.stringify(v.method)}, path: ${JSON.stringify(v.path)}, stream: ${Boolean(v.stream)} }`;
+  if (isRoute(v))
+    return `{ method: ${JSON.stringify(v.method)}, path: ${JSON.stringify(v.path)}, stream: ${JSON.stringify(v.stream ?? false)} }`;
   const inner = Object.entries(v as Rec).map(
     ([k, sub]) => `${indent}  ${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${refLiteral(sub, `${indent}  `)},`,
   );

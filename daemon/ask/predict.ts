@@ -144,6 +144,7 @@ export class PredictService {
 
   /** Query analysis: language, stop words removed, the sentence vector when an embedder is available. */
   async query(text: string, kbid?: string): Promise<Record<string, unknown>> {
+    if (kbid) this.kbs.require(kbid, "Knowledge Box not found");
     const embedder = await Promise.resolve(kbid ? this.models.embedderFor(kbid) : this.models.embedder()).catch(() => undefined);
     const t0 = performance.now();
     const vector = embedder && text ? Array.from((await embedder.embed([text], "query"))[0]) : [];

@@ -71,3 +71,8 @@ export async function collectSync(items: AsyncIterable<AskItem>, learningId: str
   if (errors.length && !out.error_details) out.error_details = errors.join("; ");
   return out;
 }
+
+/** The ask stream's NDJSON lines: each item as `{"item": AskItem}` (the encoder frames them). */
+export async function* askLines(items: AsyncIterable<AskItem>): AsyncGenerator<{ item: AskItem }> {
+  for await (const item of items) yield { item };
+}

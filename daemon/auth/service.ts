@@ -9,10 +9,17 @@ export interface Principal {
   roles: ReadonlySet<Role>;
   /** undefined: every knowledge box. */
   kbid?: string;
-  via: "socket" | "key" | "roles-header";
+  /**
+   * The account it acts in, checked against a route's account parameter. undefined: the one implicit
+   * local account, which answers to any account id (every principal today; keys get one with accounts).
+   */
+  account?: string;
+  via: "socket" | "key" | "roles-header" | "anonymous";
 }
 
 export const OWNER: Principal = { roles: new Set(["READER", "WRITER", "MANAGER", "OWNER"]), via: "socket" };
+/** The caller of a public route: no roles, never authenticated. */
+export const ANONYMOUS: Principal = { roles: new Set(), via: "anonymous" };
 
 const TOKEN_PREFIX = "kbox_sa_";
 const hashToken = (token: string) => createHash("sha256").update(token).digest();

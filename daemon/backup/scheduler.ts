@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { DocTable } from "../store/doc-table.js";
 import type { Store } from "../store/index.js";
@@ -36,6 +37,13 @@ export class BackupScheduler {
 
   get(kbid: string): ScheduleDoc | undefined {
     return this.schedules.get(kbid);
+  }
+
+  /** A knowledge box's schedule; 404 when the box has none (or does not exist). */
+  require(kbid: string): ScheduleDoc {
+    const sched = this.schedules.get(this.kbs.require(kbid).uuid);
+    if (!sched) throw notFound("No backup schedule for this knowledge box");
+    return sched;
   }
 
   /** Create or replace the schedule of a knowledge box; the first backup runs one interval from now. */

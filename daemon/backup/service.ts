@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LOCAL_ACCOUNT } from "../../src/api/accounts.js";
+import type { Backup } from "../../src/api/backups.js";
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { DocTable } from "../store/doc-table.js";
@@ -139,6 +140,25 @@ export class BackupService {
     return job ? job.promise : this.get(id);
   }
 
+  /** A backup's wire record: its document's members and, while it runs, its progress. */
+  record(d: BackupDoc): Backup {
+    const { id, account_id, started_at, finished_at, size, kb_data, status, error, scheduled, tables, paragraphs } = d;
+    return {
+      id,
+      account_id,
+      started_at,
+      finished_at,
+      size,
+      kb_data,
+      status,
+      error,
+      scheduled,
+      tables,
+      paragraphs,
+      progress: this.progress(id),
+    };
+  }
+
   /** Progress of a running backup, if it is running. */
   progress(id: string): BackupProgress | undefined {
     return this.jobs.get(id)?.progress;
@@ -164,8 +184,15 @@ export class BackupService {
     return doc;
   }
 
-  async delete(id: string): Promise<void> {
-    const doc = this.get(id);
+  /** An export of this knowledge box (404 for another box's). */
+  exportOf(kbid: string, id: string): BackupDoc {
+    const doc = this.get(id, "export");
+    if (doc.kb_id !== this.kbs.require(kbid).uuid) throw notFound(`Export ${id} not found`);
+    return doc;
+  }
+
+  async delete(id: string, kind?: BackupKind): Promise<void> {
+    const doc = this.get(id, kind);
     if (this.jobs.has(id)) throw conflict(`Backup ${id} is still running`);
     await rm(doc.path, { force: true });
     await this.records.delete(id);

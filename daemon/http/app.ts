@@ -1,7 +1,10 @@
 import { Hono } from "hono";
+import { ANONYMOUS } from "../auth/service.js";
 import type { Services } from "../services.js";
-import { type AuthOptions, authenticate, type HttpEnv } from "./auth.js";
-import { errorResponse, unrouted } from "./mount.js";
+import { type AuthOptions, authenticate, type HttpEnv, type MountContext } from "./auth.js";
+import { errorResponse } from "./mount.js";
+import { JSON_BODY_LIMIT } from "./parse.js";
+import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
 import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
@@ -22,8 +25,11 @@ import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
 import * as uploads from "./routes/uploads.js";
 
-/** One registration function per area; each mounts its routes from src/api. */
-const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [
+/** Mounts one area's routes (from src/api) on the app. */
+export type Area = (app: Hono<HttpEnv>, s: Services) => void;
+
+/** One registration function per area. */
+const AREAS: Area[] = [
   daemon.register,
   doctor.register,
   kbs.register,
@@ -48,17 +54,30 @@ const AREAS: ((app: Hono<HttpEnv>, s: Services) => void)[] = [
 export interface AppOptions {
   trustRolesHeader: boolean;
   log: (msg: string) => void;
+  /** JSON bodies above this many bytes are refused with 413 (default 64 MiB). */
+  jsonBodyLimit?: number;
+  /** The areas to mount (default: every area of the daemon); tests mount routes of their own. */
+  areas?: Area[];
 }
 
-/** The daemon's HTTP app: authentication, every area's routes, and the wire's error bodies. */
+/**
+ * The daemon's HTTP app: authentication, every area's routes, and the wire's error bodies. It serves
+ * without a socket too: `createApp(services, opts).request(path, init, { conn })` (see test/daemon/http).
+ */
 export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const authOpts: AuthOptions = { auth: s.auth, trustRolesHeader: opts.trustRolesHeader };
+  const context: MountContext = {
+    resolvers: { slug: (slug) => s.kbs.bySlug(slug).uuid, backup: (id) => s.backups.get(id, "backup").kb_id },
+    bodyLimit: opts.jsonBodyLimit ?? JSON_BODY_LIMIT,
+  };
+  // Every request is authenticated before routing (unknown paths included), except a public route's.
   app.use("*", async (c, next) => {
-    c.set("principal", authenticate(c, authOpts));
+    c.set("principal", isPublic(app, c.req.method, c.req.path) ? ANONYMOUS : authenticate(c, authOpts));
+    c.set("mount", context);
     await next();
   });
-  for (const register of AREAS) register(app, s);
+  for (const register of opts.areas ?? AREAS) register(app, s);
   app.notFound((c) => unrouted(app, c.req.method, c.req.path));
   app.onError((err) => errorResponse(err, opts.log));
   return app;

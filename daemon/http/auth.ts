@@ -4,6 +4,7 @@ import { Role } from "../../src/api/route.js";
 import type { AuthService } from "../auth/service.js";
 import { OWNER, type Principal } from "../auth/service.js";
 import { KboxError } from "../errors.js";
+import type { KbResolvers } from "./scope.js";
 
 /** Per-connection facts the server adapter passes to the app. */
 export interface ConnInfo {
@@ -11,7 +12,17 @@ export interface ConnInfo {
   remoteAddress?: string;
 }
 
-export type HttpEnv = { Bindings: { conn: ConnInfo }; Variables: { principal: Principal } };
+/** What mount needs of the app besides the request: KB resolvers for scope checks, the JSON body limit. */
+export interface MountContext {
+  resolvers: KbResolvers;
+  bodyLimit: number;
+}
+
+/**
+ * `c.env.conn` says how the request arrived (the server adapter sets it; a portless test passes it to
+ * `app.request(path, init, { conn })`); `principal` is who is calling, set before any route runs.
+ */
+export type HttpEnv = { Bindings: { conn: ConnInfo }; Variables: { principal: Principal; mount: MountContext } };
 
 export interface AuthOptions {
   auth: AuthService;
@@ -57,8 +68,4 @@ export function authenticate(c: Context<HttpEnv>, opts: AuthOptions): Principal 
     return { roles: set, via: "roles-header" };
   }
   throw new KboxError(401, "Missing API key: send X-PLATFORM-SERVICEACCOUNT: Bearer <key>");
-}
-
-export function principalOf(c: Context<HttpEnv>): Principal {
-  return c.get("principal");
 }

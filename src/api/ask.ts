@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HeaderFlag } from "./common.js";
 import { FindBody, type FindResponse } from "./find.js";
 import { route } from "./route.js";
 
@@ -103,12 +104,28 @@ export type AskBody = z.infer<typeof AskBody>;
 
 const KbParams = z.object({ kbid: z.string() });
 
+/** Header names of the ask routes. */
+export const ASK_HEADERS = {
+  synchronous: "x-synchronous",
+  showConsumption: "x-show-consumption",
+  learningId: "NUCLIA-LEARNING-ID",
+} as const;
+
+const AskHeaders = z.object({ [ASK_HEADERS.synchronous]: HeaderFlag, [ASK_HEADERS.showConsumption]: HeaderFlag });
+
+/** What the ask routes share: NDJSON lines `{"item": AskItem}` (one JSON document with x-synchronous). */
+const askStream = {
+  headers: AskHeaders,
+  body: AskBody,
+  stream: "ndjson",
+  streamError: (error: string) => ({ item: { type: "error", error } }),
+} as const;
+
 export const askKb = route({
   method: "POST",
   path: "/api/v1/kb/:kbid/ask",
   params: KbParams,
-  body: AskBody,
-  stream: true,
+  ...askStream,
   role: "READER",
   summary: "Ask: retrieve, generate and stream an answer with citations (x-synchronous: true for one JSON document)",
 });
@@ -116,8 +133,7 @@ export const askResource = route({
   method: "POST",
   path: "/api/v1/kb/:kbid/resource/:rid/ask",
   params: KbParams.extend({ rid: z.string() }),
-  body: AskBody,
-  stream: true,
+  ...askStream,
   role: "READER",
   summary: "Ask about one resource",
 });
@@ -125,18 +141,10 @@ export const askSlug = route({
   method: "POST",
   path: "/api/v1/kb/:kbid/slug/:slug/ask",
   params: KbParams.extend({ slug: z.string() }),
-  body: AskBody,
-  stream: true,
+  ...askStream,
   role: "READER",
   summary: "Ask about one resource, named by slug",
 });
-
-/** Header names of the ask routes. */
-export const ASK_HEADERS = {
-  synchronous: "x-synchronous",
-  showConsumption: "x-show-consumption",
-  learningId: "NUCLIA-LEARNING-ID",
-} as const;
 
 export const STATUS_CODES = { success: "0", error: "-1", no_context: "-2", no_retrieval_data: "-3" } as const;
 export type AskStatus = keyof typeof STATUS_CODES;

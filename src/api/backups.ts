@@ -35,6 +35,7 @@ export const createBackup = route({
   body: z.object({ kb_id: z.string().uuid() }),
   response: z.object({ id: z.string() }),
   status: 201,
+  kb: { body: "kb_id" },
   role: "MANAGER",
   summary: "Back up a knowledge box (the snapshot is taken before this answers; the archive is written in the background)",
 });
@@ -44,6 +45,8 @@ export const listBackups = route({
   path: "/api/v1/account/:account_id/backups",
   params: AccountParams,
   response: z.array(Backup),
+  // A key scoped to one knowledge box sees that box's backups only.
+  scope: "authenticated",
   role: "MANAGER",
   summary: "List backups, newest first",
 });
@@ -53,6 +56,7 @@ export const getBackup = route({
   path: "/api/v1/account/:account_id/backups/:backup_id",
   params: BackupParams,
   response: Backup,
+  kb: { param: "backup_id", as: "backup" },
   role: "MANAGER",
   summary: "A backup and, while it runs, its progress",
 });
@@ -62,6 +66,7 @@ export const deleteBackup = route({
   path: "/api/v1/account/:account_id/backups/:backup_id",
   params: BackupParams,
   status: 204,
+  kb: { param: "backup_id", as: "backup" },
   role: "MANAGER",
   summary: "Delete a backup and its archive",
 });
@@ -70,6 +75,7 @@ export const downloadBackup = route({
   method: "GET",
   path: "/api/v1/account/:account_id/backups/:backup_id/download",
   params: BackupParams,
+  kb: { param: "backup_id", as: "backup" },
   role: "MANAGER",
   summary: "The backup's .tar.gz archive",
 });
@@ -83,6 +89,8 @@ export const restoreBackup = route({
   body: RestoreBody,
   response: z.object({ id: z.string() }),
   status: 201,
+  // It creates a knowledge box.
+  scope: "account",
   role: "MANAGER",
   summary: "Restore a backup into a new knowledge box (419 when the slug is taken)",
 });
@@ -191,6 +199,7 @@ export const importNewKb = route({
   bodyKind: "raw",
   response: z.object({ kbid: z.string(), slug: z.string() }),
   status: 201,
+  scope: "account",
   role: "MANAGER",
   summary: "Import an archive (request body) as a new knowledge box; slug and title default to the archived ones",
 });

@@ -31,6 +31,9 @@ export const BoolString = z.preprocess((v) => {
   return v;
 }, z.boolean());
 
+/** A flag header as the hosted service reads it: a spelling BoolString does not know, or none, is false. */
+export const HeaderFlag = BoolString.catch(false);
+
 /** Integers in query strings arrive as text. */
 export const IntString = z.preprocess((v) => (typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v), z.number().int());
 

@@ -17,6 +17,7 @@ export const hello = route({
   method: "GET",
   path: "/api/v1/kbox/hello",
   response: Hello,
+  scope: "authenticated",
   role: "READER",
   summary: "Daemon identity and protocol version",
 });
@@ -41,6 +42,7 @@ export const status = route({
   method: "GET",
   path: "/api/v1/kbox/status",
   response: DaemonStatus,
+  scope: "authenticated",
   role: "READER",
   summary: "Daemon health: uptime, knowledge boxes, queue, memory",
 });
@@ -50,6 +52,8 @@ export const shutdown = route({
   path: "/api/v1/kbox/shutdown",
   response: z.object({ stopping: z.boolean() }),
   status: 202,
+  // Only the socket's owner stops the daemon, never a TCP client whatever its roles.
+  scope: "owner",
   role: "OWNER",
   summary: "Drain in-flight work and stop the daemon",
 });

@@ -27,6 +27,8 @@ export const doctor = route({
   method: "GET",
   path: "/api/v1/kbox/doctor",
   response: DoctorReport,
+  // It reports every knowledge box, so a key scoped to one may not read it.
+  scope: "account",
   role: "MANAGER",
   summary: "Health of the data dir and of every LanceDB table (for `kbox doctor`)",
 });

@@ -65,6 +65,7 @@ export type KbRecord = z.infer<typeof KbRecord>;
 export const createKb = route({
   method: "POST",
   path: "/api/v1/kbs",
+  scope: "account",
   body: CreateKb,
   response: z.object({ uuid: z.string(), slug: z.string() }),
   status: 201,
@@ -76,6 +77,8 @@ export const listKbs = route({
   method: "GET",
   path: "/api/v1/kbs",
   response: z.object({ kbs: z.array(z.object({ slug: z.string(), uuid: z.string(), title: z.string().optional() })) }),
+  // A key scoped to one knowledge box lists that box only.
+  scope: "authenticated",
   role: "READER",
   summary: "List knowledge boxes",
 });
@@ -94,6 +97,7 @@ export const getKbBySlug = route({
   path: "/api/v1/kb/s/:slug",
   params: z.object({ slug: z.string() }),
   response: KbRecord,
+  kb: { param: "slug", as: "slug" },
   role: "READER",
   summary: "Get a knowledge box by slug",
 });
@@ -181,6 +185,7 @@ export const accountCreateKb = route({
   }),
   response: z.object({ id: z.string() }),
   status: 201,
+  scope: "account",
   role: "MANAGER",
   summary: "Create a knowledge box (account form)",
 });
@@ -191,6 +196,8 @@ export const accountListKbs = route({
   response: z.array(
     KbAccountRecord.omit({ account_id: true, created: true, admin: true, contrib: true }).extend({ role_on_kb: z.string() }),
   ),
+  // A key scoped to one knowledge box lists that box only.
+  scope: "authenticated",
   role: "READER",
   summary: "List knowledge boxes (account form)",
 });

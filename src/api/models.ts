@@ -63,6 +63,7 @@ export const listModels = route({
   method: "GET",
   path: "/api/v1/kbox/models",
   response: ModelList,
+  scope: "authenticated",
   role: "READER",
   summary: "Installed and configured models, the known ones, and whether semantic search is available",
 });
@@ -119,8 +120,10 @@ export const pullModel = route({
   method: "POST",
   path: "/api/v1/kbox/models/pull",
   body: PullModel,
-  stream: true,
+  stream: "ndjson",
   response: PullEvent,
+  // Models serve every knowledge box (and a pull fetches from a URL or reads a folder): account-wide keys only.
+  scope: "account",
   role: "MANAGER",
   summary: "Download a model from the hub (or import a local folder) into the cache; streams progress as NDJSON",
 });
@@ -148,6 +151,7 @@ export const addModel = route({
   body: RemoteModel,
   response: ModelRecord,
   status: 201,
+  scope: "account",
   role: "MANAGER",
   summary: "Configure a remote embedder (OpenAI-compatible /v1/embeddings or a zone's Predict Sentences)",
 });
@@ -157,6 +161,7 @@ export const useModel = route({
   path: "/api/v1/kbox/models/use",
   body: z.object({ name: z.string().min(1).max(200) }),
   response: ModelsStatus,
+  scope: "account",
   role: "MANAGER",
   summary: "Make a model the daemon's default embedder (or reranker, for a cross-encoder)",
 });
@@ -166,6 +171,7 @@ export const removeModel = route({
   path: "/api/v1/kbox/models",
   query: z.object({ name: z.string().min(1).max(200), force: z.enum(["true", "false"]).optional() }),
   response: z.object({ removed: z.string() }),
+  scope: "account",
   role: "MANAGER",
   summary: "Remove an installed model (or a remote entry); refused while a KB uses it unless force=true",
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AnswerJsonSchema, ChatMessage } from "./ask.js";
+import { HeaderFlag } from "./common.js";
 import { route } from "./route.js";
 
 /** Predict Chat body (the understanding API's chat over a given context). */
@@ -33,19 +34,27 @@ export type PredictChatBody = z.infer<typeof PredictChatBody>;
 const ModelQuery = z.object({ model: z.string().optional() });
 const KbParams = z.object({ kbid: z.string() });
 
+/** The understanding API touches no knowledge box unless its path names one: any caller may use it. */
+const anyCaller = { scope: "authenticated", role: "READER" } as const;
+/** The same route with a knowledge box's models (`/:kbid`). */
+const ofKb = { params: KbParams, scope: "kb" } as const;
+
 export const predictChat = route({
   method: "POST",
   path: "/api/v1/predict/chat",
   query: ModelQuery,
+  headers: z.object({ "x-synchronous": HeaderFlag }),
   body: PredictChatBody,
-  stream: true,
-  role: "READER",
+  // NDJSON `{"chunk": {...}}` lines; a failure after the start is a status chunk with code -1.
+  stream: "ndjson",
+  streamError: (details: string) => ({ chunk: { type: "status", code: "-1", details } }),
+  ...anyCaller,
   summary: "Predict Chat: answer a question over the given context (NDJSON chunks; x-synchronous for JSON)",
 });
 export const predictChatKb = route({
   ...predictChat,
   path: "/api/v1/predict/chat/:kbid",
-  params: KbParams,
+  ...ofKb,
   summary: "Predict Chat with a knowledge box's model",
 });
 
@@ -85,8 +94,16 @@ export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
 export const chatCompletions = route({
   method: "POST",
   path: "/api/v1/predict/chat/completions",
+  headers: z.object({
+    "x-understanding-max-output-tokens": z.coerce.number().int().min(1).optional().catch(undefined),
+    "x-nua-max-output-tokens": z.coerce.number().int().min(1).optional().catch(undefined),
+  }),
   body: ChatCompletionBody,
-  role: "READER",
+  // Server-sent `chat.completion.chunk` events ending with `[DONE]` when the body asks `stream: true`.
+  stream: "sse",
+  streamError: (message: string) => ({ error: { message, type: "generation_error" } }),
+  sseDone: "[DONE]",
+  ...anyCaller,
   summary: "Chat Completions (OpenAI-compatible, streaming with stream: true)",
 });
 export const openaiChatCompletions = route({ ...chatCompletions, path: "/v1/chat/completions" });
@@ -106,13 +123,13 @@ export const predictSentences = route({
   path: "/api/v1/predict/sentences",
   body: SentencesBody,
   response: SentencesResponse,
-  role: "READER",
+  ...anyCaller,
   summary: "Predict Sentences: embeddings with the daemon's default (or named) embedder",
 });
 export const predictSentencesKb = route({
   ...predictSentences,
   path: "/api/v1/predict/sentences/:kbid",
-  params: KbParams,
+  ...ofKb,
   summary: "Predict Sentences with a knowledge box's embedder",
 });
 export const openaiEmbeddings = route({ ...predictSentences, path: "/v1/embeddings", summary: "Embeddings (OpenAI-compatible)" });
@@ -133,13 +150,13 @@ export const predictQuery = route({
   method: "POST",
   path: "/api/v1/predict/query",
   body: PredictQueryBody,
-  role: "READER",
+  ...anyCaller,
   summary: "Predict Query: query analysis",
 });
 export const predictQueryKb = route({
   ...predictQuery,
   path: "/api/v1/predict/query/:kbid",
-  params: KbParams,
+  ...ofKb,
   summary: "Predict Query for a knowledge box",
 });
 export const predictQueryGet = route({
@@ -148,7 +165,7 @@ export const predictQueryGet = route({
   query: z
     .object({ text: z.string().optional(), rephrase: z.string().optional(), semantic_model: z.string().optional() })
     .loose(),
-  role: "READER",
+  ...anyCaller,
   summary: "Predict Query (deprecated GET form)",
 });
 
@@ -170,7 +187,7 @@ export const listModels = route({
     data: z.array(ModelInfo.extend({ object: z.literal("model"), owned_by: z.string() })),
     has_more: z.boolean(),
   }),
-  role: "READER",
+  ...anyCaller,
   summary: "List the models this daemon can run",
 });
 export const openaiModels = route({ ...listModels, path: "/v1/models" });
@@ -179,6 +196,6 @@ export const getModel = route({
   path: "/api/v1/predict/models/:model_id",
   params: z.object({ model_id: z.string() }),
   response: ModelInfo,
-  role: "READER",
+  ...anyCaller,
   summary: "Get one model",
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BoolString, Classification, FieldType, IntString, ResourceSlug, repeated, Security } from "./common.js";
 import { ConversationField, FileField, KeyValueField, LinkField, Message, TextField, UserFieldMetadata } from "./fields.js";
-import { type Method, type Role, route } from "./route.js";
+import { type Method, type Role, route, type StreamKind } from "./route.js";
 
 export const Origin = z.object({
   source_id: z.string().nullable().optional(),
@@ -115,7 +115,7 @@ function byIdAndSlug<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodTy
     status?: number;
     role: Role;
     summary: string;
-    stream?: boolean;
+    stream?: StreamKind;
   },
   extraParams: E = {} as E,
 ) {

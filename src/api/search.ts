@@ -44,11 +44,26 @@ export const search = route({
   role: "READER",
   summary: "Search: paragraphs, fulltext and resources",
 });
+/** Search members that repeat as query parameters. */
+const SEARCH_LISTS = [
+  "fields",
+  "filters",
+  "features",
+  "show",
+  "field_type_filter",
+  "extracted",
+  "resource_filters",
+  "keyword_filters",
+  "faceted",
+];
 export const searchGet = route({
   method: "GET",
   path: "/api/v1/kb/:kbid/search",
   params: KbOnly,
   query: Query,
+  body: SearchBody,
+  bodyKind: "query",
+  fromQuery: (q) => queryToBody(q, SEARCH_LISTS),
   response: SearchResponse,
   role: "READER",
   summary: "Search (query parameters)",
@@ -90,6 +105,9 @@ export const catalogGet = route({
   path: "/api/v1/kb/:kbid/catalog",
   params: KbOnly,
   query: Query,
+  body: CatalogBody,
+  bodyKind: "query",
+  fromQuery: (q) => queryToBody(q, ["filters", "faceted", "show"]),
   response: SearchResponse,
   role: "READER",
   summary: "Catalog (query parameters)",

@@ -1,19 +1,20 @@
 import type { z } from "zod";
-import type { RouteDef } from "../api/route.js";
+import type { RouteDef, StreamKind } from "../api/route.js";
 import { buildPath, buildQuery } from "../api/url.js";
 import { jsonOf, ndjson, type RawRequest, type RawResponse, send, type Target } from "./transport.js";
 
 declare const ROUTE: unique symbol;
 
 /**
- * What the client needs of a route at run time (method and path), typed by its src/api definition.
+ * What the client needs of a route at run time (method, path, how a streamed answer is framed), typed by its src/api definition.
  * src/client/routes/ holds one for every route, generated from src/api, so a command can call the
  * daemon without loading zod and the wire schemas (see scripts/gen-routes.ts).
  */
 export interface RouteRef<D extends RouteDef = RouteDef> {
   readonly method: D["method"];
   readonly path: string;
-  readonly stream: boolean;
+  /** How the answer streams when it does (`ndjson` lines or `sse` events); false: always JSON. */
+  readonly stream: false | StreamKind;
   /** Type only: the src/api route this refers to (absent at run time). */
   readonly [ROUTE]?: D;
 }

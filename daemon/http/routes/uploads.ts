@@ -1,170 +1,55 @@
 import { Readable } from "node:stream";
 import type { Hono } from "hono";
-import type { z } from "zod";
-import { toValidationIssues } from "../../../src/api/errors.js";
 import type { CreateResource } from "../../../src/api/resources.js";
-import type { RouteDef } from "../../../src/api/route.js";
 import * as api from "../../../src/api/uploads.js";
-import { invalid, KboxError } from "../../errors.js";
 import type { Services } from "../../services.js";
 import { openDownload } from "../../uploads/download.js";
-import { decodeFilename, mediaType, metaFromTus, parseTusMetadata, type UploadMeta } from "../../uploads/meta.js";
-import type { UploadTarget } from "../../uploads/service.js";
-import type { TusState } from "../../uploads/tus.js";
 import type { HttpEnv } from "../auth.js";
-import { type Handler, type HandlerInput, mount } from "../mount.js";
+import { mount } from "../mount.js";
+import {
+  asGet,
+  bodyOf,
+  created,
+  directMeta,
+  type FormParams,
+  offsetAnswer,
+  optionsAnswer,
+  patched,
+  targetOf,
+  tusCreation,
+  tusPatchHeaders,
+} from "../tus.js";
 
-type FormParams = { kbid: string; rid?: string; rslug?: string; field?: string };
-
-function targetOf(p: FormParams, slug?: string): UploadTarget {
-  if (p.field === undefined) return { kind: "new", slug };
-  return { kind: "field", ref: p.rid !== undefined ? { rid: p.rid } : { slug: p.rslug ?? "" }, field: p.field };
-}
-
-/** Request headers parsed with a wire schema; problems are 422 located under `header`. */
-function headers<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
-  const input: Record<string, string> = {};
-  req.headers.forEach((v, k) => {
-    input[k] = v;
-  });
-  const r = schema.safeParse(input);
-  if (!r.success) throw invalid(toValidationIssues(r.error, "header", input));
-  return r.data as z.output<S>;
-}
-
-const bodyOf = (req: Request) => () =>
-  req.body ? Readable.fromWeb(req.body as import("node:stream/web").ReadableStream) : Readable.from([]);
-
-function directMeta(req: Request): UploadMeta {
-  const h = (n: string) => req.headers.get(n) ?? undefined;
-  return {
-    filename: decodeFilename(h(api.UPLOAD_HEADERS.filename)),
-    contentType: mediaType(h("content-type")),
-    md5: h(api.UPLOAD_HEADERS.md5)?.trim().toLowerCase() || undefined,
-    language: h(api.UPLOAD_HEADERS.language),
-    password: h(api.UPLOAD_HEADERS.password),
-    extractStrategy: h(api.UPLOAD_HEADERS.extractStrategy),
-    splitStrategy: h(api.UPLOAD_HEADERS.splitStrategy),
-  };
-}
-
-const TUS_HEADERS = {
-  "tus-resumable": api.TUS_VERSION,
-  "access-control-expose-headers":
-    "Location, Upload-Offset, Upload-Length, Tus-Resumable, Tus-Upload-Finished, NDB-Resource, NDB-Field, NDB-Seq",
-};
-
-/** `Location` of an upload, relative to /api/v1 as the hosted clients expect. */
-function locationOf(p: FormParams, id: string): string {
-  const base =
-    p.field === undefined
-      ? `/kb/${p.kbid}`
-      : p.rid !== undefined
-        ? `/kb/${p.kbid}/resource/${p.rid}/file/${p.field}`
-        : `/kb/${p.kbid}/slug/${p.rslug}/file/${p.field}`;
-  return `${base}/tusupload/${id}`;
-}
-
-function patchAnswer(s: TusState): Response {
-  const h: Record<string, string> = { ...TUS_HEADERS, "upload-offset": String(s.offset) };
-  if (s.length !== null) h["upload-length"] = String(s.length);
-  if (s.finished) {
-    const { uuid, field_id, seqid } = s.finished;
-    Object.assign(h, {
-      "tus-upload-finished": "1",
-      "ndb-resource": `/kb/${s.kbid}/resources/${uuid}`,
-      "ndb-field": `/kb/${s.kbid}/resources/${uuid}/field/${field_id}`,
-      "ndb-seq": String(seqid ?? ""),
-    });
-  }
-  // 200 rather than TUS's 204: the hosted JS client treats anything else as a failed chunk.
-  return new Response(null, { status: 200, headers: h });
-}
-
-type Forms<T extends RouteDef> = { kb: T; byId: RouteDef; bySlug: RouteDef };
-function mountForms<T extends RouteDef>(
-  app: Hono<HttpEnv>,
-  forms: Forms<T>,
-  handler: (i: HandlerInput<T>) => ReturnType<Handler<T>>,
-  method?: "GET",
-) {
-  for (const def of [forms.kb, forms.byId, forms.bySlug]) mount(app, (method ? { ...def, method } : def) as T, handler);
-}
-
+/** Direct and TUS uploads (each in three forms: a new resource, a file field by id, by slug) and downloads. */
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mountForms(app, api.upload, async ({ params, query, req }) => {
-    const target = targetOf(params as FormParams, (query as { rslug?: string }).rslug);
-    const meta = directMeta(req);
-    const { kbid } = params as FormParams;
-    await s.uploads.check(kbid, target, meta);
-    return s.uploads.store(kbid, target, meta, bodyOf(req));
-  });
-
-  mountForms(app, api.tusCreate, async ({ params, body, req }) => {
-    if (!req.headers.get("tus-resumable"))
-      throw new KboxError(412, "Tus-Resumable header is required", { "tus-version": api.TUS_VERSION });
-    const h = headers(req, api.TusCreateHeaders);
-    if (h["upload-length"] === undefined && !h["upload-defer-length"])
-      throw new KboxError(400, "Upload-Length or Upload-Defer-Length: 1 is required");
-    const meta = metaFromTus(parseTusMetadata(h["upload-metadata"]), {
-      extract: req.headers.get(api.UPLOAD_HEADERS.extractStrategy) ?? undefined,
-      split: req.headers.get(api.UPLOAD_HEADERS.splitStrategy) ?? undefined,
-    });
+  mount(app, api.upload, async ({ params, query, req }) => {
     const p = params as FormParams;
-    const id = await s.tus.create(
-      p.kbid,
-      targetOf(p),
-      h["upload-length"] ?? null,
-      meta,
-      p.field === undefined ? (body as CreateResource | undefined) : undefined,
-    );
-    return new Response(null, { status: 201, headers: { ...TUS_HEADERS, location: locationOf(p, id), "upload-offset": "0" } });
+    const target = targetOf(p, (query as { rslug?: string }).rslug);
+    const meta = directMeta(req);
+    await s.uploads.check(p.kbid, target, meta);
+    return s.uploads.store(p.kbid, target, meta, bodyOf(req));
   });
-
-  mountForms(app, api.tusPatch, async ({ params, req }) => {
-    const h = headers(req, api.TusPatchHeaders);
+  mount(app, api.tusCreate, async ({ params, body, req }) => {
+    const p = params as FormParams;
+    const { length, meta } = tusCreation(req);
+    const resource = p.field === undefined ? (body as CreateResource | undefined) : undefined;
+    return created(p, await s.tus.create(p.kbid, targetOf(p), length, meta, resource));
+  });
+  mount(app, api.tusPatch, async ({ params, req }) => {
     const p = params as FormParams & { upload_id: string };
-    const state = await s.tus.patch(p.kbid, p.upload_id, h["upload-offset"], h["upload-length"], bodyOf(req)());
-    return patchAnswer(state);
+    const h = tusPatchHeaders(req);
+    return patched(await s.tus.patch(p.kbid, p.upload_id, h["upload-offset"], h["upload-length"], bodyOf(req)()));
   });
+  mount(app, asGet(api.tusHead), async ({ params }) => {
+    const p = params as FormParams & { upload_id: string };
+    return offsetAnswer(await s.tus.state(p.kbid, p.upload_id));
+  });
+  // OPTIONS is TUS's discovery, not a wire route: answered as is, after authentication like any request.
+  for (const forms of [api.tusCreate, api.tusPatch]) for (const def of Object.values(forms)) app.options(def.path, optionsAnswer);
 
-  // Hono answers HEAD with the GET handler (body dropped), so the TUS HEAD is mounted as GET.
-  mountForms(
-    app,
-    api.tusHead,
-    async ({ params }) => {
-      const p = params as FormParams & { upload_id: string };
-      const st = await s.tus.state(p.kbid, p.upload_id);
-      const h: Record<string, string> = { ...TUS_HEADERS, "upload-offset": String(st.offset), "cache-control": "no-store" };
-      if (st.length === null) h["upload-defer-length"] = "1";
-      else h["upload-length"] = String(st.length);
-      return new Response(null, { status: 200, headers: h });
-    },
-    "GET",
-  );
-
-  const options = () =>
-    new Response(null, {
-      status: 204,
-      headers: { ...TUS_HEADERS, "tus-version": api.TUS_VERSION, "tus-extension": "creation,creation-defer-length" },
-    });
-  for (const def of [
-    api.tusCreate.kb,
-    api.tusCreate.byId,
-    api.tusCreate.bySlug,
-    api.tusPatch.kb,
-    api.tusPatch.byId,
-    api.tusPatch.bySlug,
-  ]) {
-    app.options(def.path, options);
-  }
-
-  for (const def of [api.downloadField.byId, api.downloadField.bySlug]) {
-    mount(app, def, async ({ params, query, req }) => {
-      const p = params as { kbid: string; rid?: string; rslug?: string; field_id: string };
-      const ref = p.rid !== undefined ? { rid: p.rid } : { slug: p.rslug ?? "" };
-      const d = await openDownload(s.resources, p.kbid, ref, p.field_id, req.headers.get("range"), query.inline);
-      return new Response(Readable.toWeb(d.body) as ReadableStream, { status: d.status, headers: d.headers });
-    });
-  }
+  mount(app, api.downloadField, async ({ params, query, req }) => {
+    const ref = "rid" in params ? { rid: params.rid } : { slug: params.rslug };
+    const d = await openDownload(s.resources, params.kbid, ref, params.field_id, req.headers.get("range"), query.inline);
+    return new Response(Readable.toWeb(d.body) as ReadableStream, { status: d.status, headers: d.headers });
+  });
 }

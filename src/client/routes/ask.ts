@@ -11,10 +11,10 @@ export const ASK_HEADERS: typeof api.ASK_HEADERS = {
   learningId: "NUCLIA-LEARNING-ID",
 };
 export const STATUS_CODES: typeof api.STATUS_CODES = { success: "0", error: "-1", no_context: "-2", no_retrieval_data: "-3" };
-export const askKb: Routed<typeof api.askKb> = { method: "POST", path: "/api/v1/kb/:kbid/ask", stream: true };
+export const askKb: Routed<typeof api.askKb> = { method: "POST", path: "/api/v1/kb/:kbid/ask", stream: "ndjson" };
 export const askResource: Routed<typeof api.askResource> = {
   method: "POST",
   path: "/api/v1/kb/:kbid/resource/:rid/ask",
-  stream: true,
+  stream: "ndjson",
 };
-export const askSlug: Routed<typeof api.askSlug> = { method: "POST", path: "/api/v1/kb/:kbid/slug/:slug/ask", stream: true };
+export const askSlug: Routed<typeof api.askSlug> = { method: "POST", path: "/api/v1/kb/:kbid/slug/:slug/ask", stream: "ndjson" };

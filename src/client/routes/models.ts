@@ -7,6 +7,6 @@ export type * from "../../api/models.js";
 
 export const addModel: Routed<typeof api.addModel> = { method: "POST", path: "/api/v1/kbox/models", stream: false };
 export const listModels: Routed<typeof api.listModels> = { method: "GET", path: "/api/v1/kbox/models", stream: false };
-export const pullModel: Routed<typeof api.pullModel> = { method: "POST", path: "/api/v1/kbox/models/pull", stream: true };
+export const pullModel: Routed<typeof api.pullModel> = { method: "POST", path: "/api/v1/kbox/models/pull", stream: "ndjson" };
 export const removeModel: Routed<typeof api.removeModel> = { method: "DELETE", path: "/api/v1/kbox/models", stream: false };
 export const useModel: Routed<typeof api.useModel> = { method: "POST", path: "/api/v1/kbox/models/use", stream: false };

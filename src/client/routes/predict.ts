@@ -8,22 +8,22 @@ export type * from "../../api/predict.js";
 export const chatCompletions: Routed<typeof api.chatCompletions> = {
   method: "POST",
   path: "/api/v1/predict/chat/completions",
-  stream: false,
+  stream: "sse",
 };
 export const getModel: Routed<typeof api.getModel> = { method: "GET", path: "/api/v1/predict/models/:model_id", stream: false };
 export const listModels: Routed<typeof api.listModels> = { method: "GET", path: "/api/v1/predict/models", stream: false };
 export const openaiChatCompletions: Routed<typeof api.openaiChatCompletions> = {
   method: "POST",
   path: "/v1/chat/completions",
-  stream: false,
+  stream: "sse",
 };
 export const openaiEmbeddings: Routed<typeof api.openaiEmbeddings> = { method: "POST", path: "/v1/embeddings", stream: false };
 export const openaiModels: Routed<typeof api.openaiModels> = { method: "GET", path: "/v1/models", stream: false };
-export const predictChat: Routed<typeof api.predictChat> = { method: "POST", path: "/api/v1/predict/chat", stream: true };
+export const predictChat: Routed<typeof api.predictChat> = { method: "POST", path: "/api/v1/predict/chat", stream: "ndjson" };
 export const predictChatKb: Routed<typeof api.predictChatKb> = {
   method: "POST",
   path: "/api/v1/predict/chat/:kbid",
-  stream: true,
+  stream: "ndjson",
 };
 export const predictQuery: Routed<typeof api.predictQuery> = { method: "POST", path: "/api/v1/predict/query", stream: false };
 export const predictQueryGet: Routed<typeof api.predictQueryGet> = {
