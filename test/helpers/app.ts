@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { type AppOptions, createApp } from "../../daemon/http/app.js";
 import type { ConnInfo, HttpEnv } from "../../daemon/http/auth.js";
 import { createServices, type Services } from "../../daemon/services.js";
+import { loadSettings } from "../../daemon/settings/index.js";
 import type { KbRole } from "../../src/api/accounts.js";
 import { VERSION } from "../../src/api/version.js";
 
@@ -35,18 +36,18 @@ export interface PortlessApp {
 
 /** Build the services on a fresh data dir and the app over them, as Hono's own tests do (`app.request`). */
 export async function startPortlessApp(opts: Partial<Omit<AppOptions, "log">> = {}): Promise<PortlessApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), "kbox-app-"));
+  const home = mkdtempSync(join(tmpdir(), "kbox-app-"));
   const logs: string[] = [];
   const log = (msg: string) => void logs.push(msg);
-  const services = await createServices({
+  // As a daemon with a TCP listener: private link targets refused, no model pulled on demand.
+  const settings = loadSettings({ env: { KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", KBOX_LINKS_ALLOW_PRIVATE: "0" } });
+  const services = await createServices(settings, {
     version: VERSION,
     started: new Date().toISOString(),
-    dataDir,
+    dataDir: settings.paths.data,
     listen: [],
     requestStop: () => undefined,
     log,
-    env: {},
-    tcp: true,
   });
   const app = createApp(services, { trustRolesHeader: false, ...opts, log });
   return {
@@ -71,7 +72,7 @@ export async function startPortlessApp(opts: Partial<Omit<AppOptions, "log">> = 
     },
     close: async () => {
       await services.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }
