@@ -1,6 +1,6 @@
-import * as kbs from "../../../src/api/kbs.js";
-import * as resources from "../../../src/api/resources.js";
-import type { TestDaemon } from "../../helpers/daemon.js";
+import * as kbs from "../../src/api/kbs.js";
+import * as resources from "../../src/api/resources.js";
+import type { TestDaemon } from "./daemon.js";
 
 // Tests run offline: no automatic model download (keyword retrieval unless a test registers an embedder).
 process.env.KBOX_MODELS_AUTOPULL = "0";
