@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { homedir, tmpdir, userInfo } from "node:os";
 import { getRequestListener } from "@hono/node-server";
 import { type KboxPaths, kboxPaths } from "../src/api/paths.js";
 import { VERSION } from "../src/api/version.js";
@@ -62,7 +63,11 @@ function listen(server: Server, target: string | { host: string; port: number })
 
 /** Start kboxd: take the lock, open the store, serve the socket (and TCP when asked). */
 export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaemon> {
-  const paths = kboxPaths(opts.env ?? process.env);
+  const paths = kboxPaths(opts.env ?? process.env, {
+    home: homedir(),
+    tmp: tmpdir(),
+    uid: process.getuid?.() ?? userInfo().username,
+  });
   mkdirSync(paths.runtime, { recursive: true, mode: 0o700 });
   chmodSync(paths.runtime, 0o700);
   mkdirSync(paths.data, { recursive: true, mode: 0o700 });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { VERSION } from "../api/version.js";
 import { ApiError, UnreachableError } from "../client/errors.js";
-import type { Context } from "./context.js";
+import { VERSION } from "../client/routes/version.js";
+import type { Context, ContextDeps } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import { type IO, processIO } from "./io.js";
 import { styles } from "./output.js";
@@ -29,8 +29,12 @@ export function reportError(ctx: Context, e: unknown): number {
   return err.exitCode;
 }
 
-/** Run the CLI with `argv` (without node and script) and return the exit code. */
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+/**
+ * Run the CLI with `argv` (without node and script) and return the exit code. This is where the
+ * program is composed: the CLI library (context, output, program) and the command table of
+ * src/commands meet here and nowhere else. `deps` replaces the transport in tests.
+ */
+export async function main(argv: string[], io: IO = processIO(), deps: ContextDeps = {}): Promise<number> {
   // `kbox --version` answers before the command tree (and every wire schema) is loaded.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     io.stdout.write(`${VERSION}\n`);
@@ -38,10 +42,10 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   }
   // Commander and the context are loaded only past the --version check.
   const [{ CommanderError }, { Context }] = await Promise.all([import("commander"), import("./context.js")]);
-  const ctx = new Context(io);
+  const ctx = new Context(io, deps);
   let program: Command;
   try {
-    const { buildProgram } = await import("./program.js");
+    const { buildProgram } = await import("../commands/index.js");
     // Only the named command's module is imported (the whole tree for help and unknown words).
     program = await buildProgram(ctx, argv);
   } catch (e) {

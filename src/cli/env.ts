@@ -1,0 +1,67 @@
+import { homedir, tmpdir, userInfo } from "node:os";
+import { type HostDirs, type KboxPaths, kboxPaths } from "../api/paths.js";
+
+export type { KboxPaths };
+
+/** An environment as a record of variables (process.env, or a test's). */
+export type EnvRecord = NodeJS.ProcessEnv;
+
+/**
+ * The environment as the CLI reads it: every variable a command or the context looks at, parsed
+ * once and handed down through the Context. Values keep the difference between unset and empty:
+ * each reader decides what an empty one means, as it always has.
+ */
+export interface CliEnv {
+  /** KBOX_PROFILE: the profile to use, under `--profile`. */
+  profile?: string;
+  /** KBOX_URL: an ad-hoc remote profile for scripts (with KBOX_API_KEY). */
+  url?: string;
+  /** KBOX_API_KEY: the key of a remote profile, over the stored one. */
+  apiKey?: string;
+  /** KBOX_KB: the knowledge box, under `--kb`. */
+  kb?: string;
+  /** KBOX_CREDENTIAL_STORE: auto, keyring or file, over the `credentials.store` setting. */
+  credentialStore?: string;
+  /** KBOX_HF_ENDPOINT: the model hub `kbox models pull` asks the daemon to use. */
+  hfEndpoint?: string;
+  /** KBOX_EMBEDDINGS_API_KEY: the key `kbox models add` registers, under `--api-key`. */
+  embeddingsApiKey?: string;
+  /** NO_COLOR is set (to anything) or TERM is dumb: no ANSI styles. */
+  noColor: boolean;
+  /** TERM is dumb: no redrawn progress bars either. */
+  dumbTerminal: boolean;
+  /** Where kbox keeps its things: KBOX_HOME, else the XDG variables over the host's dirs. */
+  paths: KboxPaths;
+  /** Every variable, as a daemon the CLI starts inherits them. */
+  raw: EnvRecord;
+}
+
+/** The host's home and temp dirs and user id, for the XDG layout. */
+export function hostDirs(): HostDirs {
+  return { home: homedir(), tmp: tmpdir(), uid: typeof process.getuid === "function" ? process.getuid() : userInfo().username };
+}
+
+/** This process's environment: the only place the CLI reads process.env (src/cli/io.ts hands it over). */
+export function processEnv(): EnvRecord {
+  return process.env;
+}
+
+/** NO_COLOR set (to anything, as no-color.org says) or a dumb terminal: no ANSI styles. */
+export const noColor = (raw: EnvRecord): boolean => "NO_COLOR" in raw || raw.TERM === "dumb";
+
+/** Parse an environment; the host's dirs are looked up only when KBOX_HOME does not set the layout. */
+export function parseEnv(raw: EnvRecord, host: () => HostDirs = hostDirs): CliEnv {
+  return {
+    profile: raw.KBOX_PROFILE,
+    url: raw.KBOX_URL,
+    apiKey: raw.KBOX_API_KEY,
+    kb: raw.KBOX_KB,
+    credentialStore: raw.KBOX_CREDENTIAL_STORE,
+    hfEndpoint: raw.KBOX_HF_ENDPOINT,
+    embeddingsApiKey: raw.KBOX_EMBEDDINGS_API_KEY,
+    noColor: noColor(raw),
+    dumbTerminal: raw.TERM === "dumb",
+    paths: kboxPaths(raw, raw.KBOX_HOME ? undefined : host()),
+    raw,
+  };
+}
