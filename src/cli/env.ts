@@ -3,13 +3,15 @@ import { type HostDirs, type KboxPaths, kboxPaths } from "../api/paths.js";
 
 export type { KboxPaths };
 
-/** An environment as a record of variables (process.env, or a test's). */
+/** An environment as a record of variables (the process's, or a test's). */
 export type EnvRecord = NodeJS.ProcessEnv;
 
 /**
  * The environment as the CLI reads it: every variable a command or the context looks at, parsed
- * once and handed down through the Context. Values keep the difference between unset and empty:
- * each reader decides what an empty one means, as it always has.
+ * once and handed down through the Context. The raw record comes in the IO (processIO in
+ * src/cli/io.ts, the process boundary, is the one place the CLI reads the process's environment).
+ * Values keep the difference between unset and empty: each reader decides what an empty one
+ * means, as it always has.
  */
 export interface CliEnv {
   /** KBOX_PROFILE: the profile to use, under `--profile`. */
@@ -39,11 +41,6 @@ export interface CliEnv {
 /** The host's home and temp dirs and user id, for the XDG layout. */
 export function hostDirs(): HostDirs {
   return { home: homedir(), tmp: tmpdir(), uid: typeof process.getuid === "function" ? process.getuid() : userInfo().username };
-}
-
-/** This process's environment: the only place the CLI reads process.env (src/cli/io.ts hands it over). */
-export function processEnv(): EnvRecord {
-  return process.env;
 }
 
 /** NO_COLOR set (to anything, as no-color.org says) or a dumb terminal: no ANSI styles. */

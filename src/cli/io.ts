@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { type EnvRecord, processEnv } from "./env.js";
+import type { EnvRecord } from "./env.js";
 
 /** A writable the CLI prints to; `isTTY` decides tables and colour versus plain TSV. */
 export interface Out {
@@ -18,8 +18,9 @@ export interface IO {
   cwd: string;
 }
 
+/** This process's streams, environment and working directory: the only place the CLI reads process.env. */
 export function processIO(): IO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: processEnv(), cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
 }
 
 /** Buffers standing in for stdout/stderr in tests. */
