@@ -140,7 +140,7 @@ describe("kbox ask", () => {
         .split("\n")
         .map((l) => JSON.parse(l)),
     ).toEqual(items);
-    expect((fake.last(askApi.askKb)?.json as { citations: unknown }).citations).toBe(false);
+    expect(fake.last(askApi.askKb)?.json).toMatchObject({ citations: false });
 
     fake.on(askApi.askKb, {
       ndjson: [{ item: { type: "answer", text: "Partial" } }, { item: { type: "error", error: "the model went away" } }],
