@@ -128,11 +128,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** The entry a command word names, by name or alias. */
-export function commandEntry(word: string): CommandEntry | undefined {
-  return COMMANDS.find((e) => e.name === word || e.aliases?.includes(word));
-}
-
 /** The top-level commands a run of `argv` needs (every one without argv: help, docs, completions). */
 export function commandsFor(argv: readonly string[] | undefined): readonly CommandEntry[] {
   return entriesFor(COMMANDS, argv);
