@@ -15,7 +15,7 @@ import { type Manifest, modelDir, readInstalled } from "../daemon/models/manifes
 import { OnnxEmbedder, threadCount } from "../daemon/models/onnx.js";
 import type { Embedder } from "../daemon/models/types.js";
 import { kboxPaths } from "../src/api/paths.js";
-import { hostDirs } from "../src/cli/env.js";
+import { hostDirs } from "../src/cli/paths.js";
 
 export interface ThroughputResult {
   model: string;

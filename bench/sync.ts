@@ -17,7 +17,7 @@ import * as findApi from "../src/api/find.js";
 import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
-import { hostDirs } from "../src/cli/env.js";
+import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
 
 const { values: args } = parseArgs({

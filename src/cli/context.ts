@@ -3,10 +3,11 @@ import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
 import type { Target, Transport } from "../client/transport.js";
 import { type Config, loadConfig, type Profile, saveConfig } from "./config.js";
-import { type CliEnv, type KboxPaths, parseEnv } from "./env.js";
+import { type CliEnv, parseEnv } from "./env.js";
 import { CliError, EXIT } from "./errors.js";
 import type { IO } from "./io.js";
 import { status } from "./output.js";
+import { cliPaths, type KboxPaths } from "./paths.js";
 
 /** Options every command accepts (some only where they make sense). */
 export interface GlobalOptions {
@@ -48,7 +49,7 @@ export class Context {
     private readonly deps: ContextDeps = {},
   ) {
     this.env = parseEnv(io.env);
-    this.paths = this.env.paths;
+    this.paths = cliPaths(io.env);
   }
 
   get config(): Config {

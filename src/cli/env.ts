@@ -1,8 +1,3 @@
-import { homedir, tmpdir, userInfo } from "node:os";
-import { type HostDirs, type KboxPaths, kboxPaths } from "../api/paths.js";
-
-export type { KboxPaths };
-
 /** An environment as a record of variables (the process's, or a test's). */
 export type EnvRecord = NodeJS.ProcessEnv;
 
@@ -32,22 +27,15 @@ export interface CliEnv {
   noColor: boolean;
   /** TERM is dumb: no redrawn progress bars either. */
   dumbTerminal: boolean;
-  /** Where kbox keeps its things: KBOX_HOME, else the XDG variables over the host's dirs. */
-  paths: KboxPaths;
   /** Every variable, as a daemon the CLI starts inherits them. */
   raw: EnvRecord;
-}
-
-/** The host's home and temp dirs and user id, for the XDG layout. */
-export function hostDirs(): HostDirs {
-  return { home: homedir(), tmp: tmpdir(), uid: typeof process.getuid === "function" ? process.getuid() : userInfo().username };
 }
 
 /** NO_COLOR set (to anything, as no-color.org says) or a dumb terminal: no ANSI styles. */
 export const noColor = (raw: EnvRecord): boolean => "NO_COLOR" in raw || raw.TERM === "dumb";
 
-/** Parse an environment; the host's dirs are looked up only when KBOX_HOME does not set the layout. */
-export function parseEnv(raw: EnvRecord, host: () => HostDirs = hostDirs): CliEnv {
+/** Parse an environment (the path layout's variables are src/cli/paths.ts's). */
+export function parseEnv(raw: EnvRecord): CliEnv {
   return {
     profile: raw.KBOX_PROFILE,
     url: raw.KBOX_URL,
@@ -58,7 +46,6 @@ export function parseEnv(raw: EnvRecord, host: () => HostDirs = hostDirs): CliEn
     embeddingsApiKey: raw.KBOX_EMBEDDINGS_API_KEY,
     noColor: noColor(raw),
     dumbTerminal: raw.TERM === "dumb",
-    paths: kboxPaths(raw, raw.KBOX_HOME ? undefined : host()),
     raw,
   };
 }
