@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import * as kbs from "../src/api/kbs.js";
 import * as resources from "../src/api/resources.js";
-import { OpenAiStandIn } from "../test/daemon/ask/openai-standin.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
+import { OpenAiStandIn } from "../test/helpers/openai-standin.js";
 
 const N = Number(process.argv[2] ?? 300);
 const RUNS = Number(process.argv[3] ?? 20);

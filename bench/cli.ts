@@ -2,7 +2,7 @@
  * CLI start-up and round-trip times: `npm run build && npx tsx bench/cli.ts [runs]` (default 15).
  *
  * Each run is a fresh `node dist/bin/kbox.js …` process, as users run it: `kbox --version`,
- * `kbox kb list --json` and `kbox find fox --json` against a warm daemon (started once in a temp
+ * `kbox kb list --json`, `kbox find fox --json` and `kbox sync list --json` against a warm daemon (started once in a temp
  * KBOX_HOME, with one knowledge box and one resource). The commands are run in turn, round after
  * round, next to a bare `node -e 0`, so a change in machine load hits all of them alike. Prints the
  * median, min and max of each and its overhead over the node baseline. Target: find <= 150 ms wall.
@@ -43,6 +43,8 @@ const cases: { label: string; args: string[]; kbox: boolean }[] = [
   { label: "kbox --version", args: ["--version"], kbox: true },
   { label: "kbox kb list --json", args: ["kb", "list", "--json"], kbox: true },
   { label: "kbox find fox --json", args: ["find", "fox", "--json"], kbox: true },
+  // A command that once imported src/api values (zod and every schema) rather than the generated routes.
+  { label: "kbox sync list --json", args: ["sync", "list", "--json"], kbox: true },
 ];
 
 try {

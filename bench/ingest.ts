@@ -30,7 +30,7 @@ import { kboxPaths } from "../src/api/paths.js";
 import { processingStatus } from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
 import { daemonEnv, hello } from "../src/client/connect.js";
-import { directUpload } from "../src/commands/upload.js";
+import { directUpload } from "../src/client/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
 

@@ -15,6 +15,7 @@ import { type Manifest, modelDir, readInstalled } from "../daemon/models/manifes
 import { DEFAULT_MODEL_THREADS, OnnxEmbedder } from "../daemon/models/onnx.js";
 import type { Embedder } from "../daemon/models/types.js";
 import { kboxPaths } from "../src/api/paths.js";
+import { hostDirs } from "../src/cli/paths.js";
 
 export interface ThroughputResult {
   model: string;
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     return i > 0 ? Number(process.argv[i + 1]) : def;
   };
   const id = process.argv[2]?.startsWith("--") ? undefined : process.argv[2];
-  const cache = join(kboxPaths(process.env).data, "models");
+  const cache = join(kboxPaths(process.env, hostDirs()).data, "models");
   let tmp: string | undefined;
   let e = await installedEmbedder(cache, id);
   if (!e) {

@@ -17,6 +17,7 @@ import * as findApi from "../src/api/find.js";
 import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
+import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
 
 const { values: args } = parseArgs({
@@ -48,7 +49,7 @@ function makeTree(root: string): void {
 
 /** Reuse the user's installed models (read-only) so ingestion embeds as it would for real (none: keyword only, no automatic pull). */
 function linkModels(home: string): string | undefined {
-  const cache = join(kboxPaths(process.env).data, "models");
+  const cache = join(kboxPaths(process.env, hostDirs()).data, "models");
   const embedder = readInstalled(cache).find((m) => m.kind !== "reranker");
   if (!embedder) return undefined;
   mkdirSync(join(home, "data"), { recursive: true });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../src/cli/main.js";
+import { main } from "../src/main.js";
 
 // A reader that stops early (`kbox ask --json | head -1`) closes the pipe: that ends our output,
 // quietly, as it does for other Unix tools; it is not a crash.

@@ -247,7 +247,7 @@ function __kbox_sub
 end
 function __kbox_at; set -l p (__kbox_path); test "$p" = "$argv[1]"; end
 complete -c kbox -f
-complete -c kbox -l profile -r -a '(kbox __complete profiles 2>/dev/null)' -d 'profile to use (local daemon or a remote zone)'
+complete -c kbox -l profile -r -a '(kbox __complete profiles 2>/dev/null)' -d 'profile to use (local daemon or a remote zone) (env: KBOX_PROFILE)'
 complete -c kbox -s q -l quiet -d 'no status lines on stderr'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'backup' -d 'Back up and restore knowledge boxes'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'daemon' -d 'Start, stop and inspect the background daemon kboxd'
@@ -396,7 +396,7 @@ complete -c kbox -n '__kbox_at '\''models use'\''' -l json -d 'print the wire re
 complete -c kbox -n '__kbox_at '\''models use'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''models add'\''' -l url -r -d 'OpenAI-compatible: base URL ending in /v1; predict: the zone URL'
 complete -c kbox -n '__kbox_at '\''models add'\''' -l model -r -d 'the model the endpoint should run (required for openai:)'
-complete -c kbox -n '__kbox_at '\''models add'\''' -l api-key -r -d 'API key (sent as a bearer token)'
+complete -c kbox -n '__kbox_at '\''models add'\''' -l api-key -r -d 'API key (sent as a bearer token) (env: KBOX_EMBEDDINGS_API_KEY)'
 complete -c kbox -n '__kbox_at '\''models add'\''' -l dim -r -d 'vector dimension (else discovered with one call)'
 complete -c kbox -n '__kbox_at '\''models add'\''' -l query-prefix -r -d 'text put before queries'
 complete -c kbox -n '__kbox_at '\''models add'\''' -l passage-prefix -r -d 'text put before passages'

@@ -4,7 +4,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { staleDocs, writeDocs } from "../src/cli/man-docs.js";
+import { staleDocs, writeDocs } from "../src/commands/man-docs.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 if (process.argv.includes("--check")) {

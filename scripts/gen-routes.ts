@@ -2,10 +2,11 @@
  * Generate src/client/routes/ from src/api: `npm run gen:routes`. `--check` exits 1 (listing the
  * files) when the committed files are out of date.
  *
- * src/api stays the one definition of the wire. For every api module with routes, the generated
- * module holds each route's method, path and stream kind (a RouteRef typed by the src/api route) and the module's
- * plain JSON constants, and re-exports the module's types. Commands import those instead of src/api,
- * so a CLI run does not load zod and every wire schema just to learn a URL.
+ * src/api stays the one definition of the wire. For every api module with routes or plain JSON
+ * constants, the generated module holds each route's method, path and stream kind (a RouteRef typed
+ * by the src/api route) and the module's JSON constants, and re-exports the module's types. Commands
+ * import only those (a lint rule in biome.json keeps it so), so a CLI run does not load zod and every
+ * wire schema just to learn a URL, a default or a version.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -47,10 +48,11 @@ function jsonConstant(v: unknown): string | undefined {
   return text;
 }
 
-/** The generated module for one api module, or undefined when it has no routes. */
+/** The generated module for one api module, or undefined when it has neither routes nor JSON constants. */
 function routesModule(name: string, mod: Rec): string | undefined {
   const lines: string[] = [];
   let routes = 0;
+  let constants = 0;
   // Sorted: an ESM namespace is, but a test runner's module object may not be.
   for (const [key, value] of Object.entries(mod).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (isRouteTree(value)) {
@@ -58,15 +60,20 @@ function routesModule(name: string, mod: Rec): string | undefined {
       lines.push(`export const ${key}: Routed<typeof api.${key}> = ${refLiteral(value, "")};`);
     } else {
       const json = jsonConstant(value);
-      if (json !== undefined) lines.push(`export const ${key}: typeof api.${key} = ${json};`);
+      if (json !== undefined) {
+        constants++;
+        lines.push(`export const ${key}: typeof api.${key} = ${json};`);
+      }
     }
   }
-  if (!routes) return undefined;
+  if (!routes && !constants) return undefined;
   return [
     `// Generated from src/api/${name}.ts by scripts/gen-routes.ts (\`npm run gen:routes\`): do not edit.`,
-    `/** The routes of src/api/${name}.ts as RouteRefs (method and path), its JSON constants, and its types. */`,
+    routes
+      ? `/** The routes of src/api/${name}.ts as RouteRefs (method and path), its JSON constants, and its types. */`
+      : `/** The JSON constants and the types of src/api/${name}.ts. */`,
     `import type * as api from "../../api/${name}.js";`,
-    `import type { Routed } from "../client.js";`,
+    ...(routes ? [`import type { Routed } from "../client.js";`] : []),
     "",
     `export type * from "../../api/${name}.js";`,
     "",

@@ -3,6 +3,7 @@
  * and handed to the services as typed values. The only module of the daemon that reads the
  * environment (besides the heap flag in lifecycle/heap.ts).
  */
+import { homedir, tmpdir, userInfo } from "node:os";
 import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
@@ -80,12 +81,15 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
   const listen = opts.listen ? parseListen(opts.listen) : undefined;
   if (opts.trustRolesHeader && listen && !LOOPBACK_HOSTS.has(listen.host))
     throw new SettingsError("--trust-roles-header is allowed only on a loopback listener");
-  const paths = kboxPaths({
-    KBOX_HOME: v.home,
-    XDG_DATA_HOME: v.dataHome,
-    XDG_RUNTIME_DIR: v.runtimeDir,
-    XDG_STATE_HOME: v.stateHome,
-  });
+  const paths = kboxPaths(
+    {
+      KBOX_HOME: v.home,
+      XDG_DATA_HOME: v.dataHome,
+      XDG_RUNTIME_DIR: v.runtimeDir,
+      XDG_STATE_HOME: v.stateHome,
+    },
+    { home: homedir(), tmp: tmpdir(), uid: process.getuid?.() ?? userInfo().username },
+  );
   return {
     paths,
     listen,

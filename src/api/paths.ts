@@ -1,6 +1,3 @@
-import { homedir, tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
-
 /** Where kbox keeps its things; the one place that knows the layout on disk and in the runtime dir. */
 export interface KboxPaths {
   /** Set when KBOX_HOME put everything under one folder. */
@@ -13,8 +10,31 @@ export interface KboxPaths {
   logs: string;
 }
 
-/** Resolve kbox's folders: KBOX_HOME puts config, data, socket, pid and logs under one dir; else XDG. */
-export function kboxPaths(env: NodeJS.ProcessEnv = process.env): KboxPaths {
+/** Facts of the host the XDG layout needs. src/api reads no host state: the CLI and the daemon each pass their own. */
+export interface HostDirs {
+  /** The user's home directory. */
+  home: string;
+  /** The temp dir, for the per-user runtime dir when XDG_RUNTIME_DIR is unset. */
+  tmp: string;
+  /** The user's id (a name where there are no uids): the per-user runtime dir's suffix. */
+  uid: string | number;
+}
+
+/** The variables the layout reads: KBOX_HOME, XDG_RUNTIME_DIR, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME. */
+export type PathsEnv = Readonly<Record<string, string | undefined>>;
+
+/** Join with "/" (src/api imports no node:path): repeated and trailing slashes collapse, as path.join does. */
+const join = (...parts: string[]) =>
+  parts
+    .join("/")
+    .replace(/\/{2,}/g, "/")
+    .replace(/(.)\/$/, "$1");
+
+/**
+ * Resolve kbox's folders: KBOX_HOME puts config, data, socket, pid and logs under one dir; else XDG
+ * under the host's home and temp dirs (`host` is needed only then).
+ */
+export function kboxPaths(env: PathsEnv, host?: HostDirs): KboxPaths {
   const home = env.KBOX_HOME;
   if (home) {
     const runtime = join(home, "run");
@@ -28,9 +48,9 @@ export function kboxPaths(env: NodeJS.ProcessEnv = process.env): KboxPaths {
       logs: join(home, "logs"),
     };
   }
-  const h = homedir();
-  const uid = typeof process.getuid === "function" ? process.getuid() : userInfo().username;
-  const runtime = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "kbox") : join(tmpdir(), `kbox-${uid}`);
+  if (!host) throw new Error("kboxPaths: without KBOX_HOME the layout needs the host's home and temp dirs");
+  const h = host.home;
+  const runtime = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "kbox") : join(host.tmp, `kbox-${host.uid}`);
   return {
     config: join(env.XDG_CONFIG_HOME || join(h, ".config"), "kbox"),
     data: join(env.XDG_DATA_HOME || join(h, ".local", "share"), "kbox"),

@@ -1,11 +1,13 @@
 import type { Command } from "commander";
-import { type KboxPaths, kboxPaths } from "../api/paths.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
+import type { Target, Transport } from "../client/transport.js";
 import { type Config, loadConfig, type Profile, saveConfig } from "./config.js";
+import { type CliEnv, parseEnv } from "./env.js";
 import { CliError, EXIT } from "./errors.js";
 import type { IO } from "./io.js";
 import { status } from "./output.js";
+import { cliPaths, type KboxPaths } from "./paths.js";
 
 /** Options every command accepts (some only where they make sense). */
 export interface GlobalOptions {
@@ -16,13 +18,25 @@ export interface GlobalOptions {
   profile?: string;
 }
 
+/** What a context is built from besides its IO: the seams tests replace (as gh's Factory). */
+export interface ContextDeps {
+  /**
+   * How requests travel to a target (the local socket, a zone URL): node:http by default. A test
+   * passes a fake that records the requests and answers canned wire responses, so a verb's flags
+   * and output are tested without a daemon.
+   */
+  transport?: (target: Target) => Transport;
+}
+
 /** The name under which KBOX_URL (with KBOX_API_KEY) acts as a profile. */
 export const ENV_PROFILE = "$KBOX_URL";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What a command needs: IO, paths, config, the chosen profile, and a client made on demand. */
+/** What a command needs: IO, the environment, paths, config, the chosen profile, and clients made on demand. */
 export class Context {
+  /** The environment, parsed once from the IO's (the only way a command sees a variable). */
+  readonly env: CliEnv;
   readonly paths: KboxPaths;
   exitCode: number = EXIT.ok;
   private cfg?: Config;
@@ -30,8 +44,12 @@ export class Context {
   /** Global options parsed from the root command (set by the program before an action runs). */
   globals: GlobalOptions = {};
 
-  constructor(readonly io: IO) {
-    this.paths = kboxPaths(io.env);
+  constructor(
+    readonly io: IO,
+    private readonly deps: ContextDeps = {},
+  ) {
+    this.env = parseEnv(io.env);
+    this.paths = cliPaths(io.env);
   }
 
   get config(): Config {
@@ -49,16 +67,16 @@ export class Context {
   }
 
   profileName(opts: GlobalOptions = this.globals): string {
-    const env = this.io.env;
+    const env = this.env;
     // KBOX_URL is an ad-hoc remote profile for scripts; an explicit profile still wins.
     // Empty variables count as unset (`KBOX_PROFILE= kbox …`).
-    if (!opts.profile && !env.KBOX_PROFILE && env.KBOX_URL) return ENV_PROFILE;
-    return opts.profile || env.KBOX_PROFILE || this.config.current_profile || "local";
+    if (!opts.profile && !env.profile && env.url) return ENV_PROFILE;
+    return opts.profile || env.profile || this.config.current_profile || "local";
   }
 
   profile(opts: GlobalOptions = this.globals): Profile {
     const name = this.profileName(opts);
-    if (name === ENV_PROFILE) return { kind: "remote", url: this.io.env.KBOX_URL };
+    if (name === ENV_PROFILE) return { kind: "remote", url: this.env.url };
     const p = this.config.profiles[name];
     if (!p) throw new CliError(`no profile named ${JSON.stringify(name)}`, EXIT.usage, "list them with `kbox profile list`");
     return p;
@@ -66,6 +84,12 @@ export class Context {
 
   status(msg: string, opts: GlobalOptions = this.globals): void {
     status(this.io, opts.quiet, msg);
+  }
+
+  /** A client for a target (the local socket, a zone URL), through the context's transport; never starts a daemon. */
+  async connect(target: Target): Promise<KboxClient> {
+    const { KboxClient } = await import("../client/client.js");
+    return new KboxClient(target, this.deps.transport?.(target));
   }
 
   /** A client for the active profile; the local daemon is started when needed unless `autostart` is false. */
@@ -82,15 +106,19 @@ export class Context {
   }
 
   private async makeClient(name: string, profile: Profile, autostart: boolean, opts: GlobalOptions): Promise<KboxClient> {
-    const { KboxClient } = await import("../client/client.js");
     if (profile.kind === "remote") {
       if (!profile.url) throw new CliError(`profile ${name} has no URL`, EXIT.usage);
-      const apiKey = this.io.env.KBOX_API_KEY ?? (await this.secret(name, profile));
-      return new KboxClient({ kind: "http", baseUrl: profile.url, apiKey });
+      const apiKey = this.env.apiKey ?? (await this.secret(name, profile));
+      return this.connect({ kind: "http", baseUrl: profile.url, apiKey });
     }
     const { connectLocal } = await import("../client/connect.js");
     if (this.config.settings["daemon.autostart"] === "false") autostart = false;
-    return connectLocal(this.paths, { autostart, env: this.io.env, notice: (m) => this.status(m, opts) });
+    return connectLocal(this.paths, {
+      autostart,
+      env: this.env.raw,
+      notice: (m) => this.status(m, opts),
+      transport: this.deps.transport,
+    });
   }
 
   /** The stored API key of a remote profile (keyring or credentials file; loaded lazily). */
@@ -102,7 +130,7 @@ export class Context {
    * current KB set by `kbox kb use`. Returns its uuid.
    */
   async kbid(opts: GlobalOptions = this.globals): Promise<string> {
-    const ref = opts.kb || this.io.env.KBOX_KB || this.profile(opts).kb;
+    const ref = opts.kb || this.env.kb || this.profile(opts).kb;
     if (!ref)
       throw new CliError("no knowledge box selected", EXIT.usage, "pass --kb <slug>, set KBOX_KB, or run `kbox kb use <slug>`");
     const client = await this.client(opts);

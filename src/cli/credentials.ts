@@ -1,8 +1,17 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Context } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
+
+/**
+ * What the credential functions read of the CLI's context: the config dir, the settings and the
+ * KBOX_CREDENTIAL_STORE variable. A Context is one; this module does not import it.
+ */
+export interface CredentialsContext {
+  readonly paths: { readonly config: string };
+  readonly config: { readonly settings: Readonly<Record<string, string>> };
+  readonly env: { readonly credentialStore?: string };
+}
 
 /** Where a profile's API key lives. */
 export type SecretBackend = "keyring" | "file";
@@ -20,7 +29,7 @@ interface CredentialsFile {
 }
 
 /** The keyring account of a profile: scoped by config dir, so two KBOX_HOMEs never share a secret. */
-export const keyringAccount = (ctx: Context, profile: string) => `${profile}@${ctx.paths.config}`;
+export const keyringAccount = (ctx: CredentialsContext, profile: string) => `${profile}@${ctx.paths.config}`;
 
 export interface KeyringStatus {
   available: boolean;
@@ -41,19 +50,23 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]);
 }
 
-function timeoutMs(ctx: Context): number {
+function timeoutMs(ctx: CredentialsContext): number {
   const v = Number(ctx.config.settings["keyring.timeout_ms"]);
   return Number.isFinite(v) && v > 0 ? v : KEYRING_TIMEOUT_MS;
 }
 
-async function keyringCall<T>(ctx: Context, what: string, fn: (k: KeyringModule, signal: AbortSignal) => Promise<T>): Promise<T> {
+async function keyringCall<T>(
+  ctx: CredentialsContext,
+  what: string,
+  fn: (k: KeyringModule, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const ms = timeoutMs(ctx);
   const k = await loadKeyring();
   return withTimeout(fn(k, AbortSignal.timeout(ms)), ms, what);
 }
 
 /** Whether the OS keyring answers: a write, read back and delete of a probe entry, bounded in time. */
-export async function keyringStatus(ctx: Context): Promise<KeyringStatus> {
+export async function keyringStatus(ctx: CredentialsContext): Promise<KeyringStatus> {
   const pref = storePreference(ctx);
   if (pref === "file") return { available: false, detail: "disabled (credentials.store=file)" };
   try {
@@ -75,13 +88,13 @@ export async function keyringStatus(ctx: Context): Promise<KeyringStatus> {
 }
 
 /** The configured backend preference: KBOX_CREDENTIAL_STORE, else the `credentials.store` setting, else auto. */
-export function storePreference(ctx: Context): StorePreference {
-  const v = ctx.io.env.KBOX_CREDENTIAL_STORE ?? ctx.config.settings["credentials.store"] ?? "auto";
+export function storePreference(ctx: CredentialsContext): StorePreference {
+  const v = ctx.env.credentialStore ?? ctx.config.settings["credentials.store"] ?? "auto";
   if (v === "auto" || v === "keyring" || v === "file") return v;
   throw new CliError(`invalid credential store ${JSON.stringify(v)}`, EXIT.usage, "use auto, keyring or file");
 }
 
-function readFile(ctx: Context): CredentialsFile {
+function readFile(ctx: CredentialsContext): CredentialsFile {
   const f = credentialsFile(ctx.paths.config);
   if (!existsSync(f)) return { profiles: {} };
   try {
@@ -92,7 +105,7 @@ function readFile(ctx: Context): CredentialsFile {
   }
 }
 
-function writeFile(ctx: Context, c: CredentialsFile): void {
+function writeFile(ctx: CredentialsContext, c: CredentialsFile): void {
   const f = credentialsFile(ctx.paths.config);
   mkdirSync(dirname(f), { recursive: true, mode: 0o700 });
   const tmp = `${f}.tmp`;
@@ -103,14 +116,14 @@ function writeFile(ctx: Context, c: CredentialsFile): void {
 }
 
 /** The mode of the credentials file, when it exists (doctor warns about anything wider than 0600). */
-export function credentialsFileMode(ctx: Context): number | undefined {
+export function credentialsFileMode(ctx: CredentialsContext): number | undefined {
   const f = credentialsFile(ctx.paths.config);
   return existsSync(f) ? statSync(f).mode & 0o777 : undefined;
 }
 
 /** Store a profile's key: in the keyring when it answers (unless `file` is configured), else in the 0600 file. */
 export async function saveSecret(
-  ctx: Context,
+  ctx: CredentialsContext,
   profile: string,
   key: string,
 ): Promise<{ backend: SecretBackend; location: string; why?: string }> {
@@ -140,7 +153,11 @@ export async function saveSecret(
 }
 
 /** Read a profile's key from where it was stored. */
-export async function loadSecret(ctx: Context, profile: string, backend: SecretBackend | undefined): Promise<string | undefined> {
+export async function loadSecret(
+  ctx: CredentialsContext,
+  profile: string,
+  backend: SecretBackend | undefined,
+): Promise<string | undefined> {
   if (backend === "keyring") {
     try {
       const v = await keyringCall(ctx, "the OS keyring", (k, signal) =>
@@ -158,7 +175,7 @@ export async function loadSecret(ctx: Context, profile: string, backend: SecretB
   return readFile(ctx).profiles[profile]?.api_key;
 }
 
-function removeFromFile(ctx: Context, profile: string): boolean {
+function removeFromFile(ctx: CredentialsContext, profile: string): boolean {
   const c = readFile(ctx);
   if (!c.profiles[profile]) return false;
   delete c.profiles[profile];
@@ -167,7 +184,11 @@ function removeFromFile(ctx: Context, profile: string): boolean {
 }
 
 /** Forget a profile's key wherever it is; true when something was removed. */
-export async function deleteSecret(ctx: Context, profile: string, backend: SecretBackend | undefined): Promise<boolean> {
+export async function deleteSecret(
+  ctx: CredentialsContext,
+  profile: string,
+  backend: SecretBackend | undefined,
+): Promise<boolean> {
   let removed = removeFromFile(ctx, profile);
   if (backend === "keyring") {
     removed =
@@ -179,7 +200,7 @@ export async function deleteSecret(ctx: Context, profile: string, backend: Secre
 }
 
 /** Human description of where a secret lives. */
-export function describeSecret(ctx: Context, profile: string, backend: SecretBackend): string {
+export function describeSecret(ctx: CredentialsContext, profile: string, backend: SecretBackend): string {
   return backend === "keyring"
     ? `OS keyring (service ${KEYRING_SERVICE}, account ${keyringAccount(ctx, profile)})`
     : credentialsFile(ctx.paths.config);

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import type { EnvRecord } from "./env.js";
 
 /** A writable the CLI prints to; `isTTY` decides tables and colour versus plain TSV. */
 export interface Out {
@@ -12,16 +13,18 @@ export interface IO {
   stdout: Out;
   stderr: Out;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
+  /** The raw environment; the context parses it once (src/cli/env.ts). */
+  env: EnvRecord;
   cwd: string;
 }
 
+/** This process's streams, environment and working directory: the only place the CLI reads process.env. */
 export function processIO(): IO {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
 }
 
 /** Buffers standing in for stdout/stderr in tests. */
-export function bufferIO(opts: { tty?: boolean; env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string } = {}) {
+export function bufferIO(opts: { tty?: boolean; env?: EnvRecord; cwd?: string; stdin?: string } = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const io: IO = {

@@ -1,4 +1,4 @@
-import type { Classification } from "../api/common.js";
+import type { Classification } from "../client/routes/common.js";
 import { usageError } from "./errors.js";
 
 /** Commander collector for repeatable options (`--label a/b --label c/d`). */

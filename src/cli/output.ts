@@ -1,8 +1,9 @@
+import { noColor } from "./env.js";
 import type { IO, Out } from "./io.js";
 
 /** ANSI styles, switched off when the stream is not a TTY or NO_COLOR is set. */
 export function styles(io: IO, out: Out = io.stdout) {
-  const on = Boolean(out.isTTY) && !("NO_COLOR" in io.env) && io.env.TERM !== "dumb";
+  const on = Boolean(out.isTTY) && !noColor(io.env);
   const wrap = (open: number, close: number) => (s: string) => (on ? `\x1b[${open}m${s}\x1b[${close}m` : s);
   return {
     enabled: on,

@@ -85,7 +85,7 @@ export function progress(ctx: Context, opts: ProgressOptions): Progress {
   const err: Out = io.stderr;
   const quiet = opts.quiet ?? ctx.globals.quiet ?? false;
   // `kbox config set progress never` keeps a terminal free of redraws (plain lines as when piped).
-  const tty = Boolean(err.isTTY) && io.env.TERM !== "dumb" && ctx.config.settings.progress !== "never";
+  const tty = Boolean(err.isTTY) && !ctx.env.dumbTerminal && ctx.config.settings.progress !== "never";
   const now = opts.now ?? Date.now;
   const start = now();
   const st = styles(io, err);

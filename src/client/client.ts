@@ -1,20 +1,22 @@
 import type { z } from "zod";
 import type { RouteDef, StreamKind } from "../api/route.js";
+
+export type { RouteDef };
+
 import { buildPath, buildQuery } from "../api/url.js";
-import { jsonOf, ndjson, type RawRequest, type RawResponse, send, type Target } from "./transport.js";
+import { httpTransport, jsonOf, ndjson, type RawRequest, type RawResponse, type Target, type Transport } from "./transport.js";
 
 declare const ROUTE: unique symbol;
 
 /**
- * What the client needs of a route at run time (method, path, how a streamed answer is framed), typed by its src/api definition.
- * src/client/routes/ holds one for every route, generated from src/api, so a command can call the
- * daemon without loading zod and the wire schemas (see scripts/gen-routes.ts).
+ * What the client needs of a route at run time (method, path and how it streams), typed by its
+ * src/api definition. src/client/routes/ holds one for every route, generated from src/api, so a
+ * command can call the daemon without loading zod and the wire schemas (see scripts/gen-routes.ts).
  */
 export interface RouteRef<D extends RouteDef = RouteDef> {
   readonly method: D["method"];
   readonly path: string;
-  /** How the answer streams when it does (`ndjson` lines or `sse` events); false: always JSON. */
-  readonly stream: false | StreamKind;
+  readonly stream: D["stream"];
   /** Type only: the src/api route this refers to (absent at run time). */
   readonly [ROUTE]?: D;
 }
@@ -30,39 +32,67 @@ export interface CallInput<T extends RouteDef> {
   signal?: AbortSignal;
 }
 
+/** A call whose body is raw bytes (uploads, archives) and whose answer is read as it comes. */
+export type RawCallInput<T extends RouteDef> = Omit<CallInput<T>, "body"> & { body?: RawRequest["body"] };
+
+/**
+ * Read a streamed response's items. Every streamed route answers NDJSON today; a route's `stream`
+ * member says how it streams, so another kind (SSE) is one more reader here.
+ */
+function itemsOf(_kind: RouteDef["stream"], res: RawResponse): AsyncGenerator<unknown> {
+  return ndjson(res);
+}
+
 /** A typed client over the wire contract: every call goes through a route of src/api. */
 export class KboxClient {
+  /** `transport` defaults to node:http to `target`; tests pass a fake one. */
   constructor(
     readonly target: Target,
-    private readonly defaultHeaders: Record<string, string> = {},
+    private readonly transport: Transport = httpTransport(target),
   ) {}
 
-  private request<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T>): RawRequest {
+  private request<T extends RouteDef>(
+    def: T | RouteRef<T>,
+    input: Omit<CallInput<T>, "body">,
+  ): Omit<RawRequest, "body"> & { headers: Record<string, string> } {
     const path =
       buildPath(def.path, (input.params ?? {}) as Record<string, string>) + buildQuery(input.query as Record<string, unknown>);
-    const headers: Record<string, string> = { ...this.defaultHeaders, ...input.headers };
-    let body: string | undefined;
+    return { method: def.method, path, headers: { ...input.headers }, signal: input.signal };
+  }
+
+  private jsonRequest<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T>): RawRequest {
+    const req: RawRequest = this.request(def, input);
     if (input.body !== undefined) {
-      body = JSON.stringify(input.body);
-      headers["content-type"] = "application/json";
+      req.body = JSON.stringify(input.body);
+      (req.headers as Record<string, string>)["content-type"] = "application/json";
     }
-    return { method: def.method, path, headers, body, signal: input.signal };
+    return req;
   }
 
   /** Call a JSON route (a src/api route or its RouteRef); throws ApiError on an error status. */
   async call<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T> = {}): Promise<z.output<T["response"]>> {
-    const res = await send(this.target, this.request(def, input));
+    const res = await this.transport(this.jsonRequest(def, input));
     return (await jsonOf(res)) as z.output<T["response"]>;
   }
 
-  /** Call a streaming route and iterate its NDJSON items. */
+  /** Call a streaming route and iterate its items. */
   async *stream<T extends RouteDef>(def: T | RouteRef<T>, input: CallInput<T> = {}): AsyncGenerator<unknown> {
-    const res = await send(this.target, this.request(def, input));
-    yield* ndjson(res);
+    const res = await this.transport(this.jsonRequest(def, input));
+    yield* itemsOf(def.stream, res);
   }
 
-  /** A raw exchange, for uploads and downloads. */
+  /** Call a route whose request body is raw bytes (uploads, archives); throws ApiError on an error status. */
+  async callRaw<T extends RouteDef>(def: T | RouteRef<T>, input: RawCallInput<T> = {}): Promise<z.output<T["response"]>> {
+    return (await jsonOf(await this.exchange(def, input))) as z.output<T["response"]>;
+  }
+
+  /** Call a route with a raw body (or none) and get the raw response, to read as it comes (downloads, TUS). */
+  exchange<T extends RouteDef>(def: T | RouteRef<T>, input: RawCallInput<T> = {}): Promise<RawResponse> {
+    return this.transport({ ...this.request(def, input), body: input.body });
+  }
+
+  /** A raw exchange to a path (TUS chunks go to the location the daemon answered). */
   raw(req: RawRequest): Promise<RawResponse> {
-    return send(this.target, { ...req, headers: { ...this.defaultHeaders, ...req.headers } });
+    return this.transport(req);
   }
 }

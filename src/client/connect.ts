@@ -3,21 +3,25 @@ import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KboxPaths } from "../api/paths.js";
-import { PROTOCOL_VERSION } from "../api/version.js";
 import { KboxClient } from "./client.js";
 import { UnreachableError } from "./errors.js";
 import * as daemonApi from "./routes/daemon.js";
+import { PROTOCOL_VERSION } from "./routes/version.js";
+import { httpTransport, type Target, type Transport } from "./transport.js";
 
 export interface ConnectOptions {
   /** Start a daemon when none answers (never for `status` and `stop`). */
   autostart: boolean;
   /** Told about a start or restart, for a status line on stderr. */
   notice?: (msg: string) => void;
-  env?: NodeJS.ProcessEnv;
+  /** The environment a started daemon inherits (the CLI's, as its env module read it). */
+  env: NodeJS.ProcessEnv;
+  /** How requests travel (default node:http; tests pass a fake). */
+  transport?: (target: Target) => Transport;
 }
 
 /** How to run kboxd: the built script next to this file, or the TypeScript source under tsx. */
-export function daemonCommand(env: NodeJS.ProcessEnv = process.env): { cmd: string; args: string[] } {
+export function daemonCommand(env: NodeJS.ProcessEnv): { cmd: string; args: string[] } {
   if (env.KBOX_DAEMON_BIN) return { cmd: process.execPath, args: [env.KBOX_DAEMON_BIN] };
   const js = fileURLToPath(new URL("../../bin/kboxd.js", import.meta.url));
   if (existsSync(js)) return { cmd: process.execPath, args: [js] };
@@ -43,7 +47,7 @@ export function jemallocPath(): string | undefined {
  * opts out). Under glibc's allocator the daemon's native memory (LanceDB's writers, many threads)
  * fragments and keeps growing through a long ingestion; with jemalloc it stays flat (bench/ingest).
  */
-export function daemonEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (process.platform !== "linux" || env.KBOX_ALLOCATOR === "system" || env.LD_PRELOAD?.includes("jemalloc")) return env;
   const lib = jemallocPath();
   if (!lib) return env;
@@ -61,7 +65,7 @@ export interface SpawnedDaemon {
 }
 
 /** Start a detached daemon that outlives this process, with its output in the log dir. */
-export function spawnDaemon(paths: KboxPaths, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): SpawnedDaemon {
+export function spawnDaemon(paths: KboxPaths, extraArgs: string[], env: NodeJS.ProcessEnv): SpawnedDaemon {
   mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
   const out = openSync(join(paths.logs, "kboxd.out"), "a", 0o600);
   const { cmd, args } = daemonCommand(env);
@@ -138,7 +142,8 @@ export async function waitGone(client: KboxClient, timeoutMs = 15_000): Promise<
  * and restarts one whose protocol differs from ours.
  */
 export async function connectLocal(paths: KboxPaths, opts: ConnectOptions): Promise<KboxClient> {
-  const client = new KboxClient({ kind: "unix", socket: paths.socket });
+  const target: Target = { kind: "unix", socket: paths.socket };
+  const client = new KboxClient(target, (opts.transport ?? httpTransport)(target));
   let h = await hello(client);
   if (h && h.protocol !== PROTOCOL_VERSION) {
     opts.notice?.(`restarting kboxd ${h.version} (protocol ${h.protocol}, this kbox speaks ${PROTOCOL_VERSION})`);

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
 import { ApiError, UnreachableError } from "./errors.js";
@@ -17,9 +17,21 @@ export interface RawRequest {
 
 export interface RawResponse {
   status: number;
-  headers: IncomingMessage["headers"];
-  body: IncomingMessage;
+  headers: IncomingHttpHeaders;
+  body: Readable;
 }
+
+/**
+ * One HTTP exchange. The CLI's is node:http to the profile's target (`httpTransport`); a test hands
+ * the CLI a fake one that records the requests and answers canned wire responses.
+ */
+export type Transport = (req: RawRequest) => Promise<RawResponse>;
+
+/** The real transport: requests go over node:http to the daemon's socket or a base URL. */
+export const httpTransport =
+  (target: Target): Transport =>
+  (req) =>
+    send(target, req);
 
 // EPIPE: a daemon that is shutting down can accept a connection and close it before reading.
 const UNREACHABLE = new Set([
@@ -100,9 +112,9 @@ function sendOnce(target: Target, req: RawRequest, reuse = true): Promise<RawRes
   });
 }
 
-export async function readAll(res: IncomingMessage): Promise<Buffer> {
+export async function readAll(body: AsyncIterable<Buffer | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
+  for await (const c of body) chunks.push(typeof c === "string" ? Buffer.from(c) : c);
   return Buffer.concat(chunks);
 }
 
@@ -126,9 +138,11 @@ export async function* ndjson(res: RawResponse): AsyncGenerator<unknown> {
     await jsonOf(res);
     return;
   }
+  // A multi-byte character may straddle two chunks: the decoder holds its first bytes back.
+  const decoder = new TextDecoder();
   let buf = "";
   for await (const chunk of res.body) {
-    buf += (chunk as Buffer).toString("utf8");
+    buf += typeof chunk === "string" ? chunk : decoder.decode(chunk as Buffer, { stream: true });
     let nl = buf.indexOf("\n");
     while (nl >= 0) {
       const line = buf.slice(0, nl).trim();

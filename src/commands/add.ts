@@ -1,17 +1,18 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { Command } from "commander";
-import type { Classification, ResourceStatus } from "../api/common.js";
-import { processingStatus } from "../api/processing.js";
-import * as resources from "../api/resources.js";
 import type { Context } from "../cli/context.js";
 import { EXIT, usageError } from "../cli/errors.js";
 import { collect, parseLabels } from "../cli/options.js";
 import { printJson, printTable, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
+import type { Classification, ResourceStatus } from "../client/routes/common.js";
+import { processingStatus } from "../client/routes/processing.js";
+import * as resources from "../client/routes/resources.js";
+import { DIRECT_MAX, directUpload, md5Of, tusUpload, type UploadJob } from "../client/upload.js";
 import { originPath, walkFiles } from "./add-walk.js";
-import { DIRECT_MAX, directUpload, md5Of, progressBar, tusUpload, type UploadJob } from "./upload.js";
+import { progressBar, tusState } from "./upload.js";
 
 export interface AddOptions {
   kb?: string;
@@ -98,7 +99,9 @@ async function addFile(
   if (withPayload) job.create = { ...extra, origin: { filename: basename(path), ...(item.origin ? { path: item.origin } : {}) } };
   // Small plain files take one request; big ones (or with labels, origin...) go by TUS, which carries a payload.
   const out =
-    !withPayload && statSync(path).size <= DIRECT_MAX ? await directUpload(client, job) : await tusUpload(ctx, client, job);
+    !withPayload && statSync(path).size <= DIRECT_MAX
+      ? await directUpload(client, job)
+      : await tusUpload(client, job, tusState(ctx));
   return { source: item.source, resource: out.uuid, status: "PENDING" };
 }
 

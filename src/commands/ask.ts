@@ -1,10 +1,10 @@
 import { Command } from "commander";
-import type { AskItem, ChatMessage } from "../api/ask.js";
 import type { Context } from "../cli/context.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
 import { collect } from "../cli/options.js";
 import { printJson, printNdjson, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
+import type { AskItem, ChatMessage } from "../client/routes/ask.js";
 import * as api from "../client/routes/ask.js";
 import { FootnoteNumberer, markCitations, sourceLines, sourcesOf } from "../tui/answer.js";
 import { type FindOptions, findRequest } from "./find.js";

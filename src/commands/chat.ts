@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import { Command } from "commander";
-import type { ChatMessage } from "../api/ask.js";
-import { listKbs } from "../api/kbs.js";
 import type { Context } from "../cli/context.js";
+import type { ChatMessage } from "../client/routes/ask.js";
+import { listKbs } from "../client/routes/kbs.js";
 import type { ChatSession } from "../tui/session.js";
 import { type AskOptions, askRequest, runAsk, streamAsk, withAskOptions } from "./ask.js";
 

@@ -80,8 +80,8 @@ async function checkDaemon(ctx: Context, checks: Check[]): Promise<KboxClient | 
   if (profile.kind === "remote") {
     try {
       const client = await ctx.client(ctx.globals, false);
-      const kbs = await import("../api/kbs.js");
-      if (profile.kb || ctx.io.env.KBOX_KB) await ctx.kbid();
+      const kbs = await import("../client/routes/kbs.js");
+      if (profile.kb || ctx.env.kb) await ctx.kbid();
       else await client.call(kbs.listKbs, {});
       checks.push({ name: "zone", status: "ok", detail: `${profile.url} answers with the key of profile ${name}` });
     } catch (e) {
@@ -95,9 +95,8 @@ async function checkDaemon(ctx: Context, checks: Check[]): Promise<KboxClient | 
     return undefined;
   }
   const { hello } = await import("../client/connect.js");
-  const { PROTOCOL_VERSION } = await import("../api/version.js");
-  const { KboxClient } = await import("../client/client.js");
-  const client = new KboxClient({ kind: "unix", socket: ctx.paths.socket });
+  const { PROTOCOL_VERSION } = await import("../client/routes/version.js");
+  const client = await ctx.connect({ kind: "unix", socket: ctx.paths.socket });
   const h = await hello(client).catch(() => undefined);
   if (!h) {
     // Not broken: every other command starts it on demand (unless daemon.autostart is false).
@@ -129,7 +128,7 @@ async function checkDaemon(ctx: Context, checks: Check[]): Promise<KboxClient | 
 
 async function checkModels(client: KboxClient): Promise<Check> {
   try {
-    const models = await import("../api/models.js");
+    const models = await import("../client/routes/models.js");
     const st = await client.call(models.listModels, {});
     if (st.missing.length) {
       const m = st.missing.map((x) => `${x.model} (kb ${x.kb})`).join(", ");
@@ -153,7 +152,7 @@ async function checkModels(client: KboxClient): Promise<Check> {
 }
 
 async function checkTables(client: KboxClient): Promise<Check[]> {
-  const api = await import("../api/doctor.js");
+  const api = await import("../client/routes/doctor.js");
   try {
     const r = await client.call(api.doctor, {});
     const tables = [

@@ -1,18 +1,8 @@
 import type { Command } from "commander";
 import type { Context } from "../cli/context.js";
+import { type CommandEntry, composeProgram, entriesFor } from "../cli/program.js";
 
-/** A top-level command: how the program finds it without importing it, and how to load it. */
-export interface CommandEntry {
-  name: string;
-  aliases?: readonly string[];
-  /** Its one-line description (a test keeps it equal to the loaded command's). */
-  summary: string;
-  hidden?: boolean;
-  /** It works on the whole tree (`kbox completion` prints a script covering every command). */
-  needsTree?: boolean;
-  /** Import the command's module and build the command. */
-  load: (ctx: Context) => Promise<Command>;
-}
+export type { CommandEntry };
 
 /**
  * Every top-level noun or verb, in help order. Modules are imported only when their command runs,
@@ -138,17 +128,15 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** The entry a command word names, by name or alias. */
-export function commandEntry(word: string): CommandEntry | undefined {
-  return COMMANDS.find((e) => e.name === word || e.aliases?.includes(word));
+/** The top-level commands a run of `argv` needs (every one without argv: help, docs, completions). */
+export function commandsFor(argv: readonly string[] | undefined): readonly CommandEntry[] {
+  return entriesFor(COMMANDS, argv);
 }
 
-/** Load the given entries (every one by default) and add them to the program in table order. */
-export async function registerCommands(
-  program: Command,
-  ctx: Context,
-  entries: readonly CommandEntry[] = COMMANDS,
-): Promise<void> {
-  const commands = await Promise.all(entries.map((e) => e.load(ctx)));
-  for (const [i, e] of entries.entries()) program.addCommand(commands[i], { hidden: e.hidden });
+/**
+ * The kbox program: the CLI library's root command over this table. With `argv`, only the
+ * top-level command it runs is loaded; without, the whole tree (help, docs, completions).
+ */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+  return composeProgram(ctx, COMMANDS, argv);
 }

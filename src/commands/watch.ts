@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { Command } from "commander";
-import * as sync from "../api/sync.js";
 import type { Context } from "../cli/context.js";
 import { collect } from "../cli/options.js";
+import * as sync from "../client/routes/sync.js";
 import { followLogs, formatLog } from "./sync/follow.js";
 import { type AddOptions, addSync } from "./sync/shared.js";
 

@@ -2,8 +2,8 @@
  * Turning the ask stream into what people read: footnotes renumbered [1], [2] as they stream,
  * and the sources list of the cited paragraphs. Pure functions: the CLI and the TUI share them.
  */
-import type { AskItem } from "../api/ask.js";
-import type { FindResponse } from "../api/find.js";
+import type { AskItem } from "../client/routes/ask.js";
+import type { FindResponse } from "../client/routes/find.js";
 
 /** A cited paragraph, numbered in order of first citation. */
 export interface Source {

@@ -1,6 +1,6 @@
 import { Box, Text, useApp, useInput, useStdout } from "ink";
 import { useRef, useState } from "react";
-import type { AskItem } from "../api/ask.js";
+import type { AskItem } from "../client/routes/ask.js";
 import { sourceLines } from "./answer.js";
 import { type ChatSession, historyOf, type KbRef, type Turn } from "./session.js";
 

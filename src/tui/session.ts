@@ -1,4 +1,4 @@
-import type { AskItem, ChatMessage } from "../api/ask.js";
+import type { AskItem, ChatMessage } from "../client/routes/ask.js";
 import type { Source } from "./answer.js";
 
 /** A knowledge box the chat can switch to. */

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { walkTree } from "../../src/cli/completion-tree.js";
 import { Context } from "../../src/cli/context.js";
 import { bufferIO } from "../../src/cli/io.js";
-import { generatedDocs, staleDocs, writeDocs } from "../../src/cli/man-docs.js";
-import { buildProgram } from "../../src/cli/program.js";
+import { buildProgram } from "../../src/commands/index.js";
+import { generatedDocs, staleDocs, writeDocs } from "../../src/commands/man-docs.js";
 import { runCli } from "../helpers/daemon.js";
 
 const root = join(import.meta.dirname, "../..");

@@ -9,8 +9,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import { Context } from "../../src/cli/context.js";
 import { bufferIO } from "../../src/cli/io.js";
-import { buildProgram, commandsFor } from "../../src/cli/program.js";
-import { COMMANDS } from "../../src/commands/index.js";
+import { buildProgram, COMMANDS, commandsFor } from "../../src/commands/index.js";
 import { runCli, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const root = join(import.meta.dirname, "../..");

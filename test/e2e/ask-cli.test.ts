@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedKb } from "../daemon/ask/kb.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 let d: TestDaemon;
 const KB = ["--kb", "cli", "--features", "keyword"];

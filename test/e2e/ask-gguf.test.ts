@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
-import { seedKb } from "../daemon/ask/kb.js";
-import { writeTinyGguf } from "../daemon/ask/tiny-gguf.js";
+import { answerOf, ask, itemOf } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
+import { writeTinyGguf } from "../helpers/tiny-gguf.js";
 
 // A local GGUF model run in-process by node-llama-cpp: a tiny llama model the test writes itself.
 let d: TestDaemon;

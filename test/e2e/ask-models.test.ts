@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
-import { answerOf, ask, itemOf, paragraphWith } from "../daemon/ask/helpers.js";
-import { seedKb } from "../daemon/ask/kb.js";
-import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
+import { answerOf, ask, itemOf, paragraphWith } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OpenAiStandIn } from "../helpers/openai-standin.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sc from "../../src/api/search-configs.js";
-import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
-import { CORPUS, seedKb } from "../daemon/ask/kb.js";
-import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
+import { answerOf, ask, itemOf } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OpenAiStandIn } from "../helpers/openai-standin.js";
+import { CORPUS, seedKb } from "../helpers/seed-kb.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;

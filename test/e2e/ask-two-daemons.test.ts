@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as accounts from "../../src/api/accounts.js";
 import * as models from "../../src/api/models.js";
-import { HashEmbedder } from "../daemon/ask/hash-embedder.js";
-import { answerOf, ask, itemOf } from "../daemon/ask/helpers.js";
-import { seedKb } from "../daemon/ask/kb.js";
+import { answerOf, ask, itemOf } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { HashEmbedder } from "../helpers/hash-embedder.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 // Daemon A answers with daemon B's models: B's Chat Completions generate, B's Predict Sentences embed.
 let a: TestDaemon;

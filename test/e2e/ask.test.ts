@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerOf, ask, itemOf, paragraphWith } from "../daemon/ask/helpers.js";
-import { seedKb } from "../daemon/ask/kb.js";
+import { answerOf, ask, itemOf, paragraphWith } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 let d: TestDaemon;
 let kbid: string;

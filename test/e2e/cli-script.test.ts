@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Context } from "../../src/cli/context.js";
 import { bufferIO } from "../../src/cli/io.js";
-import { buildProgram } from "../../src/cli/program.js";
+import { buildProgram } from "../../src/commands/index.js";
 import { removeHome, tempHome } from "../helpers/daemon.js";
 
 // The CLI as a shell script uses it: real child processes, a fresh KBOX_HOME, output parsed with jq

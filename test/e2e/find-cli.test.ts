@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SearchFixture } from "../daemon/search/fixture.js";
+import { SearchFixture } from "../helpers/search-fixture.js";
 
 let fx: SearchFixture;
 let rid: string;

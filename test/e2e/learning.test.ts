@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
 import * as learning from "../../src/api/learning.js";
-import { HashEmbedder } from "../daemon/ask/hash-embedder.js";
-import { answerOf, ask } from "../daemon/ask/helpers.js";
-import { seedKb } from "../daemon/ask/kb.js";
-import { OpenAiStandIn } from "../daemon/ask/openai-standin.js";
+import { answerOf, ask } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { HashEmbedder } from "../helpers/hash-embedder.js";
+import { OpenAiStandIn } from "../helpers/openai-standin.js";
 import { rawCall } from "../helpers/raw.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 let d: TestDaemon;
 let llm: OpenAiStandIn;

@@ -1,8 +1,8 @@
 import { type KnowledgeBox, Nuclia } from "@nuclia/core";
 import { firstValueFrom, lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedKb } from "../daemon/ask/kb.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 // The upstream JavaScript SDK, unchanged, asking the daemon in standalone mode.
 let d: TestDaemon;

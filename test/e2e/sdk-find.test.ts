@@ -1,7 +1,7 @@
 import { Nuclia, type WritableKnowledgeBox } from "@nuclia/core";
 import { firstValueFrom } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SearchFixture } from "../daemon/search/fixture.js";
+import { SearchFixture } from "../helpers/search-fixture.js";
 
 // The upstream JavaScript SDK, unchanged, runs find, search, catalog and suggest against kboxd.
 let fx: SearchFixture;

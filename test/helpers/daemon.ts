@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { type DaemonOptions, type RunningDaemon, startDaemon } from "../../daemon/server.js";
 import { kboxPaths } from "../../src/api/paths.js";
 import { bufferIO } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
+import { main } from "../../src/main.js";
 import { KboxClient } from "../../src/client/client.js";
 import { hello } from "../../src/client/connect.js";
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedKb } from "../daemon/ask/kb.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 // The chat TUI in a real terminal: tmux runs `kbox chat` in an 80x24 pane; we type and read the screen.
 const hasTmux = (() => {

@@ -4,8 +4,8 @@ import { Context } from "../../src/cli/context.js";
 import { bufferIO } from "../../src/cli/io.js";
 import { chatSession } from "../../src/commands/chat.js";
 import { ChatApp } from "../../src/tui/chat-app.js";
-import { seedKb } from "../daemon/ask/kb.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
 
 let d: TestDaemon;
 beforeAll(async () => {

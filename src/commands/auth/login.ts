@@ -1,5 +1,4 @@
 import { Command } from "commander";
-import * as kbs from "../../api/kbs.js";
 import type { Context } from "../../cli/context.js";
 import { saveSecret } from "../../cli/credentials.js";
 import { CliError, EXIT, usageError } from "../../cli/errors.js";
@@ -7,6 +6,7 @@ import { printJson } from "../../cli/output.js";
 import { readStdin } from "../../cli/prompt.js";
 import type { KboxClient } from "../../client/client.js";
 import { ApiError, UnreachableError } from "../../client/errors.js";
+import * as kbs from "../../client/routes/kbs.js";
 import { checkProfileName, normaliseUrl } from "../profile/shared.js";
 
 export interface AuthLoginOptions {
@@ -27,7 +27,7 @@ export const profileNameFor = (url: string) => {
 };
 
 async function readKey(ctx: Context, raw: string | undefined): Promise<string> {
-  const fromEnv = ctx.io.env.KBOX_API_KEY;
+  const fromEnv = ctx.env.apiKey;
   if (raw === undefined && !fromEnv)
     throw usageError("no API key given", "pass --api-key - and the key on stdin (or set KBOX_API_KEY)");
   // "-" reads stdin so the key never appears in the shell history or the process list.
@@ -39,8 +39,7 @@ async function readKey(ctx: Context, raw: string | undefined): Promise<string> {
 
 /** Check the key against the zone: the knowledge box must answer with it. */
 async function verify(ctx: Context, url: string, kb: string, key: string): Promise<string> {
-  const { KboxClient } = await import("../../client/client.js");
-  const client: KboxClient = new KboxClient({ kind: "http", baseUrl: url, apiKey: key });
+  const client = await ctx.connect({ kind: "http", baseUrl: url, apiKey: key });
   try {
     const got = /^[0-9a-f-]{36}$/i.test(kb)
       ? await client.call(kbs.getKb, { params: { kbid: kb } })

@@ -1,10 +1,10 @@
 import { Command } from "commander";
-import * as kbs from "../../api/kbs.js";
 import { type Context, ENV_PROFILE } from "../../cli/context.js";
 import { credentialsFile, describeSecret, keyringStatus, loadSecret } from "../../cli/credentials.js";
 import { EXIT } from "../../cli/errors.js";
 import { printJson, printTable } from "../../cli/output.js";
 import { ApiError } from "../../client/errors.js";
+import * as kbs from "../../client/routes/kbs.js";
 
 interface Row {
   profile: string;
@@ -23,7 +23,7 @@ async function rows(ctx: Context, opts: { profile?: string }): Promise<Row[]> {
   const names = opts.profile
     ? [opts.profile]
     : [...new Set([...Object.keys(ctx.config.profiles), ...(active === ENV_PROFILE ? [active] : [])])];
-  const envKey = Boolean(ctx.io.env.KBOX_API_KEY);
+  const envKey = Boolean(ctx.env.apiKey);
   return names.map((name) => {
     const p = name === active ? ctx.profile(opts) : ctx.config.profiles[name];
     const base = { profile: name, active: name === active, kind: p.kind, url: p.url ?? null, kb: p.kb ?? null };
@@ -39,16 +39,11 @@ async function check(ctx: Context, r: Row): Promise<string> {
   if (r.kind === "local") return "ok";
   try {
     const key =
-      r.secret === "env"
-        ? ctx.io.env.KBOX_API_KEY
-        : await loadSecret(ctx, r.profile, r.secret === "keyring" ? "keyring" : "file");
+      r.secret === "env" ? ctx.env.apiKey : await loadSecret(ctx, r.profile, r.secret === "keyring" ? "keyring" : "file");
     if (!key) return "no key";
-    const { KboxClient } = await import("../../client/client.js");
-    const client = new KboxClient({ kind: "http", baseUrl: r.url ?? "", apiKey: key });
-    if (r.kb)
-      await client.call(/^[0-9a-f-]{36}$/i.test(r.kb) ? kbs.getKb : kbs.getKbBySlug, {
-        params: { kbid: r.kb, slug: r.kb } as never,
-      });
+    const client = await ctx.connect({ kind: "http", baseUrl: r.url ?? "", apiKey: key });
+    if (r.kb && /^[0-9a-f-]{36}$/i.test(r.kb)) await client.call(kbs.getKb, { params: { kbid: r.kb } });
+    else if (r.kb) await client.call(kbs.getKbBySlug, { params: { slug: r.kb } });
     return "ok";
   } catch (e) {
     if (e instanceof ApiError) return e.status === 401 || e.status === 403 ? `refused (${e.status})` : `error ${e.status}`;

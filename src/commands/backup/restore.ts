@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { Command } from "commander";
-import { buildQuery } from "../../api/url.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
@@ -20,10 +19,7 @@ export async function runBackupRestore(ctx: Context, ref: string, opts: BackupRe
   let id: string;
   if (existsSync(ref)) {
     ctx.status(`uploading ${ref}`, opts);
-    const res = (await uploadArchive(client, `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title })}`, ref)) as {
-      kbid: string;
-    };
-    id = res.kbid;
+    id = (await uploadArchive(client, bk.importNewKb, { query: { slug: opts.slug, title } }, ref)).kbid;
   } else {
     id = (await client.call(bk.restoreBackup, { params: { ...ACCOUNT, backup_id: ref }, body: { slug: opts.slug, title } })).id;
   }

@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { progress } from "../../cli/progress.js";
-import type { KboxClient } from "../../client/client.js";
+import type { CallInput, KboxClient, RawCallInput, RouteDef, RouteRef } from "../../client/client.js";
 import * as bk from "../../client/routes/backups.js";
 import { jsonOf } from "../../client/transport.js";
 
@@ -38,15 +38,16 @@ export async function waitArchive<T extends Status>(
   }
 }
 
-/** Stream a download to `file` (via a .partial file), with a progress bar on a TTY. */
-export async function downloadTo(
+/** Stream a download route's answer to `file` (via a .partial file), with a progress bar on a TTY. */
+export async function downloadTo<T extends RouteDef>(
   ctx: Context,
   opts: GlobalOptions,
   client: KboxClient,
-  path: string,
+  route: RouteRef<T>,
+  input: CallInput<T>,
   file: string,
 ): Promise<number> {
-  const res = await client.raw({ method: "GET", path });
+  const res = await client.exchange(route, { params: input.params, query: input.query });
   if (res.status >= 400) await jsonOf(res);
   const total = Number(res.headers["content-length"] ?? 0) || undefined;
   const bar = progress(ctx, { label: "download bytes", bytes: true, total, quiet: opts.quiet });
@@ -70,16 +71,19 @@ export async function downloadTo(
 }
 
 /** Upload an archive file to a raw import route and parse the JSON answer. */
-export async function uploadArchive(client: KboxClient, path: string, file: string): Promise<unknown> {
+export async function uploadArchive<T extends RouteDef>(
+  client: KboxClient,
+  route: RouteRef<T>,
+  input: Omit<RawCallInput<T>, "body" | "headers">,
+  file: string,
+) {
   if (!existsSync(file)) throw new CliError(`no such file: ${file}`, EXIT.usage);
   const size = (await stat(file)).size;
-  const res = await client.raw({
-    method: "POST",
-    path,
+  return client.callRaw(route, {
+    ...input,
     headers: { "content-type": "application/gzip", "content-length": String(size) },
     body: createReadStream(file),
   });
-  return jsonOf(res);
 }
 
 /** Export a knowledge box and download the archive to `file`. */
@@ -92,7 +96,7 @@ export async function exportTo(
   const client = await ctx.client(opts);
   const { export_id } = await client.call(bk.startExport, { params: { kbid } });
   await waitArchive(ctx, opts, () => client.call(bk.exportStatus, { params: { kbid, export_id } }), "export");
-  const size = await downloadTo(ctx, opts, client, `/api/v1/kb/${kbid}/export/${export_id}`, file);
+  const size = await downloadTo(ctx, opts, client, bk.downloadExport, { params: { kbid, export_id } }, file);
   return { export_id, path: resolve(file), size };
 }
 

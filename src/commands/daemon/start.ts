@@ -2,7 +2,6 @@ import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
-import { KboxClient } from "../../client/client.js";
 import { hello, spawnDaemon, waitStarted } from "../../client/connect.js";
 import * as daemonApi from "../../client/routes/daemon.js";
 
@@ -15,13 +14,13 @@ export interface StartOptions {
 
 /** Start kboxd detached (no-op when it already answers) and wait for its hello. */
 export async function runStart(ctx: Context, opts: StartOptions): Promise<void> {
-  const client = new KboxClient({ kind: "unix", socket: ctx.paths.socket });
+  const client = await ctx.connect({ kind: "unix", socket: ctx.paths.socket });
   let h = await hello(client);
   if (h) {
     ctx.status(`kboxd ${h.version} is already running (pid ${h.pid})`, opts);
   } else {
     const args = [...(opts.listen ? ["--listen", opts.listen] : []), ...(opts.trustRolesHeader ? ["--trust-roles-header"] : [])];
-    const child = spawnDaemon(ctx.paths, args, ctx.io.env);
+    const child = spawnDaemon(ctx.paths, args, ctx.env.raw);
     const hint = `see ${ctx.paths.logs}/kboxd.log and kboxd.out`;
     h = await waitStarted(client, child).catch((e: Error) => {
       throw new CliError(e.message, EXIT.failure, hint);

@@ -2,13 +2,12 @@ import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
 import { EXIT } from "../../cli/errors.js";
 import { printFields, printJson } from "../../cli/output.js";
-import { KboxClient } from "../../client/client.js";
 import { hello } from "../../client/connect.js";
 import * as daemonApi from "../../client/routes/daemon.js";
 
 /** Report whether the daemon runs, and its health; never starts one (exit 3 when down). */
 export async function runStatus(ctx: Context, opts: { json?: boolean }): Promise<void> {
-  const client = new KboxClient({ kind: "unix", socket: ctx.paths.socket });
+  const client = await ctx.connect({ kind: "unix", socket: ctx.paths.socket });
   if (!(await hello(client))) {
     if (opts.json) printJson(ctx.io, { running: false, socket: ctx.paths.socket });
     else ctx.io.stderr.write(`kboxd is not running (socket ${ctx.paths.socket})\n`);

@@ -1,13 +1,12 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
-import { KboxClient } from "../../client/client.js";
 import { hello, waitExit, waitGone } from "../../client/connect.js";
 import * as daemonApi from "../../client/routes/daemon.js";
 
 /** Ask the daemon to drain and stop; never starts one. Returns whether one was running. */
 export async function runStop(ctx: Context, opts: { quiet?: boolean }): Promise<boolean> {
-  const client = new KboxClient({ kind: "unix", socket: ctx.paths.socket });
+  const client = await ctx.connect({ kind: "unix", socket: ctx.paths.socket });
   const h = await hello(client);
   if (!h) {
     ctx.status("kboxd is not running", opts);

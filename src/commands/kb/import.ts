@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import { buildQuery } from "../../api/url.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printJson } from "../../cli/output.js";
+import * as bk from "../../client/routes/backups.js";
 import { uploadArchive } from "../backup/shared.js";
 
 export interface KbImportOptions extends GlobalOptions {
@@ -16,13 +16,9 @@ export async function runKbImport(ctx: Context, file: string, opts: KbImportOpti
   let res: { kbid: string; slug: string };
   if (opts.into) {
     const kbid = await ctx.kbid({ ...opts, kb: opts.into });
-    res = (await uploadArchive(client, `/api/v1/kb/${kbid}/import`, file)) as typeof res;
+    res = await uploadArchive(client, bk.importIntoKb, { params: { kbid } }, file);
   } else {
-    res = (await uploadArchive(
-      client,
-      `/api/v1/kbs/import${buildQuery({ slug: opts.slug, title: opts.title })}`,
-      file,
-    )) as typeof res;
+    res = await uploadArchive(client, bk.importNewKb, { query: { slug: opts.slug, title: opts.title } }, file);
   }
   if (opts.json) return printJson(ctx.io, res);
   ctx.io.stdout.write(`${res.kbid}\n`);

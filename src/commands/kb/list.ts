@@ -7,7 +7,7 @@ export async function runKbList(ctx: Context, opts: { json?: boolean }): Promise
   const client = await ctx.client(opts);
   const res = await client.call(kbs.listKbs, {});
   if (opts.json) return printJson(ctx.io, res);
-  const current = ctx.io.env.KBOX_KB || ctx.profile(opts).kb;
+  const current = ctx.env.kb || ctx.profile(opts).kb;
   printTable(
     ctx.io,
     [

@@ -29,7 +29,7 @@ export async function runModelsAdd(ctx: Context, name: string, opts: ModelsAddOp
       name,
       url: opts.url,
       model: opts.model,
-      api_key: opts.apiKey ?? ctx.io.env.KBOX_EMBEDDINGS_API_KEY,
+      api_key: opts.apiKey ?? ctx.env.embeddingsApiKey,
       dim,
       query_prefix: opts.queryPrefix,
       passage_prefix: opts.passagePrefix,
@@ -45,21 +45,24 @@ export async function runModelsAdd(ctx: Context, name: string, opts: ModelsAddOp
 }
 
 export function modelsAddCommand(ctx: Context): Command {
-  return new Command("add")
-    .description("Configure a remote embedder: an OpenAI-compatible /v1/embeddings endpoint, or a zone's Predict Sentences")
-    .argument("<name>", "openai:<name> or predict:<name>")
-    .requiredOption("--url <url>", "OpenAI-compatible: base URL ending in /v1; predict: the zone URL")
-    .option("--model <model>", "the model the endpoint should run (required for openai:)")
-    .addOption(new Option("--api-key <key>", "API key (sent as a bearer token)").env("KBOX_EMBEDDINGS_API_KEY"))
-    .option("--dim <n>", "vector dimension (else discovered with one call)")
-    .option("--query-prefix <text>", "text put before queries")
-    .option("--passage-prefix <text>", "text put before passages")
-    .option("--no-check", "save without calling the endpoint")
-    .option("--use", "make it the default embedder")
-    .option("--json", "print the wire response")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  kbox models add openai:nomic --url http://localhost:11434/v1 --model nomic-embed-text --use\n  kbox models add predict:zone --url https://europe-1.example.cloud --api-key $KEY",
-    )
-    .action(async (name: string, _o, cmd: Command) => runModelsAdd(ctx, name, ctx.opts<ModelsAddOptions>(cmd)));
+  return (
+    new Command("add")
+      .description("Configure a remote embedder: an OpenAI-compatible /v1/embeddings endpoint, or a zone's Predict Sentences")
+      .argument("<name>", "openai:<name> or predict:<name>")
+      .requiredOption("--url <url>", "OpenAI-compatible: base URL ending in /v1; predict: the zone URL")
+      .option("--model <model>", "the model the endpoint should run (required for openai:)")
+      // Not commander's .env(), which reads the process's environment: runModelsAdd falls back to the context's.
+      .option("--api-key <key>", "API key (sent as a bearer token) (env: KBOX_EMBEDDINGS_API_KEY)")
+      .option("--dim <n>", "vector dimension (else discovered with one call)")
+      .option("--query-prefix <text>", "text put before queries")
+      .option("--passage-prefix <text>", "text put before passages")
+      .option("--no-check", "save without calling the endpoint")
+      .option("--use", "make it the default embedder")
+      .option("--json", "print the wire response")
+      .addHelpText(
+        "after",
+        "\nExamples:\n  kbox models add openai:nomic --url http://localhost:11434/v1 --model nomic-embed-text --use\n  kbox models add predict:zone --url https://europe-1.example.cloud --api-key $KEY",
+      )
+      .action(async (name: string, _o, cmd: Command) => runModelsAdd(ctx, name, ctx.opts<ModelsAddOptions>(cmd)))
+  );
 }

@@ -32,7 +32,7 @@ export async function runModelsPull(ctx: Context, id: string, opts: ModelsPullOp
   const body: models.PullModel = {
     id,
     revision: opts.revision,
-    endpoint: ctx.io.env.KBOX_HF_ENDPOINT || undefined,
+    endpoint: ctx.env.hfEndpoint || undefined,
     from: opts.from ? resolve(ctx.io.cwd, opts.from) : undefined,
     dtype: opts.dtype,
     pooling: opts.pooling,

@@ -7,8 +7,8 @@ export function runProfileUse(ctx: Context, name: string, opts: { quiet?: boolea
   ctx.config.current_profile = name;
   ctx.saveConfig();
   ctx.status(`now using profile ${name}`, opts);
-  if (ctx.io.env.KBOX_PROFILE && ctx.io.env.KBOX_PROFILE !== name)
-    ctx.status(`note: KBOX_PROFILE=${ctx.io.env.KBOX_PROFILE} overrides it in this shell`, opts);
+  if (ctx.env.profile && ctx.env.profile !== name)
+    ctx.status(`note: KBOX_PROFILE=${ctx.env.profile} overrides it in this shell`, opts);
 }
 
 export function profileUseCommand(ctx: Context): Command {

@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import type { RouteDef } from "../../api/route.js";
-import type { RouteRef } from "../../client/client.js";
+import type { RouteDef, RouteRef } from "../../client/client.js";
 
 const RID = /^[0-9a-f]{32}$/;
 

@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import type { FieldError } from "../../api/common.js";
 import type { Context } from "../../cli/context.js";
 import { printJson, printTable, styles } from "../../cli/output.js";
+import type { FieldError } from "../../client/routes/common.js";
 import * as resources from "../../client/routes/resources.js";
 import { resourceRoute } from "./shared.js";
 

@@ -1,9 +1,9 @@
 import { Command } from "commander";
-import type { ExtractConfig, SplitConfiguration } from "../../api/strategies.js";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson, printTable } from "../../cli/output.js";
 import { ApiError } from "../../client/errors.js";
+import type { ExtractConfig, SplitConfiguration } from "../../client/routes/strategies.js";
 import * as api from "../../client/routes/strategies.js";
 
 interface Opts {

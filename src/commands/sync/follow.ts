@@ -1,7 +1,7 @@
-import * as sync from "../../api/sync.js";
 import type { Context } from "../../cli/context.js";
 import { progress } from "../../cli/progress.js";
 import type { KboxClient } from "../../client/client.js";
+import * as sync from "../../client/routes/sync.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const finished = (j: sync.SyncJob) => j.status === "completed" || j.status === "failed" || j.status === "cancelled";

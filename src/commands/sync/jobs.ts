@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printJson, printTable } from "../../cli/output.js";
+import * as sync from "../../client/routes/sync.js";
 import { intFlag, resolveConfig } from "./shared.js";
 
 export async function runSyncJobs(

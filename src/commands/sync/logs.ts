@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
+import * as sync from "../../client/routes/sync.js";
 import { followLogs, formatLog } from "./follow.js";
 import { intFlag, levelFlag, resolveConfig } from "./shared.js";
 

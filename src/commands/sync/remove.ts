@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { confirm } from "../../cli/prompt.js";
+import * as sync from "../../client/routes/sync.js";
 import { resolveConfig } from "./shared.js";
 
 export async function runSyncRemove(

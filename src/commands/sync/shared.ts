@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
-import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
 import { parseLabels } from "../../cli/options.js";
 import type { KboxClient } from "../../client/client.js";
+import * as sync from "../../client/routes/sync.js";
 
 /** A sync configuration named by id or by name. */
 export async function resolveConfig(client: KboxClient, kbid: string, ref: string): Promise<sync.SyncConfig> {

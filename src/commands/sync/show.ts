@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import * as sync from "../../api/sync.js";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { printFields, printJson } from "../../cli/output.js";
+import * as sync from "../../client/routes/sync.js";
 import { resolveConfig, sourceOf } from "./shared.js";
 
 export async function runSyncShow(ctx: Context, ref: string, opts: GlobalOptions): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SearchFixture } from "./fixture.js";
+import { SearchFixture } from "../../helpers/search-fixture.js";
 
 let fx: SearchFixture;
 const ids: Record<string, string> = {};

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../../src/client/errors.js";
-import { SearchFixture } from "./fixture.js";
+import { SearchFixture } from "../../helpers/search-fixture.js";
 
 let fx: SearchFixture;
 const ids: Record<string, string> = {};

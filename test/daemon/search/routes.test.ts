@@ -3,7 +3,7 @@ import * as findApi from "../../../src/api/find.js";
 import * as ls from "../../../src/api/labelsets.js";
 import * as search from "../../../src/api/search.js";
 import * as sc from "../../../src/api/search-configs.js";
-import { SearchFixture } from "./fixture.js";
+import { SearchFixture } from "../../helpers/search-fixture.js";
 
 let fx: SearchFixture;
 const ids: Record<string, string> = {};

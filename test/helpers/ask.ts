@@ -1,6 +1,6 @@
-import type { AskItem } from "../../../src/api/ask.js";
-import { readAll } from "../../../src/client/transport.js";
-import type { TestDaemon } from "../../helpers/daemon.js";
+import type { AskItem } from "../../src/api/ask.js";
+import { readAll } from "../../src/client/transport.js";
+import type { TestDaemon } from "./daemon.js";
 
 /** POST an ask over the daemon's socket; returns status, headers and the parsed NDJSON items (or JSON). */
 export async function ask(

@@ -1,13 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { VERSION } from "../api/version.js";
-import { completionScript, SHELLS } from "./completion.js";
-import { Context } from "./context.js";
-import { bufferIO } from "./io.js";
-import { manPages } from "./man.js";
-import { buildProgram } from "./program.js";
+import { completionScript, SHELLS } from "../cli/completion.js";
+import { Context } from "../cli/context.js";
+import { bufferIO } from "../cli/io.js";
+import { manPages } from "../cli/man.js";
+import { VERSION } from "../client/routes/version.js";
+import { buildProgram } from "./index.js";
 
-/** Every generated file (completions/ and man/man1/), keyed by path relative to the package root. */
+/** Every generated file (completions/ and man/man1/, from the whole tree of ./index.ts), keyed by path relative to the package root. */
 export async function generatedDocs(): Promise<Record<string, string>> {
   // An empty environment: the output must not depend on who runs the generator.
   const ctx = new Context(bufferIO({ env: {} }).io);

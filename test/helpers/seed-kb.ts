@@ -1,6 +1,6 @@
-import * as kbs from "../../../src/api/kbs.js";
-import * as resources from "../../../src/api/resources.js";
-import type { TestDaemon } from "../../helpers/daemon.js";
+import * as kbs from "../../src/api/kbs.js";
+import * as resources from "../../src/api/resources.js";
+import type { TestDaemon } from "./daemon.js";
 
 // Tests that use these start their daemon with OFFLINE (test/helpers/daemon.ts): keyword retrieval
 // unless a test registers an embedder.

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { terms } from "../../../daemon/models/generate/text.js";
-import type { Embedder, EmbedKind } from "../../../daemon/models/types.js";
+import { terms } from "../../daemon/models/generate/text.js";
+import type { Embedder, EmbedKind } from "../../daemon/models/types.js";
 
 /** A deterministic bag-of-words embedder (hashed stemmed terms, normalised): fast, offline, and similar texts land close. */
 export class HashEmbedder implements Embedder {

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { ParagraphRow } from "../../../daemon/store/paragraphs.js";
-import * as find from "../../../src/api/find.js";
-import * as kbs from "../../../src/api/kbs.js";
-import * as resources from "../../../src/api/resources.js";
-import { startTestDaemon, type TestDaemon } from "../../helpers/daemon.js";
+import type { ParagraphRow } from "../../daemon/store/paragraphs.js";
+import * as find from "../../src/api/find.js";
+import * as kbs from "../../src/api/kbs.js";
+import * as resources from "../../src/api/resources.js";
+import { startTestDaemon, type TestDaemon } from "./daemon.js";
 
 /** A paragraph to index for a resource: text, optional vector and row overrides. */
 export interface Para {

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { VERSION } from "../api/version.js";
-import { ApiError, UnreachableError } from "../client/errors.js";
-import type { Context } from "./context.js";
-import { CliError, EXIT } from "./errors.js";
-import { type IO, processIO } from "./io.js";
-import { styles } from "./output.js";
+import type { Context, ContextDeps } from "./cli/context.js";
+import { CliError, EXIT } from "./cli/errors.js";
+import { type IO, processIO } from "./cli/io.js";
+import { styles } from "./cli/output.js";
+import { ApiError, UnreachableError } from "./client/errors.js";
+import { VERSION } from "./client/routes/version.js";
 
 /** Map an API error to a message, a hint and an exit code. */
 function apiFailure(e: ApiError): CliError {
@@ -29,19 +29,23 @@ export function reportError(ctx: Context, e: unknown): number {
   return err.exitCode;
 }
 
-/** Run the CLI with `argv` (without node and script) and return the exit code. */
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+/**
+ * Run the CLI with `argv` (without node and script) and return the exit code. This is where the
+ * program is composed: the CLI library (context, output, program) and the command table of
+ * src/commands meet here and nowhere else. `deps` replaces the transport in tests.
+ */
+export async function main(argv: string[], io: IO = processIO(), deps: ContextDeps = {}): Promise<number> {
   // `kbox --version` answers before the command tree (and every wire schema) is loaded.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
   // Commander and the context are loaded only past the --version check.
-  const [{ CommanderError }, { Context }] = await Promise.all([import("commander"), import("./context.js")]);
-  const ctx = new Context(io);
+  const [{ CommanderError }, { Context }] = await Promise.all([import("commander"), import("./cli/context.js")]);
+  const ctx = new Context(io, deps);
   let program: Command;
   try {
-    const { buildProgram } = await import("./program.js");
+    const { buildProgram } = await import("./commands/index.js");
     // Only the named command's module is imported (the whole tree for help and unknown words).
     program = await buildProgram(ctx, argv);
   } catch (e) {
