@@ -8,13 +8,15 @@
 const DOMAIN: Record<string, readonly string[]> = {
   errors: [],
   lifecycle: [],
-  store: [],
+  /** Text analysis (tokens, stems, languages): the store computes keyword terms with it on write. */
+  text: [],
+  store: ["text"],
   models: ["errors"],
   auth: ["errors", "store"],
   kbs: ["errors", "store", "models"],
   resources: ["errors", "store", "kbs"],
-  search: ["errors", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "store", "models", "kbs", "resources"],
+  search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
+  ingest: ["errors", "text", "store", "models", "kbs", "resources"],
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources"],
   backup: ["errors", "store", "kbs"],

@@ -3,7 +3,7 @@ import type { CatalogBody, SearchBody } from "../../src/api/search.js";
 import type { KbService } from "../kbs/service.js";
 import { basicView, resourceView } from "../resources/view.js";
 import type { ResourceDoc } from "../store/index.js";
-import { fold, words } from "./analyzer.js";
+import { fold, words } from "../text/analyzer.js";
 import { compileExpr } from "./filters.js";
 import { inWindow, labelsOf, pathMatches, resourceMatches } from "./resource-props.js";
 import type { SearchService } from "./service.js";

@@ -11,7 +11,7 @@ import type {
 import { invalid } from "../errors.js";
 import { sqlString } from "../store/db.js";
 import type { KbDoc, KbStore, ResourceDoc } from "../store/index.js";
-import { analyze } from "./analyzer.js";
+import { analyze } from "../text/analyzer.js";
 import { resourceMatches } from "./resource-props.js";
 import { and, eq, FALSE, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet, TRUE } from "./sql.js";
 

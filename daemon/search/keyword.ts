@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 import type { Table } from "../store/db.js";
 import { sqlString } from "../store/db.js";
-import { analyze, queryTerms } from "./analyzer.js";
+import { analyze, queryTerms } from "../text/analyzer.js";
 import { and, FALSE, likeLiteral, not, or, TRUE } from "./sql.js";
 
 /** A user's keyword query, parsed: `"quoted phrases"` and `+word` must match, `-word` must not, the rest should. */

@@ -2,7 +2,7 @@ import type { FindParagraph } from "../../src/api/find.js";
 import type { Show } from "../../src/api/resources.js";
 import { resourceView } from "../resources/view.js";
 import type { FieldDoc, KbStore } from "../store/index.js";
-import { analysisLanguage, term, words } from "./analyzer.js";
+import { analysisLanguage, term, words } from "../text/analyzer.js";
 import type { Ranked } from "./fusion.js";
 
 const list = (v: unknown): string[] => (v ? Array.from(v as Iterable<string>) : []);

@@ -5,7 +5,7 @@ import { invalid } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { Embedder, Reranker } from "../models/types.js";
 import type { KbDoc, KbStore } from "../store/index.js";
-import { analysisLanguage, queryTerms } from "./analyzer.js";
+import { analysisLanguage, queryTerms } from "../text/analyzer.js";
 import type { SearchConfigService } from "./configs.js";
 import { compileFilters } from "./filters.js";
 import { fuse, type Ranked } from "./fusion.js";

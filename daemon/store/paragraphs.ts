@@ -1,6 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { makeArrowTable } from "@lancedb/lancedb";
-import { analysisLanguage, keywordTerms } from "../search/analyzer.js";
+import { analysisLanguage, keywordTerms } from "../text/analyzer.js";
 import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
@@ -44,7 +44,7 @@ export interface ParagraphRow {
   groups: string[];
   /** Content hash of the text, used to skip re-embedding unchanged paragraphs. */
   hash: string;
-  /** Analysed keyword terms (computed from text, context and lang when absent; see daemon/search/analyzer.ts). */
+  /** Analysed keyword terms (computed from text, context and lang when absent; see daemon/text/analyzer.ts). */
   terms?: string;
   /**
    * Text indexed with the paragraph for keyword search but not shown: the resource title, so that a

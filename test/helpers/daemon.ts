@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { type DaemonOptions, type RunningDaemon, startDaemon } from "../../daemon/server.js";
 import { kboxPaths } from "../../src/api/paths.js";
 import { bufferIO } from "../../src/cli/io.js";
-import { main } from "../../src/main.js";
 import { KboxClient } from "../../src/client/client.js";
 import { hello } from "../../src/client/connect.js";
+import { main } from "../../src/main.js";
 
 /** Daemon settings for tests that run offline: no automatic model download (keyword retrieval unless a test registers an embedder). */
 export const OFFLINE: NodeJS.ProcessEnv = { KBOX_MODELS_AUTOPULL: "0" };

@@ -14,8 +14,8 @@ import { toValidationIssues } from "../../src/api/errors.js";
 import type { RouteDef } from "../../src/api/route.js";
 import { PROTOCOL_VERSION, VERSION } from "../../src/api/version.js";
 import { bufferIO, type IO } from "../../src/cli/io.js";
-import { main } from "../../src/main.js";
 import { type RawRequest, type RawResponse, readAll, type Target, type Transport } from "../../src/client/transport.js";
+import { main } from "../../src/main.js";
 
 /** A request the CLI sent, as the daemon would see it. */
 export interface Recorded {
