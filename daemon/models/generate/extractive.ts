@@ -1,4 +1,4 @@
-import { jaccard, type Sentence, splitSentences, terms, words } from "./text.js";
+import { cleanSentence, jaccard, OPTION_LINE, type Sentence, splitSentences, terms, words } from "./text.js";
 import {
   approxTokens,
   type ContextPiece,
@@ -58,7 +58,10 @@ const CUES: [RegExp, Cue][] = [
     /^\s*(what (is|are|was|were)|define|what does .* mean)\b/i,
     has(/\b(is|are|was|were|means|refers to|defined as|stands for)\b/i),
   ],
-  [/^\s*how (do|does|did|can|to|should)\b/i, has(/\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i)],
+  [
+    /^\s*how (do|does|did|can|to|should)\b/i,
+    (s) => OPTION_LINE.test(s) || /\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i.test(s),
+  ],
 ];
 
 /** "What is X?" / "Define X": a sentence that states "X is …" answers it best. */
@@ -103,12 +106,39 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
     if (score > 0 && definition?.(c.sent.text)) score *= 2;
+    score *= shapeFactor(question, c.sent.text);
     const nWords = words(c.sent.text).length;
     if (nWords < 4) score *= 0.6;
     if (nWords > 60) score *= 0.8;
     if (/\?\s*$/.test(c.sent.text)) score *= 0.5;
     c.score = score * (1 + 0.2 / (1 + c.piece));
   }
+}
+
+const NEGATION = /\b(without|not|no|never|non|don't|doesn't|exclude|excluding|except|invert|inverse|unless)\b/i;
+const NUMERIC_Q =
+  /^\s*(how (many|much|long|big|large|often)|what (number|percentage|amount|size|level|value|limit|port|version))\b|\bdefault\b/i;
+
+/** Not answers: tables of contents (dot leaders, page numbers), page furniture, bare numbers. */
+function furniture(text: string): boolean {
+  if (/\.{4,}|(?:\s\.){4,}|…{2,}/.test(text)) return true;
+  if (/^\s*(?:page\s+)?\d+(?:\s+of\s+\d+)?\s*$/i.test(text)) return true;
+  const w = words(text);
+  return w.length > 3 && w.filter((x) => /^\d+$/.test(x)).length / w.length > 0.5;
+}
+
+/** How well a sentence's shape fits the question: the option line for "which option", agreement in negation. */
+function shapeFactor(question: string, text: string): number {
+  let f = 1;
+  const option = OPTION_LINE.test(text);
+  if (/\b(option|flag|switch|argument)\b/i.test(question)) f *= option ? 1.6 : 0.8;
+  const qNeg = NEGATION.test(question);
+  const tag = option ? text.split("\n")[0] : "";
+  const tagNeg = /--?(?:\w+-)*(?:without|no|not|invert|exclude)\b/.test(tag);
+  if (qNeg && !(NEGATION.test(text) || tagNeg)) f *= 0.55;
+  if (!qNeg && tagNeg) f *= 0.75;
+  if (NUMERIC_Q.test(question) && /\d/.test(text)) f *= 1.2;
+  return f;
 }
 
 /** Pick a few well-supported, non-redundant sentences and put them back in reading order. */
@@ -123,7 +153,7 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
   const chosen: Candidate[] = [best];
   const sets = [new Set(best.terms)];
   for (const c of ranked.slice(1)) {
-    if (chosen.length >= maxSentences || c.score < best.score * 0.45) break;
+    if (chosen.length >= maxSentences || c.score < best.score * 0.6) break;
     const set = new Set(c.terms);
     if (sets.some((s) => jaccard(s, set) > 0.6)) continue;
     chosen.push(c);
@@ -144,6 +174,15 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
   return [...lead, ...rest];
 }
 
+/** "How many…"/"what default…": when the lead sentence has no number and the next one does, it follows. */
+function withNumber(question: string, picked: Candidate[], cands: Candidate[]): Candidate[] {
+  const lead = picked[0];
+  if (!lead || !NUMERIC_Q.test(question) || /\d/.test(lead.sent.text)) return picked;
+  const next = cands.find((c) => c.piece === lead.piece && c.sent.start >= lead.sent.end);
+  if (!next || !/\d/.test(next.sent.text) || picked.includes(next)) return picked;
+  return [lead, next, ...picked.slice(1)];
+}
+
 /** Compose an answer from the context's best-supported sentences (no model involved). */
 export function extractAnswer(
   question: string,
@@ -153,14 +192,17 @@ export function extractAnswer(
 ): ExtractedSentence[] {
   const cands: Candidate[] = [];
   context.forEach((p, piece) => {
-    for (const sent of splitSentences(p.text))
+    for (const sent of splitSentences(p.text)) {
+      if (sent.heading || furniture(sent.text)) continue;
       cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+    }
   });
   scoreCandidates(question, cands, retrievalQuery);
-  return select(cands, maxSentences).map((c) => ({
+  const picked = withNumber(question, select(cands, maxSentences), cands);
+  return picked.map((c) => ({
     id: c.id,
     block: c.block,
-    text: c.sent.text,
+    text: cleanSentence(c.sent.text),
     start: c.sent.start,
     end: c.sent.end,
   }));
