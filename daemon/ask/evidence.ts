@@ -4,7 +4,7 @@
  * returns *something*; a question the documents do not cover shares few of its informative words
  * with the best sentence it retrieved, and its names (France, xz, PQ-3) are missing from all of them.
  */
-import { OPTION_LINE, type Sentence, splitSentences, stem, terms } from "../models/generate/text.js";
+import { OPTION_LINE, questionNames, type Sentence, splitSentences, stem, terms } from "../models/generate/text.js";
 
 /** One retrieved passage (its resource's title, when known, counts as context of every sentence). */
 export interface EvidencePiece {
@@ -79,22 +79,9 @@ const IN_SENTENCE = 1;
 const NEARBY = 0.7;
 const IN_PASSAGE = 0.4;
 
-/** Names in a question: capitalised inside it, with a digit, or short non-words (xz, gcc, tar). */
-function names(question: string): Set<string> {
-  const out = new Set<string>();
-  const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}._+-]*/gu) ?? [];
-  tokens.forEach((tok, i) => {
-    const t = tok.replace(/[._+-]+$/, "");
-    const capital = i > 0 && /^\p{Lu}/u.test(t);
-    if (capital || /\d/.test(t) || /[._+-]/.test(t) || (t.length <= 3 && /^[a-z]+$/.test(t)))
-      for (const w of terms(t)) out.add(w);
-  });
-  return out;
-}
-
 /** The question's informative terms with their weights (names count double). */
 export function questionTerms(question: string): Map<string, number> {
-  const named = names(question);
+  const named = questionNames(question);
   const out = new Map<string, number>();
   for (const t of terms(question)) if (!FRAME.has(t)) out.set(t, named.has(t) ? 2 : 1);
   return out;
@@ -105,12 +92,14 @@ export function evidence(question: string, pieces: EvidencePiece[]): Evidence {
   const q = questionTerms(question);
   const total = [...q.values()].reduce((a, b) => a + b, 0);
   if (!total) return { score: 1, missing: [] };
+  const plain = [...q.values()].some((w) => w === 1);
   const everywhere = new Set<string>();
   let best = 0;
   for (const p of pieces) {
     const sentences = splitSentences(p.text);
     const sets = sentences.map((s) => new Set(terms(s.text)));
-    const passage = new Set([...sets.flatMap((s) => [...s]), ...terms(p.title ?? "")]);
+    const titled = new Set(terms(p.title ?? ""));
+    const passage = new Set([...sets.flatMap((s) => [...s]), ...titled]);
     for (const t of passage) everywhere.add(t);
     let heading = new Set<string>();
     sentences.forEach((s, i) => {
@@ -121,19 +110,27 @@ export function evidence(question: string, pieces: EvidencePiece[]): Evidence {
       const near = new Set([...(sets[i - 1] ?? []), ...(sets[i + 1] ?? []), ...heading]);
       const option = optionBonus(question, s);
       let got = 0;
+      let nameMissed = false;
+      let own = false;
       const digit = /\d/.test(s.text);
       for (const [t, w] of q) {
-        if (sets[i].has(t) || (digit && NUMERIC.has(t))) got += w * IN_SENTENCE;
-        else if (near.has(t)) got += w * NEARBY;
-        else if (passage.has(t)) got += w * IN_PASSAGE;
+        if (sets[i].has(t) || (digit && NUMERIC.has(t))) {
+          got += w * IN_SENTENCE;
+          if (w === 1) own = true;
+        } else if (near.has(t) || titled.has(t)) got += w * NEARBY;
+        else {
+          if (w > 1) nameMissed = true;
+          if (passage.has(t)) got += w * IN_PASSAGE;
+        }
       }
-      best = Math.max(best, Math.min(1, got / total + option));
+      // A name the question asks about that is not where the sentence is: it is about something else.
+      // A sentence that only mentions the names (--zstd for "the default level of zstd") does not answer.
+      const score = Math.min(1, got / total + option) * (own || !plain ? 1 : 0.6);
+      best = Math.max(best, nameMissed ? score * 0.5 : score);
     });
   }
   const missing = [...q.keys()].filter((t) => !everywhere.has(t));
-  // A name the question asks about that no passage mentions: the passages are about something else.
-  const missingName = missing.some((t) => (q.get(t) ?? 0) > 1);
-  return { score: missingName ? best * 0.5 : best, missing };
+  return { score: best, missing };
 }
 
 /** "Which option…" is answered by an option line even when it shares fewer words. */

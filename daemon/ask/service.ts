@@ -122,6 +122,7 @@ export class AskService {
       return;
     }
     const ctx = await this.context(p, retrieval);
+    for (const c of ctx.pieces) c.title ??= p.store.resources.get(c.id.slice(0, 32))?.title;
     const ev = extra.length ? undefined : this.evidence(p, ctx, rephrased);
     yield* this.answer(p, retrieval, ctx, rephrased, history, retrievalMs, ev);
   }
@@ -142,11 +143,7 @@ export class AskService {
 
   /** How well the context supports an answer, and whether that is enough for this generator. */
   private evidence(p: PreparedAsk, ctx: BuiltContext, question: string): { score: number; enough: boolean } {
-    const title = (id: string) => p.store.resources.get(id.slice(0, 32))?.title;
-    const { score } = evidence(
-      question,
-      ctx.pieces.map((c) => ({ text: c.text, title: title(c.id) })),
-    );
+    const { score } = evidence(question, ctx.pieces);
     const min = p.generator.kind === "extractive" ? this.settings.extractiveMinEvidence : this.settings.generativeMinEvidence;
     return { score, enough: score >= min };
   }

@@ -57,13 +57,46 @@ function troffEscapes(s: string): string {
     .replace(/\\[-]/g, "-")
     .replace(/\\e/g, "\\")
     .replace(/\\ /g, " ")
-    .replace(/\\[&|^%c:)d u]/g, "")
+    .replace(/\\[&|^%c:)d u,/]/g, "")
     .replace(/\\(.)/g, "$1");
 }
 
 /** A request's arguments, quotes honoured. */
 function args(rest: string): string[] {
   return [...rest.matchAll(/"((?:[^"]|"")*)"?|((?:\\.|[^\s\\])+\\?)/g)].map((m) => (m[1] ?? m[2]).replace(/""/g, '"'));
+}
+
+/** mdoc's inline macros (`.It Fl p Ar port`): their names go, `Fl` makes a flag, `Xr` a page reference. */
+const MDOC = new Set(
+  "Fl Ar Cm Pa Ev Nm Li Sy Em Dq Ql Xr Va Ic Op Oo Oc Ns Pq Sq Aq Dv Er Fa Fn Ft Ic In Lk Mt No Qq Sx Tn Ux Bq Brq Bro Brc Eo Ec Qo Qc Do Dc Po Pc So Sc".split(
+    " ",
+  ),
+);
+
+function mdoc(rest: string, name: string): string {
+  const toks = args(troffEscapes(rest));
+  let out = "";
+  let glue = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (MDOC.has(t)) {
+      if (t === "Fl") {
+        out += `${out && !glue ? " " : ""}-`;
+        glue = true;
+      } else if (t === "Nm" && (i + 1 >= toks.length || MDOC.has(toks[i + 1]))) {
+        out += `${out && !glue ? " " : ""}${name}`;
+        glue = false;
+      } else if (t === "Xr" && toks[i + 2]) {
+        out += `${out && !glue ? " " : ""}${toks[i + 1]}(${toks[i + 2]})`;
+        i += 2;
+        glue = false;
+      } else if (t === "Ns") glue = true;
+      continue;
+    }
+    out += /^[.,;:)\]]$/.test(t) || glue || !out ? t : ` ${t}`;
+    glue = false;
+  }
+  return out;
 }
 
 const ALTERNATING = /^(?:BR|RB|IR|RI|BI|IB)$/;
@@ -79,12 +112,17 @@ export function troffToText(src: string): Extracted {
   let skipping = false;
   // A section heading waits as the first line of the section's first block.
   let heading = false;
+  // The text of the block being written (to tell an option's tag line from a paragraph).
+  let block = "";
   const endBlock = () => {
-    if (!heading) b.endBlock();
+    if (heading) return;
+    b.endBlock();
+    block = "";
   };
   const text = (t: string) => {
     if (!t.trim()) return;
     heading = false;
+    block += t;
     b.inline(fill ? `${t.trim()} ` : t);
     if (!fill || tagNext) {
       b.endLine();
@@ -115,13 +153,18 @@ export function troffToText(src: string): Extracted {
       b.endLine();
       heading = true;
     } else if (name === "TP" || name === "IP" || name === "It" || name === "TQ") {
-      if (name !== "TQ") endBlock();
-      const tag = name === "IP" ? args(rest)[0] : name === "It" ? troffEscapes(rest) : undefined;
-      if (tag && !/^\\\(bu|^•$/.test(tag)) text(troffEscapes(tag));
+      const tagged = name === "IP" && rest.trim() && troffEscapes(args(rest)[0] ?? "").trim();
+      // An untagged .IP right after a tag line (jq's "--raw-output / -r:") is that tag's description.
+      if (name === "IP" && !tagged && block.trim().length < 80 && /^\s*-|:\s*$/.test(block)) b.endLine();
+      else if (name !== "TQ") endBlock();
+      const tag = name === "IP" ? args(rest)[0] : name === "It" ? mdoc(rest, title?.replace(/\(.*$/, "") ?? "") : undefined;
+      if (tag && !/^\\\(bu|^•$/.test(tag)) text(name === "It" ? tag : troffEscapes(tag));
       if (name === "TP" || name === "TQ") tagNext = true;
       else if (tag) b.endLine();
-    } else if (FONT.test(name)) text(args(troffEscapes(rest)).join(" "));
-    else if (ALTERNATING.test(name)) text(args(rest).map(unescape).join(""));
+    } else if (MDOC.has(name)) text(mdoc(`${name} ${rest}`, title?.replace(/\(.*$/, "") ?? ""));
+    else if (name === "Nd") text(`- ${troffEscapes(rest)}`);
+    else if (FONT.test(name)) text(args(troffEscapes(rest)).join(" "));
+    else if (ALTERNATING.test(name)) text(args(rest).map(troffEscapes).join(""));
     else if (name === "br") b.endLine();
     else if (name === "nf") {
       b.endLine();

@@ -1,4 +1,4 @@
-import { cleanSentence, jaccard, OPTION_LINE, type Sentence, splitSentences, terms, words } from "./text.js";
+import { cleanSentence, jaccard, OPTION_LINE, questionNames, type Sentence, splitSentences, terms, words } from "./text.js";
 import {
   approxTokens,
   type ContextPiece,
@@ -13,6 +13,8 @@ export const NO_ANSWER = "Not enough data to answer this.";
 
 interface Candidate {
   piece: number;
+  /** Terms of the sentence's passage and its resource's title. */
+  around: Set<string>;
   id: string;
   block?: string;
   sent: Sentence;
@@ -91,6 +93,7 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   const qMass = q.reduce((a, t) => a + idf(t) * (weight.get(t) ?? 1), 0) || 1;
   const cue = CUES.find(([re]) => re.test(question))?.[1];
   const definition = definitionCue(question);
+  const names = [...questionNames(question)];
   for (const c of cands) {
     const tf = new Map<string, number>();
     for (const t of c.terms) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -106,7 +109,13 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
     if (score > 0 && definition?.(c.sent.text)) score *= 2;
-    score *= shapeFactor(question, c.sent.text);
+    score *= shapeFactor(question, c.sent.text, own);
+    // The names the question asks about (ls, Apache, X11) belong where the sentence is.
+    if (names.length) score *= (1 + names.filter((t) => c.around.has(t)).length) / (1 + names.length);
+    // Of two sentences that cover the question, the one that says less besides answers more directly.
+    const distinct = new Set(c.terms);
+    if (distinct.size) score *= 0.85 + (0.3 * [...distinct].filter((t) => own.has(t)).length) / distinct.size;
+    if (c.sent.heading) score *= 0.4;
     const nWords = words(c.sent.text).length;
     if (nWords < 4) score *= 0.6;
     if (nWords > 60) score *= 0.8;
@@ -128,10 +137,16 @@ function furniture(text: string): boolean {
 }
 
 /** How well a sentence's shape fits the question: the option line for "which option", agreement in negation. */
-function shapeFactor(question: string, text: string): number {
+function shapeFactor(question: string, text: string, own: Set<string>): number {
   let f = 1;
   const option = OPTION_LINE.test(text);
-  if (/\b(option|flag|switch|argument)\b/i.test(question)) f *= option ? 1.6 : 0.8;
+  const asksOption = /\b(option|flag|switch|argument)\b/i.test(question);
+  if (asksOption) f *= option ? 1.6 : 0.8;
+  // The option whose own name says what is asked (--decompress for "decompresses", --keep for "keep").
+  if (option && (asksOption || /^\s*how (do|can|to)\b/i.test(question))) {
+    const named = terms(OPTION_LINE.exec(text)?.[0] ?? "").filter((t) => own.has(t)).length;
+    if (named) f *= 2 + named;
+  }
   const qNeg = NEGATION.test(question);
   const tag = option ? text.split("\n")[0] : "";
   const tagNeg = /--?(?:\w+-)*(?:without|no|not|invert|exclude)\b/.test(tag);
@@ -142,7 +157,7 @@ function shapeFactor(question: string, text: string): number {
 }
 
 /** Pick a few well-supported, non-redundant sentences and put them back in reading order. */
-function select(cands: Candidate[], maxSentences: number): Candidate[] {
+function select(cands: Candidate[], maxSentences: number, optionAnswer = false): Candidate[] {
   const ranked = [...cands].sort((a, b) => b.score - a.score);
   const best = ranked[0];
   if (!best) return [];
@@ -150,6 +165,8 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
     // Nothing shares a word with the question (a semantic match): lead with the top paragraph.
     return cands.filter((c) => c.piece === cands[0].piece).slice(0, 2);
   }
+  // An option line that answers "which option…" is the whole answer.
+  if (optionAnswer && OPTION_LINE.test(best.sent.text)) return [best];
   const chosen: Candidate[] = [best];
   const sets = [new Set(best.terms)];
   for (const c of ranked.slice(1)) {
@@ -192,13 +209,15 @@ export function extractAnswer(
 ): ExtractedSentence[] {
   const cands: Candidate[] = [];
   context.forEach((p, piece) => {
+    const around = new Set([...terms(p.text), ...terms(p.title ?? "")]);
     for (const sent of splitSentences(p.text)) {
-      if (sent.heading || furniture(sent.text)) continue;
-      cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+      if (furniture(sent.text)) continue;
+      cands.push({ piece, around, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
     }
   });
   scoreCandidates(question, cands, retrievalQuery);
-  const picked = withNumber(question, select(cands, maxSentences), cands);
+  const optionAnswer = /\b(option|flag|switch)\b|^\s*how (do|can|to)\b/i.test(question);
+  const picked = withNumber(question, select(cands, maxSentences, optionAnswer), cands);
   return picked.map((c) => ({
     id: c.id,
     block: c.block,

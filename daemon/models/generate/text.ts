@@ -25,13 +25,14 @@ function codeSpans(text: string): [number, number][] {
 }
 
 /** An option line of a manual: `-r, --raw-output`, `--files-without-match`, `-n NUM`. */
-export const OPTION_LINE = /^\s*(?:-{1,2}[\w?][\w-]*(?:[ =][\w<>[\]|.{}-]+)?(?:,\s*|\s+or\s+|[ \t]*(?:\n|$)|\s{2,}))+/;
+export const OPTION_LINE =
+  /^\s*(?:-{1,2}[\w?][\w-]*(?:[ =][\w<>[\]|.{}-]+)?(?:,\s*|\s*\/\s*|\s+or\s+|[ \t]+(?=-)|:?[ \t]*(?:\n|$)|\s{2,}))+/;
 
 function isHeadingLine(line: string, prev: string | undefined, next: string | undefined): boolean {
   const t = line.trim();
   if (!t || t.length > 60 || /[.,;:!?)\]"'’]$/.test(t) || /^[-*•+]|^\d+[.)]\s/.test(t) || OPTION_LINE.test(t)) return false;
   if (/^#{1,6}\s/.test(t)) return true;
-  if (!/[\p{L}]/u.test(t) || t.split(/\s+/).length > 10) return false;
+  if (!/[\p{L}]/u.test(t) || t.split(/\s+/).length > 10 || /\b(1[5-9]|20)\d\d\b/.test(t)) return false;
   if (/\b(?:the|a|an|of|and|or|to|with|in|for|is|are)$/i.test(t)) return false;
   const prevEnds = prev === undefined || !prev.trim() || /[.!?:]["')\]]*\s*$/.test(prev) || isBareHeading(prev);
   const nextStarts = next === undefined || !next.trim() || /^\s*(?:[\p{Lu}\d"'`(]|-)/u.test(next);
@@ -122,6 +123,8 @@ export function stem(word: string): string {
   if (w.length > 5 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   for (const suf of ["ing", "edly", "ed", "es", "ly", "s"]) {
     if (w.length - suf.length >= 3 && w.endsWith(suf)) {
+      // "compress", "status", "analysis" are not plurals.
+      if (suf === "s" && /(?:ss|us|is)$/.test(w)) break;
       w = w.slice(0, -suf.length);
       if (suf === "es" && !/(?:s|x|z|ch|sh)$/.test(w)) w += "e";
       break;
@@ -152,3 +155,23 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   for (const x of a) if (b.has(x)) inter++;
   return inter / (a.size + b.size - inter);
 }
+
+/** Names in a question: capitalised inside it, with a digit or a dot, or short non-words (xz, gcc, ls). */
+export function questionNames(question: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}._+-]*/gu) ?? [];
+  tokens.forEach((tok, i) => {
+    const t = tok.replace(/[._+-]+$/, "");
+    const capital = i > 0 && /^\p{Lu}/u.test(t);
+    if (capital || /\d/.test(t) || /[._+-]/.test(t) || (t.length <= 4 && /^[a-z]+$/.test(t) && !COMMON_SHORT.has(t)))
+      for (const w of terms(t)) out.add(w);
+  });
+  return out;
+}
+
+/** Short words that are not names. */
+const COMMON_SHORT = new Set(
+  "use used make keep list file line time date mode user data text code page sort size type show move copy edit find take work sign read fast slow long best last next each many much what path name port host tool kind help".split(
+    " ",
+  ),
+);
