@@ -1,8 +1,9 @@
 import type { AskItem } from "../../src/api/ask.js";
 import { NO_ANSWER } from "../models/generate/extractive.js";
-import { approxTokens, type GenerateRequest } from "../models/generate/types.js";
+import { approxTokens, type GenChunk, type GenerateRequest } from "../models/generate/types.js";
 import { alignCitations, DEFAULT_CITATION_THRESHOLD, footnoteMap } from "./citations.js";
 import type { BuiltContext } from "./context.js";
+import { saysNotInContext } from "./evidence.js";
 import { genInfo, retrievalItem } from "./items.js";
 import type { Retrieval } from "./retrieve.js";
 import type { PreparedAsk } from "./types.js";
@@ -13,6 +14,16 @@ interface GenerationInput {
   context: BuiltContext;
   request: GenerateRequest;
   retrievalMs: number;
+  /** The evidence score of the context (debug output). */
+  evidence?: number;
+  /** The evidence is too weak: answer "Not enough data" (status no_context) without running the model. */
+  abstain?: boolean;
+}
+
+/** What a generator says when the documents do not answer the question. */
+async function* abstention(): AsyncIterable<GenChunk> {
+  yield { type: "text", text: NO_ANSWER };
+  yield { type: "usage", input: 0, output: approxTokens(NO_ANSWER) };
 }
 
 /** Run the generator and emit the answer items, then the closing items in the wire's order. */
@@ -25,7 +36,7 @@ export async function* generateItems(g: GenerationInput): AsyncGenerator<AskItem
   let object: Record<string, unknown> | undefined;
   let usage: { input: number; output: number } | undefined;
   try {
-    for await (const c of p.generator.generate(req)) {
+    for await (const c of g.abstain ? abstention() : p.generator.generate(req)) {
       if (p.opts.signal?.aborted) return;
       first ??= performance.now();
       if (c.type === "text") {
@@ -51,7 +62,7 @@ export async function* generateItems(g: GenerationInput): AsyncGenerator<AskItem
   if (object) yield { type: "answer_json", object };
   yield retrievalItem(g.retrieval.main);
   if (g.retrieval.prequeries) yield { type: "prequeries", results: g.retrieval.prequeries };
-  const noContext = !object && answer.trim().startsWith(NO_ANSWER);
+  const noContext = !object && saysNotInContext(answer);
   yield noContext ? { type: "status", code: "-2", status: "no_context" } : { type: "status", code: "0", status: "success" };
   yield { type: "augmented_context", augmented: g.context.augmented };
   yield* citationItems(g, answer, noContext);
@@ -82,6 +93,7 @@ export async function* generateItems(g: GenerationInput): AsyncGenerator<AskItem
         generator: genInfo(p.generator),
         audit_metadata: p.body.audit_metadata ?? null,
         timings: { retrieval: secs(g.retrievalMs), ...timings },
+        evidence: g.evidence,
         reasoning: reasoning || undefined,
       },
     };

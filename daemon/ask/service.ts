@@ -8,6 +8,7 @@ import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../mod
 import type { Generator } from "../models/generate/types.js";
 import type { ResourceService } from "../resources/service.js";
 import { type BuiltContext, buildContext } from "./context.js";
+import { evidence } from "./evidence.js";
 import { generateItems } from "./generate.js";
 import { genInfo, retrievalItem } from "./items.js";
 import { ParagraphReader } from "./paragraphs.js";
@@ -27,6 +28,10 @@ export interface AskSearch extends FindService {
 export interface AskSettings {
   /** The context budget in tokens when the request sets none (KBOX_CONTEXT_TOKENS). */
   contextTokens: number;
+  /** The evidence (daemon/ask/evidence.ts) the extractive answerer needs to answer rather than abstain. */
+  extractiveMinEvidence: number;
+  /** The same for a generative model, which also abstains on its own when the context does not say. */
+  generativeMinEvidence: number;
 }
 
 /** Ask: retrieve, build the context, generate, cite; yields the wire's stream items in order. */
@@ -117,7 +122,9 @@ export class AskService {
       return;
     }
     const ctx = await this.context(p, retrieval);
-    yield* this.answer(p, retrieval, ctx, rephrased, history, retrievalMs);
+    for (const c of ctx.pieces) c.title ??= p.store.resources.get(c.id.slice(0, 32))?.title;
+    const ev = extra.length ? undefined : this.evidence(p, ctx, rephrased);
+    yield* this.answer(p, retrieval, ctx, rephrased, history, retrievalMs, ev);
   }
 
   private async context(p: PreparedAsk, r: Retrieval): Promise<BuiltContext> {
@@ -134,6 +141,13 @@ export class AskService {
     });
   }
 
+  /** How well the context supports an answer, and whether that is enough for this generator. */
+  private evidence(p: PreparedAsk, ctx: BuiltContext, question: string): { score: number; enough: boolean } {
+    const { score } = evidence(question, ctx.pieces);
+    const min = p.generator.kind === "extractive" ? this.settings.extractiveMinEvidence : this.settings.generativeMinEvidence;
+    return { score, enough: score >= min };
+  }
+
   private async *answer(
     p: PreparedAsk,
     r: Retrieval,
@@ -141,6 +155,7 @@ export class AskService {
     question: string,
     history: AskBody["chat_history"] & {},
     retrievalMs: number,
+    ev?: { score: number; enough: boolean },
   ): AsyncGenerator<AskItem> {
     const { body } = p;
     const footnotes = body.citations === "llm_footnotes";
@@ -166,6 +181,8 @@ export class AskService {
         signal: p.opts.signal,
       },
       retrievalMs,
+      evidence: ev?.score,
+      abstain: ev ? !ev.enough : false,
     });
   }
 

@@ -113,7 +113,11 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       zoneUrl: v.zoneUrl,
       nuaKey: v.nuaKey,
     },
-    ask: { contextTokens: v.contextTokens! },
+    ask: {
+      contextTokens: v.contextTokens!,
+      extractiveMinEvidence: v.extractiveMinEvidence!,
+      generativeMinEvidence: v.generativeMinEvidence!,
+    },
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };

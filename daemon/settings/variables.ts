@@ -86,6 +86,22 @@ function url(name: string, o: Doc & { fallback?: string }): Variable<string> {
   };
 }
 
+function share(name: string, o: Doc & { fallback: number }): Variable<number> {
+  return {
+    name,
+    type: "number 0–1",
+    default: o.default ?? String(o.fallback),
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      const n = Number(raw.trim());
+      if (!/^\s*(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(raw) || n > 1)
+        throw new Error(`must be a number from 0 to 1, not ${show(raw)}`);
+      return n;
+    },
+  };
+}
+
 function text(name: string, type: string, o: Doc & { fallback?: string }): Variable<string> {
   return { name, type, default: o.default ?? o.fallback ?? "unset", fallback: o.fallback, doc: o.doc, parse: (raw) => raw };
 }
@@ -196,6 +212,14 @@ export const VARIABLES = {
     min: 1,
     fallback: 12_000,
     doc: "The context budget of an ask (tokens) when the request's `max_tokens.context` does not set one.",
+  }),
+  extractiveMinEvidence: share("KBOX_EXTRACTIVE_MIN_EVIDENCE", {
+    fallback: 0.6,
+    doc: 'The evidence (the weighted share of a question\'s informative words the best retrieved sentence and its surroundings cover; a name no passage mentions halves it) the offline extractive answerer needs to answer; below it an ask answers "Not enough data to answer this." with status `no_context`.',
+  }),
+  generativeMinEvidence: share("KBOX_GENERATIVE_MIN_EVIDENCE", {
+    fallback: 0.15,
+    doc: 'The same threshold for a generative model (lower: the model also answers "Not enough data" on its own when the context does not say).',
   }),
 } satisfies Record<string, Variable<unknown>>;
 

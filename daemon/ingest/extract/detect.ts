@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { extname } from "node:path";
 import { fileTypeFromFile } from "file-type";
+import { looksLikeTroff } from "./man.js";
 
 /** What a file is, judged by its content first and its name or declared type second. */
 export interface Detected {
@@ -144,6 +145,7 @@ function textMime(head: Buffer, encoding: NonNullable<Detected["encoding"]>, nam
   if (/^(\ufeff)?<!doctype html|^(\ufeff)?<html[\s>]/.test(low) || /<(head|body)[\s>]/.test(low)) return "text/html";
   const ext = extname(name).toLowerCase();
   if (TEXT_BY_EXT[ext]) return TEXT_BY_EXT[ext];
+  if (looksLikeTroff(sample)) return "text/troff";
   if (CODE_EXT.has(ext) || /^dockerfile$|^makefile$/i.test(name.split("/").pop() ?? ""))
     return `text/x-source;ext=${ext.slice(1) || "txt"}`;
   const declared = contentType?.split(";")[0].trim().toLowerCase();

@@ -1,9 +1,15 @@
-import { readFile, stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import type { Extracted } from "../types.js";
 import { type Detected, detectFile } from "./detect.js";
 import { asExtractionError, ExtractionError } from "./errors.js";
 import { extractHtml } from "./html.js";
+import { stripOverstrike, troffToText } from "./man.js";
 import { jsonlToText, jsonToText, markdownToText, rstToText } from "./markup.js";
 import { plainText } from "./text.js";
 
@@ -44,6 +50,8 @@ const READERS: Record<string, Reader> = {
   "text/x-rst": async (i, d) => rstToText(await readText(i.path, d)),
   "application/json": async (i, d) => jsonToText(await readText(i.path, d)),
   "application/x-ndjson": async (i, d) => jsonlToText(await readText(i.path, d)),
+  "text/troff": async (i, d) => troffToText(await readText(i.path, d)),
+  "application/gzip": (i) => gunzipped(i),
 };
 
 const LEGACY_OFFICE = new Set([
@@ -79,10 +87,38 @@ export async function extractFile(input: FileInput): Promise<Extracted> {
 }
 
 const readPlain: Reader = async (i, d) => {
-  const ex = plainText(await readText(i.path, d));
+  // A manual formatted for a terminal marks bold and underline by overstriking.
+  const ex = plainText(stripOverstrike(await readText(i.path, d)));
   ex.metadata.mime_type = d.mime;
   return ex;
 };
+
+/** A gzip-compressed document (man pages, README.gz): the file inside, named without `.gz`. */
+async function gunzipped(i: FileInput): Promise<Extracted> {
+  const name = (i.filename ?? basename(i.path)).replace(/\.(?:gz|z)$/i, "") || "document";
+  const dir = await mkdtemp(join(tmpdir(), "kbox-gz-"));
+  try {
+    const inner = join(dir, basename(name));
+    await pipeline(createReadStream(i.path), createGunzip(), capped(MAX_TEXT_FILE), createWriteStream(inner));
+    const ex = await extractFile({ ...i, path: inner, filename: name, contentType: undefined });
+    ex.metadata.compression = "gzip";
+    return ex;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A pass-through that fails past `max` bytes (a decompression bomb stops there). */
+function capped(max: number): Transform {
+  let n = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      n += chunk.length;
+      if (n > max) cb(new ExtractionError("TOO_LARGE", `Decompressed file is larger than ${max >> 20} MiB`));
+      else cb(null, chunk);
+    },
+  });
+}
 
 function unsupported(name: string, what: string): ExtractionError {
   return new ExtractionError("UNSUPPORTED_FORMAT", `Unsupported file type for "${name}": ${what}`);

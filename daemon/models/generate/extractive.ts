@@ -1,4 +1,4 @@
-import { jaccard, type Sentence, splitSentences, terms, words } from "./text.js";
+import { cleanSentence, jaccard, OPTION_LINE, questionNames, type Sentence, splitSentences, terms, words } from "./text.js";
 import {
   approxTokens,
   type ContextPiece,
@@ -13,6 +13,8 @@ export const NO_ANSWER = "Not enough data to answer this.";
 
 interface Candidate {
   piece: number;
+  /** Terms of the sentence's passage and its resource's title. */
+  around: Set<string>;
   id: string;
   block?: string;
   sent: Sentence;
@@ -58,7 +60,10 @@ const CUES: [RegExp, Cue][] = [
     /^\s*(what (is|are|was|were)|define|what does .* mean)\b/i,
     has(/\b(is|are|was|were|means|refers to|defined as|stands for)\b/i),
   ],
-  [/^\s*how (do|does|did|can|to|should)\b/i, has(/\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i)],
+  [
+    /^\s*how (do|does|did|can|to|should)\b/i,
+    (s) => OPTION_LINE.test(s) || /\b(by|use|using|run|click|open|set|install|create|first|then|step)\b/i.test(s),
+  ],
 ];
 
 /** "What is X?" / "Define X": a sentence that states "X is …" answers it best. */
@@ -88,6 +93,7 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   const qMass = q.reduce((a, t) => a + idf(t) * (weight.get(t) ?? 1), 0) || 1;
   const cue = CUES.find(([re]) => re.test(question))?.[1];
   const definition = definitionCue(question);
+  const names = [...questionNames(question)];
   for (const c of cands) {
     const tf = new Map<string, number>();
     for (const t of c.terms) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -103,6 +109,13 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
     if (score > 0 && definition?.(c.sent.text)) score *= 2;
+    score *= shapeFactor(question, c.sent.text, own);
+    // The names the question asks about (ls, Apache, X11) belong where the sentence is.
+    if (names.length) score *= (1 + names.filter((t) => c.around.has(t)).length) / (1 + names.length);
+    // Of two sentences that cover the question, the one that says less besides answers more directly.
+    const distinct = new Set(c.terms);
+    if (distinct.size) score *= 0.85 + (0.3 * [...distinct].filter((t) => own.has(t)).length) / distinct.size;
+    if (c.sent.heading) score *= 0.4;
     const nWords = words(c.sent.text).length;
     if (nWords < 4) score *= 0.6;
     if (nWords > 60) score *= 0.8;
@@ -111,8 +124,40 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   }
 }
 
+const NEGATION = /\b(without|not|no|never|non|don't|doesn't|exclude|excluding|except|invert|inverse|unless)\b/i;
+const NUMERIC_Q =
+  /^\s*(how (many|much|long|big|large|often)|what (number|percentage|amount|size|level|value|limit|port|version))\b|\bdefault\b/i;
+
+/** Not answers: tables of contents (dot leaders, page numbers), page furniture, bare numbers. */
+function furniture(text: string): boolean {
+  if (/\.{4,}|(?:\s\.){4,}|…{2,}/.test(text)) return true;
+  if (/^\s*(?:page\s+)?\d+(?:\s+of\s+\d+)?\s*$/i.test(text)) return true;
+  const w = words(text);
+  return w.length > 3 && w.filter((x) => /^\d+$/.test(x)).length / w.length > 0.5;
+}
+
+/** How well a sentence's shape fits the question: the option line for "which option", agreement in negation. */
+function shapeFactor(question: string, text: string, own: Set<string>): number {
+  let f = 1;
+  const option = OPTION_LINE.test(text);
+  const asksOption = /\b(option|flag|switch|argument)\b/i.test(question);
+  if (asksOption) f *= option ? 1.6 : 0.8;
+  // The option whose own name says what is asked (--decompress for "decompresses", --keep for "keep").
+  if (option && (asksOption || /^\s*how (do|can|to)\b/i.test(question))) {
+    const named = terms(OPTION_LINE.exec(text)?.[0] ?? "").filter((t) => own.has(t)).length;
+    if (named) f *= 2 + named;
+  }
+  const qNeg = NEGATION.test(question);
+  const tag = option ? text.split("\n")[0] : "";
+  const tagNeg = /--?(?:\w+-)*(?:without|no|not|invert|exclude)\b/.test(tag);
+  if (qNeg && !(NEGATION.test(text) || tagNeg)) f *= 0.55;
+  if (!qNeg && tagNeg) f *= 0.75;
+  if (NUMERIC_Q.test(question) && /\d/.test(text)) f *= 1.2;
+  return f;
+}
+
 /** Pick a few well-supported, non-redundant sentences and put them back in reading order. */
-function select(cands: Candidate[], maxSentences: number): Candidate[] {
+function select(cands: Candidate[], maxSentences: number, optionAnswer = false): Candidate[] {
   const ranked = [...cands].sort((a, b) => b.score - a.score);
   const best = ranked[0];
   if (!best) return [];
@@ -120,10 +165,12 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
     // Nothing shares a word with the question (a semantic match): lead with the top paragraph.
     return cands.filter((c) => c.piece === cands[0].piece).slice(0, 2);
   }
+  // An option line that answers "which option…" is the whole answer.
+  if (optionAnswer && OPTION_LINE.test(best.sent.text)) return [best];
   const chosen: Candidate[] = [best];
   const sets = [new Set(best.terms)];
   for (const c of ranked.slice(1)) {
-    if (chosen.length >= maxSentences || c.score < best.score * 0.45) break;
+    if (chosen.length >= maxSentences || c.score < best.score * 0.6) break;
     const set = new Set(c.terms);
     if (sets.some((s) => jaccard(s, set) > 0.6)) continue;
     chosen.push(c);
@@ -144,6 +191,15 @@ function select(cands: Candidate[], maxSentences: number): Candidate[] {
   return [...lead, ...rest];
 }
 
+/** "How many…"/"what default…": when the lead sentence has no number and the next one does, it follows. */
+function withNumber(question: string, picked: Candidate[], cands: Candidate[]): Candidate[] {
+  const lead = picked[0];
+  if (!lead || !NUMERIC_Q.test(question) || /\d/.test(lead.sent.text)) return picked;
+  const next = cands.find((c) => c.piece === lead.piece && c.sent.start >= lead.sent.end);
+  if (!next || !/\d/.test(next.sent.text) || picked.includes(next)) return picked;
+  return [lead, next, ...picked.slice(1)];
+}
+
 /** Compose an answer from the context's best-supported sentences (no model involved). */
 export function extractAnswer(
   question: string,
@@ -153,14 +209,19 @@ export function extractAnswer(
 ): ExtractedSentence[] {
   const cands: Candidate[] = [];
   context.forEach((p, piece) => {
-    for (const sent of splitSentences(p.text))
-      cands.push({ piece, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+    const around = new Set([...terms(p.text), ...terms(p.title ?? "")]);
+    for (const sent of splitSentences(p.text)) {
+      if (furniture(sent.text)) continue;
+      cands.push({ piece, around, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+    }
   });
   scoreCandidates(question, cands, retrievalQuery);
-  return select(cands, maxSentences).map((c) => ({
+  const optionAnswer = /\b(option|flag|switch)\b|^\s*how (do|can|to)\b/i.test(question);
+  const picked = withNumber(question, select(cands, maxSentences, optionAnswer), cands);
+  return picked.map((c) => ({
     id: c.id,
     block: c.block,
-    text: c.sent.text,
+    text: cleanSentence(c.sent.text),
     start: c.sent.start,
     end: c.sent.end,
   }));

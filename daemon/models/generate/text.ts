@@ -5,31 +5,106 @@ export interface Sentence {
   /** Character offsets in the source text. */
   start: number;
   end: number;
+  /** A heading line (short, no closing punctuation, standing on its own line): context, never an answer. */
+  heading?: boolean;
 }
 
-const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|inc|ltd|no|fig|st|approx)\.|\b[A-Z]\.)$/i;
+/** Words that end with a full stop without ending the sentence (compared lower-cased, without the stop). */
+const ABBREVIATIONS = new Set(
+  (
+    "e.g eg i.e ie etc vs cf al approx ca resp esp incl excl viz mr mrs ms dr prof sr jr st no nos fig figs vol vols " +
+    "ch sec sect p pp ed eds inc ltd co corp dept est min max e.t.c a.k.a aka u.s u.k"
+  ).split(" "),
+);
 
-/** Split text into sentences with offsets; line breaks and list items end sentences too. */
-export function splitSentences(text: string): Sentence[] {
-  const out: Sentence[] = [];
-  const re = /[.!?。！？]+["')\]]*(?=\s+|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/g;
-  let start = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const end = m.index + m[0].length;
-    if (/[.]$/.test(m[0]) && ABBREV.test(text.slice(Math.max(0, m.index - 6), m.index + 1))) continue;
-    push(out, text, start, end);
-    start = end;
-  }
-  push(out, text, start, text.length);
+/** Spans of inline code (`…`), where a `.` never ends a sentence. */
+function codeSpans(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(/`[^`\n]+`/g)) out.push([m.index, m.index + m[0].length]);
   return out;
 }
 
-function push(out: Sentence[], text: string, start: number, end: number): void {
+/** An option line of a manual: `-r, --raw-output`, `--files-without-match`, `-n NUM`. */
+export const OPTION_LINE =
+  /^\s*(?:-{1,2}[\w?][\w-]*(?:[ =][\w<>[\]|.{}-]+)?(?:,\s*|\s*\/\s*|\s+or\s+|[ \t]+(?=-)|:?[ \t]*(?:\n|$)|\s{2,}))+/;
+
+function isHeadingLine(line: string, prev: string | undefined, next: string | undefined): boolean {
+  const t = line.trim();
+  if (!t || t.length > 60 || /[.,;:!?)\]"'’]$/.test(t) || /^[-*•+]|^\d+[.)]\s/.test(t) || OPTION_LINE.test(t)) return false;
+  if (/^#{1,6}\s/.test(t)) return true;
+  if (!/[\p{L}]/u.test(t) || t.split(/\s+/).length > 10 || /\b(1[5-9]|20)\d\d\b/.test(t)) return false;
+  if (/\b(?:the|a|an|of|and|or|to|with|in|for|is|are)$/i.test(t)) return false;
+  const prevEnds = prev === undefined || !prev.trim() || /[.!?:]["')\]]*\s*$/.test(prev) || isBareHeading(prev);
+  const nextStarts = next === undefined || !next.trim() || /^\s*(?:[\p{Lu}\d"'`(]|-)/u.test(next);
+  return prevEnds && nextStarts;
+}
+
+const isBareHeading = (l: string) => /^\s*#{1,6}\s/.test(l);
+
+/**
+ * Split text into sentences with offsets. A `.` ends a sentence unless it closes an abbreviation
+ * (e.g., i.e., etc.), an initial, or sits in inline code; blank lines, list items and heading lines
+ * end sentences too. An option line (`-r, --raw-output`) stays with the description that follows it.
+ */
+export function splitSentences(text: string): Sentence[] {
+  const cuts = new Map<number, boolean>(); // offset → the sentence ending there is a heading
+  const code = codeSpans(text);
+  const inCode = (i: number) => code.some(([s, e]) => i > s && i < e - 1);
+  const re = /[.!?。！？]+["')\]]*(?=\s|$)|\n\s*\n|\n(?=[ \t]*(?:[-*•+]|\d+[.)])\s)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const end = m.index + m[0].length;
+    if (/^[.]/.test(m[0]) && m[0].length === 1) {
+      if (inCode(m.index)) continue;
+      const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, m.index - 12), m.index))?.[1]?.toLowerCase() ?? "";
+      if (
+        ABBREVIATIONS.has(word) ||
+        ABBREVIATIONS.has(word.replace(/^.*\.(?=[^.]+$)/, "")) ||
+        (/^\p{Lu}$/u.test(text[m.index - 1] ?? "") && !/[\p{L}]/u.test(text[m.index - 2] ?? " "))
+      )
+        continue;
+      // "v1.2. Next" ends; "1. item" at a line start is a list number, not an end.
+      if (/(?:^|\n)[ \t]*\d+$/.test(text.slice(Math.max(0, m.index - 6), m.index))) continue;
+    }
+    cuts.set(end, false);
+  }
+  // Heading lines stand alone: cut before and after them.
+  const lines = text.split("\n");
+  let off = 0;
+  lines.forEach((line, i) => {
+    if (isHeadingLine(line, lines[i - 1], lines[i + 1])) {
+      if (off > 0) cuts.set(off, cuts.get(off) ?? false);
+      cuts.set(off + line.length, true);
+    }
+    off += line.length + 1;
+  });
+  const out: Sentence[] = [];
+  let start = 0;
+  for (const [end, heading] of [...cuts.entries()].sort((a, b) => a[0] - b[0])) {
+    if (end <= start) continue;
+    push(out, text, start, end, heading);
+    start = end;
+  }
+  push(out, text, start, text.length, false);
+  return out;
+}
+
+function push(out: Sentence[], text: string, start: number, end: number, heading: boolean): void {
   let s = start;
   let e = end;
   while (s < e && /\s/.test(text[s])) s++;
   while (e > s && /\s/.test(text[e - 1])) e--;
-  if (e - s >= 2 && /[\p{L}\p{N}]/u.test(text.slice(s, e))) out.push({ text: text.slice(s, e), start: s, end: e });
+  if (e - s < 2 || !/[\p{L}\p{N}]/u.test(text.slice(s, e))) return;
+  const sentence: Sentence = { text: text.slice(s, e), start: s, end: e };
+  if (heading && !/[.!?]$/.test(sentence.text)) sentence.heading = true;
+  out.push(sentence);
+}
+
+/** A sentence as an answer shows it: hard line breaks, indentation and markdown heading marks gone. */
+export function cleanSentence(text: string): string {
+  return text
+    .replace(/^#{1,6}\s+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export const STOPWORDS = new Set(
@@ -48,11 +123,15 @@ export function stem(word: string): string {
   if (w.length > 5 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   for (const suf of ["ing", "edly", "ed", "es", "ly", "s"]) {
     if (w.length - suf.length >= 3 && w.endsWith(suf)) {
+      // "compress", "status", "analysis" are not plurals.
+      if (suf === "s" && /(?:ss|us|is)$/.test(w)) break;
       w = w.slice(0, -suf.length);
       if (suf === "es" && !/(?:s|x|z|ch|sh)$/.test(w)) w += "e";
       break;
     }
   }
+  // "compression" meets "compress", "decompressing" meets "decompression".
+  if (w.length >= 7 && w.endsWith("ion")) w = w.slice(0, -3);
   if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   return w;
 }
@@ -76,3 +155,23 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   for (const x of a) if (b.has(x)) inter++;
   return inter / (a.size + b.size - inter);
 }
+
+/** Names in a question: capitalised inside it, with a digit or a dot, or short non-words (xz, gcc, ls). */
+export function questionNames(question: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}._+-]*/gu) ?? [];
+  tokens.forEach((tok, i) => {
+    const t = tok.replace(/[._+-]+$/, "");
+    const capital = i > 0 && /^\p{Lu}/u.test(t);
+    if (capital || /\d/.test(t) || /[._+-]/.test(t) || (t.length <= 4 && /^[a-z]+$/.test(t) && !COMMON_SHORT.has(t)))
+      for (const w of terms(t)) out.add(w);
+  });
+  return out;
+}
+
+/** Short words that are not names. */
+const COMMON_SHORT = new Set(
+  "use used make keep list file line time date mode user data text code page sort size type show move copy edit find take work sign read fast slow long best last next each many much what path name port host tool kind help".split(
+    " ",
+  ),
+);

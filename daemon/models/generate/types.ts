@@ -15,6 +15,8 @@ export interface ContextPiece {
   text: string;
   /** Footnote key for `llm_footnotes` (`block-AA`). */
   block?: string;
+  /** The title of the paragraph's resource (the extractive answerer matches names in it). */
+  title?: string;
 }
 
 /** A JSON schema the answer must follow (answer_json_schema / response_format). */

@@ -58,6 +58,40 @@ describe("extractive answerer", () => {
   it("splits sentences without breaking on abbreviations", () => {
     expect(splitSentences("Use e.g. the CLI. Then stop.").map((s) => s.text)).toEqual(["Use e.g. the CLI.", "Then stop."]);
   });
+
+  it("splits the hard cases: eg./i.e., code spans, option lines, headings, list items", () => {
+    const texts = (t: string) => splitSentences(t).map((s) => (s.heading ? `# ${s.text}` : s.text));
+    expect(texts("Use eg. the CLI, i.e. kbox. Then stop.")).toEqual(["Use eg. the CLI, i.e. kbox.", "Then stop."]);
+    expect(texts("Run `cfg.load()` first. Then `x. y` works.")).toEqual(["Run `cfg.load()` first.", "Then `x. y` works."]);
+    expect(texts("-r, --raw-output\n   With this option, strings are written directly.\n-j, --join-output\n   Like -r.")).toEqual(
+      ["-r, --raw-output\n   With this option, strings are written directly.", "-j, --join-output\n   Like -r."],
+    );
+    expect(texts("Installation\nRun npm install. It is quick.\nThe PQ-3 pressure gauge")).toEqual([
+      "# Installation",
+      "Run npm install.",
+      "It is quick.",
+      "# The PQ-3 pressure gauge",
+    ]);
+    expect(texts("Steps:\n1. Open the lid\n2. Fill it. Close it.")).toEqual([
+      "Steps:",
+      "1. Open the lid",
+      "2. Fill it.",
+      "Close it.",
+    ]);
+    expect(texts("Dr. Smith wrote version 1.2. It shipped.")).toEqual(["Dr. Smith wrote version 1.2.", "It shipped."]);
+  });
+
+  it("never answers with a heading or a table of contents, and cleans hard line breaks", () => {
+    const pieces = [
+      { id: `${R}/t/toc/0-90`, text: "Contents\nInstallation .......... 3\nConfiguration .......... 7" },
+      {
+        id: `${R}/t/cfg/0-90`,
+        text: "Configuration\nThe configuration file lives in\n    /etc/harbour.conf and is read at start.",
+      },
+    ];
+    const s = extractAnswer("Where does the configuration file live?", pieces).map((x) => x.text);
+    expect(s).toEqual(["The configuration file lives in /etc/harbour.conf and is read at start."]);
+  });
 });
 
 describe("citations", () => {
