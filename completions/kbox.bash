@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
+    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
@@ -67,6 +67,7 @@ _kbox_spec() {
     'find') subs=''; opts='--kb --top-k --page --filter --label --path --type --features --config --vectorset --min-score --show-hidden --json -h --help --profile -q --quiet'; valued='--kb=kbs --top-k=any --page=any --filter=any --label=any --path=file --type=any --features=any --config=any --vectorset=any --min-score=any --profile=profiles'; args='any' ;;
     'ask') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --citations --rag --prompt --max-tokens --sync --json -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='any' ;;
     'chat') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --citations --rag --prompt --max-tokens -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='' ;;
+    'mcp') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
     'catalog') subs=''; opts='--kb --match --status --label --sort --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --match=any --status=any --label=any --sort=any --page=any --size=any --profile=profiles'; args='any' ;;
     'search-config') subs='save list show delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'search-config save') subs=''; opts='--kb --kind --config --file -h --help --profile -q --quiet'; valued='--kb=kbs --kind=any --config=any --file=file --profile=profiles'; args='any' ;;

@@ -9,6 +9,7 @@ import { LearningService } from "./kbs/learning.js";
 import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
+import { McpService } from "./mcp/service.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
@@ -62,6 +63,8 @@ export interface Services {
   /** Direct uploads and resumable (TUS) uploads into file fields (daemon/uploads). */
   uploads: UploadService;
   tus: TusService;
+  /** Every knowledge box as an MCP server (streamable HTTP sessions; daemon/mcp). */
+  mcp: McpService;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -85,9 +88,13 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources);
   const sync = new SyncService(kbs, resources, info.log);
+  const catalog = new CatalogService(kbs, search);
+  const ask = new AskService(kbs, resources, search, settings.ask, settings.generation);
+  const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: readonly (() => Promise<void>)[] = [
+    () => mcp.close(),
     () => sync.runner.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
@@ -102,17 +109,18 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     backups,
     backupSchedules,
     search,
-    catalog: new CatalogService(kbs, search),
+    catalog,
     labelsets: new LabelsetService(kbs),
     strategies: new StrategyService(kbs, [sync]),
     models,
     learning: new LearningService(kbs, models, settings.generation),
-    ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
+    ask,
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,
     uploads,
     tus: new TusService(kbs, uploads),
+    mcp,
     settings,
     info,
     close: async () => {

@@ -21,8 +21,10 @@ const DOMAIN: Record<string, readonly string[]> = {
   sync: ["errors", "lifecycle", "store", "kbs", "resources"],
   backup: ["errors", "store", "kbs"],
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search"],
+  /** Every knowledge box as an MCP server: tools over search, ask and resources. */
+  mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "store", "models", "search", "ingest", "ask"],
+  settings: ["errors", "store", "models", "search", "ingest", "ask", "mcp"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {

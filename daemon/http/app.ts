@@ -15,6 +15,7 @@ import * as find from "./routes/find.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as learning from "./routes/learning.js";
+import * as mcp from "./routes/mcp.js";
 import * as models from "./routes/models.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
@@ -49,6 +50,7 @@ const AREAS: Area[] = [
   sync.register,
   processing.register,
   uploads.register,
+  mcp.register,
 ];
 
 export interface AppOptions {

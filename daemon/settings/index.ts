@@ -8,6 +8,7 @@ import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
 import type { IngestSettings } from "../ingest/retry.js";
+import type { McpSettings } from "../mcp/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
 import type { ModelServiceSettings } from "../models/service.js";
 import type { SearchSettings } from "../search/service.js";
@@ -39,6 +40,7 @@ export interface DaemonSettings {
   models: ModelServiceSettings;
   generation: GeneratorSettings;
   ask: AskSettings;
+  mcp: McpSettings;
   /** The allocator the process runs on (reported by `kbox daemon status`). */
   allocator: "jemalloc" | "system";
 }
@@ -118,6 +120,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       extractiveMinEvidence: v.extractiveMinEvidence!,
       generativeMinEvidence: v.generativeMinEvidence!,
     },
+    mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };

@@ -221,6 +221,16 @@ export const VARIABLES = {
     fallback: 0.15,
     doc: 'The same threshold for a generative model (lower: the model also answers "Not enough data" on its own when the context does not say).',
   }),
+  mcpSessionIdle: duration("KBOX_MCP_SESSION_IDLE", {
+    fallback: 3600_000,
+    default: "1h",
+    doc: "An MCP session (streamable HTTP, `/api/v1/kb/{kbid}/mcp`) that sees no request for this long is closed.",
+  }),
+  mcpMaxSessions: int("KBOX_MCP_MAX_SESSIONS", {
+    min: 1,
+    fallback: 256,
+    doc: "Open MCP sessions at most; a new session closes the least recently used one beyond it.",
+  }),
 } satisfies Record<string, Variable<unknown>>;
 
 /** Read by the daemon outside the settings object (documented with the others). */

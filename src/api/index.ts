@@ -9,6 +9,7 @@ export * as filters from "./filters.js";
 export * as find from "./find.js";
 export * as kbs from "./kbs.js";
 export * as labelsets from "./labelsets.js";
+export * as mcp from "./mcp.js";
 export * as models from "./models.js";
 export * as processing from "./processing.js";
 export * as resources from "./resources.js";
