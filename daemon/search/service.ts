@@ -128,7 +128,7 @@ export class SearchService {
       total: ranked.length,
       page_number: req.page_number,
       page_size: req.top_k,
-      next_page: ranked.length > (req.page_number + 1) * req.top_k,
+      next_page: req.top_k > 0 && ranked.length > (req.page_number + 1) * req.top_k,
       nodes: null,
       shards: null,
       autofilters: [],
