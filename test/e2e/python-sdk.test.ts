@@ -120,3 +120,72 @@ describe("find and ask requests the SDK sends", () => {
     expect(r.status).toBe(200);
   });
 });
+
+describe("label facets", () => {
+  const expected = { "/classification.labels": { "/classification.labels/topic": 1 } };
+  it("catalog, catalog facets and search count labels under /classification.labels", async () => {
+    const cat = await call("POST", `/kb/${kbid}/catalog`, { query: "", faceted: ["/classification.labels"] });
+    expect(cat.status).toBe(200);
+    expect((cat.json as { fulltext: { facets: unknown } }).fulltext.facets).toEqual(expected);
+    const facets = await call("POST", `/kb/${kbid}/catalog/facets`, { facets: ["/classification.labels"] });
+    expect(facets.json).toEqual({ facets: expected });
+    const deeper = await call("POST", `/kb/${kbid}/catalog/facets`, { facets: ["/classification.labels/topic"] });
+    expect(deeper.json).toEqual({ facets: { "/classification.labels/topic": { "/classification.labels/topic/planning": 1 } } });
+    const search = await call("POST", `/kb/${kbid}/search`, { query: "release", faceted: ["/classification.labels"] });
+    expect(search.status).toBe(200);
+    expect((search.json as { fulltext: { facets: unknown } }).fulltext.facets).toEqual(expected);
+  });
+});
+
+describe("features: relations", () => {
+  let rid: string;
+  beforeAll(async () => {
+    const r = await call("POST", `/kb/${kbid}/resources`, {
+      slug: "people",
+      title: "People",
+      texts: { body: { body: "Maria Lopez writes the release notes. She lives in Lisbon." } },
+      usermetadata: {
+        relations: [
+          { relation: "ENTITY", to: { type: "entity", value: "Maria Lopez", group: "PERSON" } },
+          {
+            relation: "OTHER",
+            label: "lives in",
+            from: { type: "entity", value: "Maria Lopez", group: "PERSON" },
+            to: { type: "entity", value: "Lisbon", group: "PLACE" },
+          },
+        ],
+      },
+    });
+    rid = (r.json as { uuid: string }).uuid;
+    await d.daemon.services.processing.idle();
+  });
+
+  it("find answers the relations of the entities the query names", async () => {
+    const r = await call("POST", `/kb/${kbid}/find`, { query: "Who is Maria Lopez?", features: ["keyword", "relations"] });
+    const rel = up.Relations.parse((r.json as { relations: unknown }).relations);
+    const related = rel.entities["Maria Lopez"].related_to;
+    expect(related).toContainEqual(
+      expect.objectContaining({ entity: rid, entity_type: "resource", direction: "in", resource_id: rid }),
+    );
+    expect(related).toContainEqual(
+      expect.objectContaining({ entity: "Lisbon", entity_subtype: "PLACE", relation_label: "lives in", direction: "out" }),
+    );
+    // Without the feature, none.
+    expect((await call("POST", `/kb/${kbid}/find`, { query: "Maria Lopez" })).json).toMatchObject({ relations: null });
+  });
+
+  it("a synchronous ask with features relations carries them", async () => {
+    const r = await call(
+      "POST",
+      `/kb/${kbid}/ask`,
+      { query: "Where does Maria Lopez live?", features: ["keyword", "relations"] },
+      {
+        ...ROLES,
+        "x-synchronous": "true",
+      },
+    );
+    expect(r.status).toBe(200);
+    const sync = up.SyncAskResponse.parse(r.json);
+    expect(Object.keys(sync.relations?.entities ?? {})).toEqual(["Maria Lopez"]);
+  });
+});

@@ -102,3 +102,26 @@ export const ConversationPage = z.object({
   pages: z.number().int(),
   page: z.number().int(),
 });
+
+/** search.DirectionalRelation */
+export const DirectionalRelation = z.object({
+  entity: z.string(),
+  entity_type: z.enum(["entity", "label", "resource", "user"]),
+  entity_subtype: z.string(),
+  relation: z.enum(["ABOUT", "CHILD", "COLAB", "ENTITY", "OTHER", "SYNONYM"]),
+  relation_label: z.string(),
+  direction: z.enum(["in", "out"]),
+  metadata: opt(z.record(z.string(), z.unknown())),
+  resource_id: z.string(),
+});
+/** search.Relations */
+export const Relations = z.object({ entities: z.record(z.string(), z.object({ related_to: z.array(DirectionalRelation) })) });
+
+/** search.SyncAskResponse (the members the SDK requires, and relations). */
+export const SyncAskResponse = z.object({
+  answer: z.string(),
+  status: z.string(),
+  learning_id: z.string(),
+  retrieval_results: z.object({ resources: z.record(z.string(), z.unknown()) }),
+  relations: opt(Relations),
+});
