@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CreateKb, KbRecord, UpdateKb } from "../../src/api/kbs.js";
+import type { ModelConfiguration } from "../../src/api/learning.js";
 import { conflict, KboxError, notFound } from "../errors.js";
 import type { KbDoc, KbStore, Store } from "../store/index.js";
 
@@ -112,9 +113,16 @@ export class KbService {
   }
 
   /** The wire's view of a knowledge box; `model` is its effective model configuration (LearningService). */
-  static record(kb: KbDoc, model: KbRecord["model"]): KbRecord {
+  static record(kb: KbDoc, model: ModelConfiguration | null): KbRecord {
     const { uuid, slug, learning_configuration: _lc, ...config } = kb;
-    return { uuid, slug, config: { ...config, slug }, model };
+    // Vectors are compared by cosine similarity (daemon/search/semantic.ts).
+    const full = model && {
+      ...model,
+      similarity_function: "cosine" as const,
+      vector_dimension: model.semantic_vector_size,
+      default_min_score: null,
+    };
+    return { uuid, slug, config: { ...config, slug }, model: full };
   }
 
   private slugTaken(slug: string): boolean {

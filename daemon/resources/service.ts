@@ -168,14 +168,24 @@ export class ResourceService {
     return { seqid: next.last_seqid };
   }
 
-  async getField(kbid: string, ref: ResourceRef, type: FieldType, id: string, show: string[], extracted?: string[]) {
+  async getField(
+    kbid: string,
+    ref: ResourceRef,
+    type: FieldType,
+    id: string,
+    asked: string[],
+    extracted?: string[],
+    page?: number,
+  ) {
+    // The field-level show values upstream clients send (value, error) name the resource's (values, errors).
+    const show = asked.map((v) => (v === "value" ? "values" : v === "error" ? "errors" : v));
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
     const summary = res.fields[key];
     if (!summary) throw notFound("Field does not exist");
     const doc = await store.fields.get(`${res.id}/${key}`);
     if (show.includes("extracted")) await store.loadExtracted([doc]);
-    const entry = fieldEntry(doc, summary, new Set(show.length ? show : ["values"]), extracted);
+    const entry = fieldEntry(doc, summary, new Set(show.length ? show : ["values"]), extracted, page);
     return { field_type: type, field_id: id, ...entry };
   }
 

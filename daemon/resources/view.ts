@@ -1,6 +1,7 @@
 import { FIELD_MAP, type FieldType, LETTER_FIELD } from "../../src/api/common.js";
 import type { Show } from "../../src/api/resources.js";
 import type { FieldDoc, ResourceDoc } from "../store/index.js";
+import { conversationValue, extractedView } from "./field-view.js";
 
 export interface ViewOptions {
   show: Show[];
@@ -73,12 +74,15 @@ export function fieldEntry(
   summary: ResourceDoc["fields"][string],
   show: Set<string>,
   extracted?: string[],
+  page?: number,
 ): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
-  if (show.has("values") && doc) entry.value = doc.value;
+  if (show.has("values") && doc) entry.value = doc.type === "conversation" ? conversationValue(doc.value, page) : doc.value;
   if (show.has("extracted") && doc?.extracted) {
     const wanted = extracted?.length ? new Set(extracted) : undefined;
-    entry.extracted = wanted ? Object.fromEntries(Object.entries(doc.extracted).filter(([k]) => wanted.has(k))) : doc.extracted;
+    entry.extracted = extractedView(
+      wanted ? Object.fromEntries(Object.entries(doc.extracted).filter(([k]) => wanted.has(k))) : doc.extracted,
+    );
   }
   if (show.has("errors")) {
     if (summary.error) entry.error = summary.error;

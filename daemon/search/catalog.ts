@@ -24,16 +24,46 @@ export function resourceFacets(r: ResourceDoc): string[] {
   return out;
 }
 
-/** Count, for each requested facet prefix, the resources holding each facet one level below it. */
+/** The readable facet prefixes upstream clients ask for, and the system prefixes they stand for. */
+const FACET_ALIASES: Record<string, string> = {
+  icon: "n/i",
+  "metadata.status": "n/s",
+  "metadata.language": "s/p",
+  "metadata.languages": "s/s",
+  "origin.tags": "t",
+  "origin.metadata": "m",
+  "origin.path": "p",
+  "origin.source-id": "u/s",
+  "classification.labels": "l",
+  entities: "e",
+  field: "f",
+  "field-values": "fg",
+  "generated.data-augmentation": "g/da",
+};
+
+/** A facet prefix in system form: `/classification.labels/topic` is `/l/topic`. */
+function systemPrefix(p: string): string {
+  const [, first, ...rest] = p.split("/");
+  const sys = first === undefined ? undefined : FACET_ALIASES[first];
+  return sys ? ["", sys, ...rest].join("/") : p;
+}
+
+/**
+ * Count, for each requested facet prefix, the resources holding each facet one level below it.
+ * An aliased prefix (`/classification.labels`) counts the system facets and answers in its own form.
+ */
 export function countFacets(resources: Iterable<ResourceDoc>, prefixes: string[]): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = Object.fromEntries(prefixes.map((p) => [p, {}]));
+  const bases = prefixes.map((p) => {
+    const slash = (x: string) => (x.endsWith("/") ? x : `${x}/`);
+    return { p, sys: slash(systemPrefix(p)), shown: slash(p) };
+  });
   for (const r of resources) {
     const fs = new Set(resourceFacets(r));
-    for (const p of prefixes) {
-      const base = p.endsWith("/") ? p : `${p}/`;
+    for (const { p, sys, shown } of bases) {
       for (const f of fs) {
-        if (!f.startsWith(base)) continue;
-        const tag = base + f.slice(base.length).split("/")[0];
+        if (!f.startsWith(sys)) continue;
+        const tag = shown + f.slice(sys.length).split("/")[0];
         out[p][tag] = (out[p][tag] ?? 0) + 1;
       }
     }

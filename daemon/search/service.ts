@@ -11,6 +11,7 @@ import { compileFilters } from "./filters.js";
 import { fuse, type Ranked } from "./fusion.js";
 import { type Hit, keywordSearch, parseQuery, positiveText } from "./keyword.js";
 import { IndexMaintainer } from "./maintenance.js";
+import { queryRelations } from "./relations.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
 import { semanticSearch } from "./semantic.js";
@@ -122,13 +123,13 @@ export class SearchService {
     });
     return {
       resources,
-      relations: null,
+      relations: req.relations ? queryRelations(store.resources.values(), req.query) : null,
       query: req.query,
       rephrased_query: null,
       total: ranked.length,
       page_number: req.page_number,
       page_size: req.top_k,
-      next_page: ranked.length > (req.page_number + 1) * req.top_k,
+      next_page: req.top_k > 0 && ranked.length > (req.page_number + 1) * req.top_k,
       nodes: null,
       shards: null,
       autofilters: [],
