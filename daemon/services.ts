@@ -84,7 +84,12 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources);
-  const sync = new SyncService(kbs, resources, info.log);
+  const sync = new SyncService(
+    kbs,
+    resources,
+    { ...settings.sync, dataDir: settings.paths.data, fetch: settings.fetch },
+    info.log,
+  );
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: readonly (() => Promise<void>)[] = [
