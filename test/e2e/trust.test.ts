@@ -3,7 +3,7 @@
  * read a folder or fetch an address its owner did not allow, nor send its stored secrets elsewhere.
  * Every internal target is a loopback stand-in (Trap) that counts connections: refusals make none.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -216,5 +216,59 @@ describe("a socket-only daemon (its owner's requests may name endpoints)", () =>
     // The configured endpoints get their own keys.
     await ask(o, okb, { query: "When does the team ship?", features: ["keyword"], generative_model: "openai:x" });
     expect(standIn.seen.at(-1)).toMatchObject({ url: "/kb/v1/chat/completions", headers: { authorization: "Bearer sk-kb" } });
+  });
+
+  it("never follows a symlink out of a synced folder, at the first scan or live; a sparse file is not copied (faults 4, 11)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "kbox-links-"));
+    try {
+      writeFileSync(join(root, "real.txt"), "A real note about harbours.");
+      symlinkSync(join(outside, "secret.txt"), join(root, "link.txt"));
+      symlinkSync(outside, join(root, "ldir"));
+      truncateSync((writeFileSync(join(root, "big.txt"), ""), join(root, "big.txt")), 64 * 1024 ** 2);
+      const conn = (await rawCall(o.client, "POST", `/api/v1/kb/${okb}/external_connections`, { provider: "local_folder" }))
+        .json as { id: string };
+      const add = await rawCall(o.client, "POST", `/api/v1/kb/${okb}/sync_configs`, {
+        name: "links",
+        external_connection_id: conn.id,
+        sync_root_path: root,
+      });
+      expect(add.status).toBe(201);
+      const id = (add.json as { id: string }).id;
+      const paths = async () => {
+        const list = (await rawCall(o.client, "GET", `/api/v1/kb/${okb}/resources?size=100`)).json as {
+          resources: { id: string }[];
+        };
+        const out: string[] = [];
+        for (const r of list.resources) {
+          const full = (await rawCall(o.client, "GET", `/api/v1/kb/${okb}/resource/${r.id}?show=origin`)).json as {
+            origin?: { source_id?: string; path?: string };
+          };
+          if (full.origin?.source_id === id && full.origin.path) out.push(full.origin.path);
+        }
+        return out.sort();
+      };
+      const until = async (want: string) => {
+        for (let i = 0; i < 150; i++) {
+          if ((await paths()).includes(want)) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`${want} never synced`);
+      };
+      await until("/real.txt");
+      // Live: a new link and a new link into a linked folder's target stay out; a real file comes in.
+      symlinkSync(join(outside, "secret.txt"), join(root, "late.txt"));
+      writeFileSync(join(outside, "more.txt"), "more outside secrets");
+      writeFileSync(join(root, "late-real.txt"), "A later real note.");
+      await until("/late-real.txt");
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await paths()).toEqual(["/late-real.txt", "/real.txt"]);
+      const jobs = (await rawCall(o.client, "GET", `/api/v1/kb/${okb}/sync_configs/${id}/jobs?limit=20&order=asc`)).json as {
+        items: { id: string }[];
+      };
+      const logs = (await rawCall(o.client, "GET", `/api/v1/kb/${okb}/sync_jobs/${jobs.items[0].id}/logs`)).text;
+      expect(logs).toMatch(/skipped big\.txt: a sparse file/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
