@@ -87,7 +87,12 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources);
-  const sync = new SyncService(kbs, resources, info.log);
+  const sync = new SyncService(
+    kbs,
+    resources,
+    { ...settings.sync, dataDir: settings.paths.data, fetch: settings.fetch },
+    info.log,
+  );
   const catalog = new CatalogService(kbs, search);
   const ask = new AskService(kbs, resources, search, settings.ask, settings.generation);
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);

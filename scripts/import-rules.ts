@@ -11,20 +11,22 @@ const DOMAIN: Record<string, readonly string[]> = {
   /** Text analysis (tokens, stems, languages): the store computes keyword terms with it on write. */
   text: [],
   store: ["text"],
-  models: ["errors"],
+  /** The outbound-fetch policy: every fetch the daemon makes for a request goes through it. */
+  net: ["errors"],
+  models: ["errors", "net"],
   auth: ["errors", "store"],
-  kbs: ["errors", "store", "models"],
+  kbs: ["errors", "store", "models", "net"],
   resources: ["errors", "store", "kbs"],
   search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "text", "store", "models", "kbs", "resources"],
+  ingest: ["errors", "text", "store", "models", "kbs", "resources", "net"],
   uploads: ["errors", "store", "kbs", "resources"],
-  sync: ["errors", "lifecycle", "store", "kbs", "resources"],
+  sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
   backup: ["errors", "store", "kbs"],
-  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search"],
+  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "store", "models", "search", "ingest", "ask", "mcp"],
+  settings: ["errors", "store", "models", "search", "ingest", "ask", "mcp", "net"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {

@@ -66,6 +66,8 @@ export class AskService {
       generator = resolveGenerator(body.generative_model ?? lc?.generative_model, {
         userKeys: lc?.user_keys as Record<string, unknown>,
         settings: this.generation,
+        configured: lc?.generative_model,
+        untrusted: opts.principal !== undefined && opts.principal.via !== "socket",
       });
     } catch (e) {
       if (!(e instanceof ModelNameError)) throw e;

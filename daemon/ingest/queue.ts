@@ -282,8 +282,7 @@ export class ProcessingQueue implements ProcessingSink {
         const k = keyOf(item.kbid, item.rid);
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
-      extract: (doc, blobs, signal, opts) =>
-        this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks }),
+      extract: (doc, blobs, signal, opts) => this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch }),
       signal: this.abort.signal,
       retry: this.settings.retry,
     };

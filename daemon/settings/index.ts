@@ -11,6 +11,7 @@ import type { IngestSettings } from "../ingest/retry.js";
 import type { McpSettings } from "../mcp/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
 import type { ModelServiceSettings } from "../models/service.js";
+import type { FetchPolicy } from "../net/outbound.js";
 import type { SearchSettings } from "../search/service.js";
 import type { CacheSizes } from "../store/db.js";
 import { VARIABLES, type Variable } from "./variables.js";
@@ -41,6 +42,10 @@ export interface DaemonSettings {
   generation: GeneratorSettings;
   ask: AskSettings;
   mcp: McpSettings;
+  /** What the daemon may fetch on a request's behalf (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
+  fetch: FetchPolicy;
+  /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
+  sync: { roots: string[] };
   /** The allocator the process runs on (reported by `kbox daemon status`). */
   allocator: "jemalloc" | "system";
 }
@@ -92,6 +97,14 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     },
     { home: homedir(), tmp: tmpdir(), uid: process.getuid?.() ?? userInfo().username },
   );
+  // The owner's own endpoints are allowed whatever their address: the owner configured them.
+  const origins = [v.openaiBaseUrl, v.zoneUrl, v.hfEndpoint].flatMap((u) => (u ? [new URL(u).origin] : []));
+  // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
+  const fetch: FetchPolicy = {
+    allowPrivate: v.fetchAllowPrivate ?? v.linksAllowPrivate ?? !listen,
+    allow: v.fetchAllow!,
+    origins,
+  };
   return {
     paths,
     listen,
@@ -104,16 +117,16 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       concurrency: v.ingestConcurrency!,
       extractWorkers: v.extractWorkers ?? defaultExtractWorkers(),
       retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
-      // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
-      allowPrivateLinks: v.linksAllowPrivate ?? !listen,
+      fetch,
     },
-    models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads! },
+    models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads!, fetch },
     generation: {
       defaultModel: v.generativeModel!,
       openaiBaseUrl: v.openaiBaseUrl,
       openaiApiKey: v.openaiApiKey,
       zoneUrl: v.zoneUrl,
       nuaKey: v.nuaKey,
+      fetch,
     },
     ask: {
       contextTokens: v.contextTokens!,
@@ -121,6 +134,8 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       generativeMinEvidence: v.generativeMinEvidence!,
     },
     mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
+    fetch,
+    sync: { roots: v.syncRoots! },
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };

@@ -106,6 +106,25 @@ function text(name: string, type: string, o: Doc & { fallback?: string }): Varia
   return { name, type, default: o.default ?? o.fallback ?? "unset", fallback: o.fallback, doc: o.doc, parse: (raw) => raw };
 }
 
+function list(name: string, type: string, o: Doc & { split: string; absolute?: boolean }): Variable<string[]> {
+  return {
+    name,
+    type,
+    default: o.default ?? "unset",
+    fallback: [],
+    doc: o.doc,
+    parse: (raw) => {
+      const items = raw
+        .split(o.split)
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const bad = o.absolute ? items.find((x) => !x.startsWith("/")) : undefined;
+      if (bad !== undefined) throw new Error(`must list absolute folders, not ${show(bad)}`);
+      return items;
+    },
+  };
+}
+
 /** The daemon's variables, grouped as docs/settings.md shows them. */
 export const VARIABLES = {
   home: text("KBOX_HOME", "folder", {
@@ -174,9 +193,22 @@ export const VARIABLES = {
     default: "10m",
     doc: "The longest wait between two retries.",
   }),
-  linksAllowPrivate: flag("KBOX_LINKS_ALLOW_PRIVATE", {
+  fetchAllowPrivate: flag("KBOX_FETCH_ALLOW_PRIVATE", {
     default: "1 with the Unix socket only, 0 with --listen",
-    doc: "Link fields may be fetched from loopback, private and link-local addresses (an SSRF guard blocks them otherwise).",
+    doc: "Every fetch the daemon makes for a request (links, sitemaps, robots.txt, model endpoints, hub mirrors) may reach loopback, private, link-local and metadata addresses. Refused otherwise, checked after DNS resolution and on every redirect (docs/security.md).",
+  }),
+  linksAllowPrivate: flag("KBOX_LINKS_ALLOW_PRIVATE", {
+    default: "unset",
+    doc: "The older name of KBOX_FETCH_ALLOW_PRIVATE, read when that one is unset.",
+  }),
+  fetchAllow: list("KBOX_FETCH_ALLOW", "comma-separated hosts, IPs, CIDR ranges", {
+    doc: "Non-public targets the daemon may fetch even when KBOX_FETCH_ALLOW_PRIVATE is 0 (a local model server: `127.0.0.1`, `ollama.lan`, `10.1.0.0/16`). The endpoints of KBOX_OPENAI_BASE_URL, KBOX_ZONE_URL and KBOX_HF_ENDPOINT (scheme, host and port) are allowed too.",
+    split: ",",
+  }),
+  syncRoots: list("KBOX_SYNC_ROOTS", "folders separated by `:`", {
+    doc: "Folders a TCP caller's `local_folder` sync may read (the folder or one inside it). The socket's owner may sync any folder; nobody may sync a folder inside the data folder. Unset: TCP callers may sync no folder.",
+    split: ":",
+    absolute: true,
   }),
   modelsAutopull: flag("KBOX_MODELS_AUTOPULL", {
     fallback: true,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { SyncConfig, SyncJob } from "../../src/api/sync.js";
 import type { KbService } from "../kbs/service.js";
@@ -8,6 +8,7 @@ import type { ResourceService } from "../resources/service.js";
 import { SyncFilter } from "./filter.js";
 import { scanFolder, syncFolder } from "./folder.js";
 import { type LocalFile, ownedResources } from "./resources.js";
+import { checkFolderRoot, insideRoot, type SyncSettings } from "./roots.js";
 import { emptyStats, type RunContext } from "./run-context.js";
 import { syncSitemap } from "./sitemap.js";
 import type { SyncRecords } from "./store.js";
@@ -35,6 +36,7 @@ export class SyncRunner {
     private readonly records: SyncRecords,
     private readonly kbs: KbService,
     private readonly resources: ResourceService,
+    private readonly settings: SyncSettings,
     private readonly log: Log,
   ) {}
 
@@ -125,6 +127,7 @@ export class SyncRunner {
       resources: this.resources,
       stats: cur.stats,
       signal: abort.signal,
+      fetch: this.settings.fetch,
       log: (level, message, extra) => t.log(job.id, level, message, extra),
       attempt: async (item, fn) => {
         try {
@@ -167,8 +170,9 @@ export class SyncRunner {
         `provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`,
       );
     }
-    const root = ctx.config.sync_root_path!;
-    if (!existsSync(root)) throw new Error(`sync root ${root} does not exist`);
+    if (!existsSync(ctx.config.sync_root_path!)) throw new Error(`sync root ${ctx.config.sync_root_path} does not exist`);
+    // Checked again at every run (a restored configuration, a folder moved since): never the data folder.
+    const root = checkFolderRoot(ctx.config.sync_root_path, this.settings, { owner: true });
     const filter = new SyncFilter(root, ctx.config);
     const paths = this.jobPaths.get(job.id);
     if (!paths) {
@@ -186,7 +190,9 @@ export class SyncRunner {
       partial.add(p);
       const abs = join(root, p);
       const st = statSafe(abs);
-      if (st?.isFile() && filter.includeFile(abs, st.mtimeMs)) files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
+      // Symlinks are never followed, and no path leaves the root (a folder on the way may be a link).
+      if (st?.isFile() && insideRoot(abs, root) && filter.includeFile(abs, st.mtimeMs))
+        files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
     }
     await syncFolder(ctx, files, { full: false, partial });
   }
@@ -287,7 +293,7 @@ export class SyncRunner {
 
 function statSafe(p: string) {
   try {
-    return statSync(p);
+    return lstatSync(p);
   } catch {
     return undefined;
   }
