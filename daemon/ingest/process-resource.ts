@@ -1,6 +1,6 @@
 import type { ResourceStatus } from "../../src/api/common.js";
 import { fieldKey } from "../resources/fields.js";
-import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey, type KbStore, type ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import { embedRows, type VectorsetEmbedder } from "./embed.js";
 import {
@@ -101,7 +101,7 @@ async function prepare(ctx: RunContext, rid: string, fields: string[], stats: Ru
   const work = await Promise.all(
     keys.map(async (key): Promise<Work> => {
       const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
-      const doc = docs.get(`${rid}/${key}`);
+      const doc = docs.get(fieldRecordKey(rid, key));
       const outcome: FieldOutcome = doc
         ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc) })
         : failedOutcome(new Error("the field's value is missing"));
@@ -150,7 +150,7 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
       if (!next.mime) delete next.mime;
       if (w.outcome.error) next.errors = [w.outcome.error];
       else delete next.errors;
-      return ctx.store.fields.put(`${rid}/${w.key}`, rid, next);
+      return ctx.store.fields.put(fieldRecordKey(rid, w.key), rid, next);
     }),
   );
   // The outputs the records no longer point to: the previous ones (new outputs always get new keys),

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { FIELD_LETTER, type FieldType } from "../../src/api/common.js";
-import type { ResourceDoc } from "../store/index.js";
+import { paragraphId, type ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import type { SplitParagraph } from "./types.js";
 
@@ -52,11 +52,6 @@ export function textHash(text: string): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 24);
 }
 
-/** `{rid}/{letter}/{field_id}[/{split}]/{start}-{end}`, the wire's paragraph id. */
-export function paragraphId(rid: string, type: FieldType, fieldId: string, split: string, start: number, end: number): string {
-  return `${rid}/${FIELD_LETTER[type]}/${fieldId}${split ? `/${split}` : ""}/${start}-${end}`;
-}
-
 /** Paragraph labels a user attached through `fieldmetadata`, by paragraph id. */
 export function userParagraphLabels(res: ResourceDoc): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -92,7 +87,7 @@ export function buildRows(
   for (const u of units) {
     const facets = [...new Set([...cols.facets, ...fieldFacets(mime, u.lang)])];
     for (const p of u.paragraphs) {
-      const id = paragraphId(res.id, type, fieldId, u.split, p.start, p.end);
+      const id = paragraphId(res.id, `${FIELD_LETTER[type]}/${fieldId}`, u.split, p.start, p.end);
       if (rows.has(id)) continue; // a repeated message ident: keep the first, ids must be unique
       rows.set(id, {
         id,

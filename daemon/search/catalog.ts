@@ -2,7 +2,7 @@ import type { FindResponse } from "../../src/api/find.js";
 import type { CatalogBody, SearchBody } from "../../src/api/search.js";
 import type { KbService } from "../kbs/service.js";
 import { basicView, resourceView } from "../resources/view.js";
-import type { ResourceDoc } from "../store/index.js";
+import { fieldRecordKey, type ResourceDoc } from "../store/index.js";
 import { fold, words } from "../text/analyzer.js";
 import { compileExpr } from "./filters.js";
 import { inWindow, labelsOf, pathMatches, resourceMatches } from "./resource-props.js";
@@ -182,7 +182,7 @@ export class CatalogService {
     const paras = kw ? flatten(kw) : [];
     const fulltext = new Map<string, { score: number; rid: string; field_type: string; field: string }>();
     for (const p of paras) {
-      const key = `${p.rid}/${p.field}`;
+      const key = fieldRecordKey(p.rid, p.field);
       if (!fulltext.has(key)) fulltext.set(key, { score: p.score, rid: p.rid, field_type: p.field_type, field: p.field });
     }
     const rids = [...new Set([...paras, ...(sem ? flatten(sem) : [])].map((p) => p.rid))];

@@ -11,9 +11,9 @@ import type {
 import { invalid } from "../errors.js";
 import { sqlString } from "../store/db.js";
 import type { KbDoc, KbStore, ResourceDoc } from "../store/index.js";
-import { analyze } from "../text/analyzer.js";
+import { termsSql } from "../store/paragraph-search.js";
+import { and, eq, FALSE, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet, TRUE } from "../store/sql.js";
 import { resourceMatches } from "./resource-props.js";
-import { and, eq, FALSE, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet, TRUE } from "./sql.js";
 
 /** Everything of a request that restricts which paragraphs may be returned. */
 export interface FilterInput {
@@ -77,12 +77,8 @@ function rids(ctx: FilterContext, key: string | undefined, pred: (r: ResourceDoc
 const ridsMatching = (ctx: FilterContext, p: FieldProp | CatalogProp) =>
   rids(ctx, JSON.stringify(p), (r) => resourceMatches(r, p) === true);
 
-/** The keyword terms of `word` as a contiguous run in the `terms` column, in any of the KB's languages. */
-function keywordSql(word: string, langs: string[]): string {
-  const alts = new Set(langs.map((l) => analyze(word, l)).filter(Boolean));
-  if (!alts.size) return FALSE;
-  return or([...alts].map((t) => `(' ' || terms || ' ') LIKE ${sqlString(`% ${likeLiteral(t)} %`)}`));
-}
+/** The keyword terms of `word` as a contiguous run of a paragraph's terms, in any of the KB's languages. */
+const keywordSql = termsSql;
 
 const facetTest = (col: string, prefix: string, exact: boolean) =>
   exact ? listHas(col, prefix) : listHasPrefix(col, `${prefix}/`);

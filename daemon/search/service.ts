@@ -9,11 +9,10 @@ import { analysisLanguage, queryTerms } from "../text/analyzer.js";
 import type { SearchConfigService } from "./configs.js";
 import { compileFilters } from "./filters.js";
 import { fuse, type Ranked } from "./fusion.js";
-import { type Hit, keywordSearch, parseQuery, positiveText } from "./keyword.js";
+import { parseQuery, positiveText } from "./keyword.js";
 import { IndexMaintainer } from "./maintenance.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
-import { semanticSearch } from "./semantic.js";
 
 /** What search needs of the model service (daemon/models), when one is installed. */
 export interface SearchModels {
@@ -101,10 +100,8 @@ export class SearchService {
     const window = Math.max(need, req.rrf.window ?? 0, req.rerank.window ?? 0);
     const vector = req.semantic ? await this.queryVector(kb, store, req) : undefined;
     const [kw, sem] = await Promise.all([
-      req.keyword && req.query.trim() ? keywordSearch(store.paragraphs.table, req.query, langs, filter, window) : undefined,
-      vector
-        ? semanticSearch(store.paragraphs.table, vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset))
-        : undefined,
+      req.keyword && req.query.trim() ? store.paragraphs.keyword(parseQuery(req.query), langs, filter, window) : undefined,
+      vector ? store.paragraphs.nearest(vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset)) : undefined,
     ]);
     const kwKept = kw?.filter((h) => h.score >= req.minBm25);
     const semKept = sem?.filter((h) => req.minSemantic === null || h.score >= req.minSemantic);
@@ -191,5 +188,3 @@ export class SearchService {
     for (const m of this.maintainers.values()) await m.close();
   }
 }
-
-export type { Hit };

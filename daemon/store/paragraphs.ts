@@ -5,6 +5,17 @@ import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { ReplaceJournal } from "./paragraph-journal.js";
+import {
+  type AnnSettings,
+  ftsIndex,
+  type IndexInfo,
+  type KeywordQuery,
+  keywordSearch,
+  type ParagraphHit,
+  TERMS_INDEX,
+  VECTOR_INDEX_TYPE,
+  vectorSearch,
+} from "./paragraph-search.js";
 import { WriteQueue } from "./write-queue.js";
 
 const { Bool, Field, FixedSizeList, Float32, Int32, Int64, List, Schema, Utf8 } = arrow;
@@ -154,12 +165,99 @@ export class ParagraphStore {
   }
 
   /** The table for queries: pinned to the last version with no replace half done. */
-  get table(): Table {
+  private get table(): Table {
     return this.reader;
   }
 
+  /** The table version readers see (never between the two commits of a replace): what a snapshot pins. */
+  readVersion(): Promise<number> {
+    return this.reader.version();
+  }
+
+  /** BM25 top `limit` paragraphs matching `query` (analysed in `langs`) under the prefilter `where`, best first. */
+  keyword(query: KeywordQuery, langs: string[], where: string, limit: number): Promise<ParagraphHit[]> {
+    return keywordSearch(this.table, query, langs, where, limit);
+  }
+
+  /** The `limit` paragraphs nearest to `vector` in a vectorset, under the prefilter `where`, best first. */
+  nearest(vectorset: string, vector: number[], where: string, limit: number, ann?: AnnSettings): Promise<ParagraphHit[]> {
+    return vectorSearch(this.table, vectorColumn(vectorset), vector, where, limit, ann);
+  }
+
+  /** The table's indexes, and how many rows each covers. */
+  async indexes(): Promise<IndexInfo[]> {
+    const out: IndexInfo[] = [];
+    for (const i of await this.table.listIndices()) {
+      const stats = await this.table.indexStats(i.name).catch(() => undefined);
+      const column = i.columns[0] ?? "";
+      out.push({
+        name: i.name,
+        column,
+        vectorset: column.startsWith("vec_") ? column.slice(4) : undefined,
+        current: i.name === TERMS_INDEX || (column.startsWith("vec_") && i.indexType === VECTOR_INDEX_TYPE),
+        indexedRows: stats?.numIndexedRows ?? 0,
+        unindexedRows: stats?.numUnindexedRows ?? 0,
+      });
+    }
+    return out;
+  }
+
+  /** Build the full-text index over the analysed terms, unless it exists. */
+  async ensureKeywordIndex(): Promise<void> {
+    const names = (await this.table.listIndices()).map((i) => i.name);
+    if (!names.includes(TERMS_INDEX)) await this.buildIndex("terms", { config: ftsIndex(), name: TERMS_INDEX, replace: false });
+  }
+
+  /** (Re)build a vectorset's ANN index (IVF_RQ, cosine) with `partitions` partitions. */
+  buildVectorIndex(vectorset: string, partitions: number): Promise<void> {
+    return this.buildIndex(vectorColumn(vectorset), {
+      config: lancedb.Index.ivfRq({ distanceType: "cosine", numPartitions: partitions }),
+      replace: true,
+    });
+  }
+
+  /** Paragraphs holding a vector of this vectorset. */
+  countVectors(vectorset: string): Promise<number> {
+    return this.vectorsets.has(vectorset) ? this.table.countRows(`${vectorColumn(vectorset)} IS NOT NULL`) : Promise.resolve(0);
+  }
+
+  /** Bytes the table takes on disk (0 when unknown). */
+  async sizeBytes(): Promise<number> {
+    const stats = await this.table.stats().catch(() => undefined);
+    return stats?.totalBytes ?? 0;
+  }
+
+  /** Every resource id that has paragraphs. */
+  async resourceIds(): Promise<Set<string>> {
+    const rids = new Set<string>();
+    for await (const batch of this.table.query().select(["rid"])) {
+      for (const r of batch.getChild("rid")?.toArray() ?? []) rids.add(r as string);
+    }
+    return rids;
+  }
+
+  /** Every paragraph of some resources, with the columns named (never vectors unless asked). */
+  async ofResources<K extends keyof ParagraphRow>(rids: Iterable<string>, columns: K[]): Promise<Pick<ParagraphRow, K>[]> {
+    const list = [...new Set(rids)];
+    if (!list.length) return [];
+    const rows = await this.table.query().where(sqlIn("rid", list)).select(columns).toArray();
+    return rows.map((r) => {
+      const out: Record<string, unknown> = {};
+      for (const c of columns) {
+        const v = (r as Record<string, unknown>)[c];
+        out[c] =
+          typeof v === "bigint"
+            ? Number(v)
+            : v && typeof v === "object" && "toArray" in v
+              ? Array.from(v as unknown as ArrayLike<unknown>)
+              : v;
+      }
+      return out as Pick<ParagraphRow, K>;
+    });
+  }
+
   /** Build an index on the latest version (reads and writes go on meanwhile), then show it to readers. */
-  async buildIndex(column: string, options: Partial<lancedb.IndexOptions>): Promise<void> {
+  private async buildIndex(column: string, options: Partial<lancedb.IndexOptions>): Promise<void> {
     await this.writer.createIndex(column, options);
     await this.queue.exclusive(() => this.publish());
   }
@@ -216,8 +314,9 @@ export class ParagraphStore {
     this.commitListeners.push(fn);
   }
 
-  async count(filter?: string): Promise<number> {
-    return this.table.countRows(filter);
+  /** Paragraphs stored (of one resource). */
+  async count(rid?: string): Promise<number> {
+    return this.table.countRows(rid === undefined ? undefined : `rid = ${sqlString(rid)}`);
   }
 
   /** Content hashes of a field's current paragraphs, with their vectors, for incremental re-embedding. */
@@ -326,6 +425,19 @@ export class ParagraphStore {
       await t.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) });
       this.compactions.push({ fragmentsBefore: stats?.fragmentStats.numFragments ?? 0, ms: performance.now() - t0 });
       return true;
+    });
+  }
+
+  /** Append rows in one commit, between commits of the queue (bulk loads: benchmarks, restores); no journal, no delete. */
+  bulkAdd(rows: ParagraphRow[]): Promise<void> {
+    return this.exclusive(async (t) => {
+      this.schema ??= t.schema();
+      await t.add(
+        makeArrowTable(
+          rows.map((r) => this.toArrowRow(r)),
+          { schema: await this.schema },
+        ),
+      );
     });
   }
 

@@ -32,10 +32,10 @@ async function show(rid: string): Promise<Res> {
 
 async function rowsOf(rid: string) {
   const store = await d.daemon.services.store.kb(kbid);
-  const rows = await store.paragraphs.table.query().where(`rid = '${rid}'`).toArray();
-  return rows.map((r) => {
-    const o = r.toJSON() as Record<string, any>;
-    for (const k of ["facets", "labels", "groups"]) o[k] = Array.from(o[k] ?? []);
+  const rows = await store.paragraphs.resourceRows(rid);
+  return rows.map(({ vectors, ...r }) => {
+    const o: Record<string, any> = { ...r };
+    for (const [vs, v] of Object.entries(vectors ?? {})) o[`vec_${vs}`] = v;
     return o;
   });
 }

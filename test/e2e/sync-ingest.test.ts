@@ -60,14 +60,8 @@ function resourceAt(rel: string) {
 /** Paragraph rows of a resource's file field: id, hash, text, path. */
 async function fileParagraphs(rid: string) {
   const store = await d.daemon.services.store.kb(kbid);
-  const rows = await store.paragraphs.table
-    .query()
-    .where(`rid = '${rid}' AND field = 'f/file'`)
-    .select(["id", "hash", "text", "path"])
-    .toArray();
-  return rows
-    .map((r) => ({ id: r.id as string, hash: r.hash as string, text: r.text as string, path: r.path as string }))
-    .sort((a, b) => a.id.localeCompare(b.id));
+  const rows = (await store.paragraphs.resourceRows(rid)).filter((r) => r.field === "f/file");
+  return rows.map((r) => ({ id: r.id, hash: r.hash, text: r.text, path: r.path })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Wait until ingestion has nothing queued or running and no sync job is active. */
