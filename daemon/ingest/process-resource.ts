@@ -11,7 +11,6 @@ import {
   type ProcessOptions,
   transientOf,
 } from "./process-field.js";
-import { refreshResource } from "./refresh.js";
 import { expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
 import { buildRows } from "./rows.js";
 import { splitOptionsFor } from "./strategy.js";
@@ -35,7 +34,6 @@ export interface RunStats {
   fields: number;
   paragraphs: number;
   embedded: number;
-  refreshed: number;
   errors: number;
 }
 
@@ -207,16 +205,14 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
   return ctx.store.resources.put(rid, next);
 }
 
-/** Process the listed fields of a resource, refresh the denormalised columns of the others, and settle its status. */
-export async function processResource(ctx: RunContext, rid: string, fields: string[], refresh: boolean): Promise<RunStats> {
-  const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
+/** Process the listed fields of a resource and settle its status. */
+export async function processResource(ctx: RunContext, rid: string, fields: string[]): Promise<RunStats> {
+  const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
   if (!ctx.store.resources.get(rid)) return stats;
   const work = fields.length ? await prepare(ctx, rid, fields, stats) : [];
   for (const w of work) expireIfDue(ctx.retry, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
   const results = work.length ? await write(ctx, rid, work, stats) : [];
-  const res = ctx.store.resources.get(rid);
-  if (!res) return stats;
-  if (refresh) stats.refreshed = await refreshResource(ctx.store, res, new Set(fields));
+  if (!ctx.store.resources.get(rid)) return stats;
   await commitStatuses(ctx, rid, results);
   return stats;
 }

@@ -5,24 +5,8 @@ import { basicView, resourceView } from "../resources/view.js";
 import { fieldRecordKey, type ResourceDoc } from "../store/index.js";
 import { fold, words } from "../text/analyzer.js";
 import { compileExpr } from "./filters.js";
-import { inWindow, labelsOf, pathMatches, resourceMatches } from "./resource-props.js";
+import { inWindow, pathMatches, resourceFacets, resourceMatches } from "./resource-props.js";
 import type { SearchService } from "./service.js";
-
-/** Every facet string a resource carries, for catalog facets and legacy filters. */
-export function resourceFacets(r: ResourceDoc): string[] {
-  const o = r.origin;
-  const out = [...labelsOf(r), `/n/s/${r.metadata.status}`];
-  for (const t of o?.tags ?? []) out.push(`/t/${t}`);
-  if (r.icon) out.push(`/n/i/${r.icon}`);
-  if (r.metadata.language) out.push(`/s/p/${r.metadata.language}`);
-  for (const [k, v] of Object.entries(o?.metadata ?? {})) out.push(`/m/${k}/${v}`);
-  if (o?.source_id) out.push(`/u/s/${o.source_id}`);
-  if (o?.path) {
-    const parts = o.path.split("/").filter(Boolean);
-    for (let i = 1; i <= parts.length; i++) out.push(`/p/${parts.slice(0, i).join("/")}`);
-  }
-  return out;
-}
 
 /** Count, for each requested facet prefix, the resources holding each facet one level below it. */
 export function countFacets(resources: Iterable<ResourceDoc>, prefixes: string[]): Record<string, Record<string, number>> {
@@ -31,11 +15,9 @@ export function countFacets(resources: Iterable<ResourceDoc>, prefixes: string[]
     const fs = new Set(resourceFacets(r));
     for (const p of prefixes) {
       const base = p.endsWith("/") ? p : `${p}/`;
-      for (const f of fs) {
-        if (!f.startsWith(base)) continue;
-        const tag = base + f.slice(base.length).split("/")[0];
-        out[p][tag] = (out[p][tag] ?? 0) + 1;
-      }
+      // A resource counts once under a tag, however many of its facets lie below it (`/p/a/b`, `/p/a/b/c`).
+      const tags = new Set([...fs].filter((f) => f.startsWith(base)).map((f) => base + f.slice(base.length).split("/")[0]));
+      for (const tag of tags) out[p][tag] = (out[p][tag] ?? 0) + 1;
     }
   }
   return out;

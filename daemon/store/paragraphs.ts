@@ -18,11 +18,12 @@ import {
 } from "./paragraph-search.js";
 import { WriteQueue } from "./write-queue.js";
 
-const { Bool, Field, FixedSizeList, Float32, Int32, Int64, List, Schema, Utf8 } = arrow;
+const { Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8 } = arrow;
 
 /**
- * One indexed paragraph. Resource-level attributes that filters need (facets, path, dates, hidden,
- * security groups) are copied onto every paragraph so that filters run inside LanceDB as a prefilter.
+ * One indexed paragraph: what ingestion derives from a field's content. Resource-level attributes
+ * (labels, origin, path, dates, hidden, security groups) are not copied here: filters read them from
+ * the resource records, so a PATCH applies at once and no paragraph is rewritten for it.
  */
 export interface ParagraphRow {
   /** `{rid}/{letter}/{field_id}[/{split}]/{start}-{end}` */
@@ -40,19 +41,13 @@ export interface ParagraphRow {
   /** TEXT, OCR, INCEPTION, DESCRIPTION, TRANSCRIPT, TITLE, TABLE */
   kind: string;
   is_table: boolean;
-  /** Paragraph-level labels, as `/l/{labelset}/{label}`. */
+  /** Paragraph-level labels found by processing, as `/l/{labelset}/{label}` (a user's are in the resource record). */
   labels: string[];
-  /** Resource- and field-level facets: `/l/…`, `/t/tag`, `/n/i/mime`, `/s/p/lang`, `/m/k/v`, `/u/s/source`, … */
+  /** Field-level facets: the field's `/n/i/mime`, `/s/p/lang`, and what processing found (`/e/…`, `/g/da/…`). */
   facets: string[];
   text: string;
   /** Detected language (ISO 639-1) or "". */
   lang: string;
-  /** origin.path of the resource, or "". */
-  path: string;
-  created: number;
-  modified: number;
-  hidden: boolean;
-  groups: string[];
   /** Content hash of the text, used to skip re-embedding unchanged paragraphs. */
   hash: string;
   /** Analysed keyword terms (computed from text, context and lang when absent; see daemon/text/analyzer.ts). */
@@ -84,11 +79,6 @@ export const PARAGRAPH_BASE_FIELDS = [
   list("facets"),
   new Field("text", new Utf8(), false),
   new Field("lang", new Utf8(), false),
-  new Field("path", new Utf8(), false),
-  new Field("created", new Int64(), false),
-  new Field("modified", new Int64(), false),
-  new Field("hidden", new Bool(), false),
-  list("groups"),
   new Field("hash", new Utf8(), false),
   new Field("terms", new Utf8(), false),
 ];
@@ -105,6 +95,8 @@ export interface CompactionPolicy {
   minSmallFragments: number;
 }
 const RID_INDEX = "rid_idx";
+/** Resource attributes older versions copied onto every paragraph; dropped when such a table is opened. */
+const LEGACY_COLUMNS = ["path", "created", "modified", "hidden", "groups"];
 const DEFAULT_COMPACTION: CompactionPolicy = { checkEvery: 50, minSmallFragments: 64 };
 
 type Op = { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] } | { kind: "deleteResource"; rid: string };
@@ -149,6 +141,8 @@ export class ParagraphStore {
     const writer = await openOrCreate(db, "paragraphs", new Schema(PARAGRAPH_BASE_FIELDS));
     const j = new ReplaceJournal(journal);
     await j.replay(writer);
+    const legacy = (await writer.schema()).fields.map((f) => f.name).filter((n) => LEGACY_COLUMNS.includes(n));
+    if (legacy.length) await writer.dropColumns(legacy);
     const indexed = (await writer.listIndices()).some((i) => i.columns[0] === "rid");
     const empty = !indexed && (await writer.countRows()) === 0;
     if (empty) await writer.createIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false });
@@ -314,9 +308,9 @@ export class ParagraphStore {
     this.commitListeners.push(fn);
   }
 
-  /** Paragraphs stored (of one resource). */
-  async count(rid?: string): Promise<number> {
-    return this.table.countRows(rid === undefined ? undefined : `rid = ${sqlString(rid)}`);
+  /** Paragraphs stored (matching a filter over the table's columns: the store's own tests). */
+  async count(filter?: string): Promise<number> {
+    return this.table.countRows(filter);
   }
 
   /** Content hashes of a field's current paragraphs, with their vectors, for incremental re-embedding. */
@@ -367,20 +361,16 @@ export class ParagraphStore {
       text: r.text as string,
       lang: r.lang as string,
       terms: r.terms as string | undefined,
-      path: r.path as string,
-      created: Number(r.created),
-      modified: Number(r.modified),
-      hidden: Boolean(r.hidden),
-      groups: list(r.groups),
       hash: r.hash as string,
       vectors,
     };
   }
 
   toArrowRow(row: ParagraphRow): Record<string, unknown> {
-    const { vectors, context, ...rest } = row;
-    const terms = row.terms ?? keywordTerms(row.text, context, analysisLanguage(row.lang));
-    const out: Record<string, unknown> = { ...rest, terms, created: BigInt(row.created), modified: BigInt(row.modified) };
+    const terms = row.terms ?? keywordTerms(row.text, row.context, analysisLanguage(row.lang));
+    const out: Record<string, unknown> = { terms };
+    for (const f of PARAGRAPH_BASE_FIELDS) if (f.name !== "terms") out[f.name] = row[f.name as keyof ParagraphRow];
+    const vectors = row.vectors;
     for (const [vs] of this.vectorsets) {
       const v = vectors?.[vs];
       out[vectorColumn(vs)] = v ? Array.from(v) : null;
