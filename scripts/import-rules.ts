@@ -38,5 +38,8 @@ export const DAEMON_AREAS: Record<string, readonly string[]> = {
   main: ["lifecycle", "settings", "server"],
 };
 
+/** Packages only `daemon/store` may import: it is the only code that knows LanceDB (tables, columns, SQL, Arrow). */
+export const STORE_PACKAGES: readonly string[] = ["@lancedb/lancedb", "apache-arrow"];
+
 /** Packages `src/api` (the wire contract, shared by daemon and client) may import. */
 export const API_PACKAGES: readonly string[] = ["zod"];

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { DocTable } from "../store/doc-table.js";
+import type { DocTable } from "../store/doc-table.js";
 import type { Store } from "../store/index.js";
 import type { BackupService } from "./service.js";
 import type { ScheduleDoc } from "./types.js";
@@ -27,7 +27,7 @@ export class BackupScheduler {
   ) {}
 
   static async open(store: Store, kbs: KbService, backups: BackupService): Promise<BackupScheduler> {
-    const s = new BackupScheduler(backups, kbs, await DocTable.open<ScheduleDoc>(store.meta, "backup_schedules"));
+    const s = new BackupScheduler(backups, kbs, await store.metaTable<ScheduleDoc>("backup_schedules"));
     kbs.onDrop(async (kbid) => {
       await s.remove(kbid).catch(() => undefined);
     });

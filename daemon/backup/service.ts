@@ -6,7 +6,7 @@ import { LOCAL_ACCOUNT } from "../../src/api/accounts.js";
 import type { Backup } from "../../src/api/backups.js";
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { DocTable } from "../store/doc-table.js";
+import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store } from "../store/index.js";
 import { type KbSnapshot, snapshotKb, trimSnapshot } from "../store/snapshot.js";
 import { checksums, writeArchive } from "./archive.js";
@@ -51,7 +51,7 @@ export class BackupService {
 
   /** Open the records, clear staging left by a killed daemon, and mark its unfinished backups failed. */
   static async open(store: Store, kbs: KbService, version: string): Promise<BackupService> {
-    const records = await DocTable.open<BackupDoc>(store.meta, "backups");
+    const records = await store.metaTable<BackupDoc>("backups");
     const s = new BackupService(store, kbs, records, version);
     await rm(s.tmpDir, { recursive: true, force: true });
     await Promise.all([s.backupsDir, s.exportsDir, s.tmpDir].map((d) => mkdir(d, { recursive: true, mode: 0o700 })));

@@ -1,6 +1,5 @@
 import type { KbService } from "../kbs/service.js";
 import type { ProcessingSink } from "../resources/service.js";
-import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
 import { ExtractPool } from "./extract-pool.js";
@@ -24,12 +23,6 @@ interface Item {
   kbid: string;
   rid: string;
   fields: Set<string>;
-  refresh: boolean;
-}
-
-/** A pending metadata refresh, journaled so that it survives a crash (fields carry their own PENDING status). */
-interface RefreshMark {
-  rid: string;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -45,7 +38,6 @@ export class ProcessingQueue implements ProcessingSink {
   private readonly waiting = new Map<string, Item>();
   private readonly running = new Map<string, Item>();
   private readonly attempts = new Map<string, number>();
-  private readonly journals = new Map<string, Promise<DocTable<RefreshMark>>>();
   private readonly abort = new AbortController();
   private readonly touched = new Set<string>();
   /** Fields being written right now (before their enqueue): results computed from older values are dropped. */
@@ -61,7 +53,7 @@ export class ProcessingQueue implements ProcessingSink {
   /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
   private readonly retries = new RetryTimers();
   /** Totals since start, for status and benchmarks. */
-  readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
+  readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
 
   constructor(
     private readonly kbs: KbService,
@@ -75,16 +67,14 @@ export class ProcessingQueue implements ProcessingSink {
     this.log = opts.log ?? (() => undefined);
     kbs.onDrop((kbid) => this.dropKb(kbid));
     // A restored or imported box may hold PENDING work from the moment it was backed up.
-    kbs.onArrive(
-      (kbid) => void this.scanKb(kbid, true).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)),
-    );
+    kbs.onArrive((kbid) => void this.scanKb(kbid).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)));
   }
 
-  /** Scan every knowledge box for PENDING work and journaled refreshes; call once at start. */
+  /** Scan every knowledge box for PENDING work; call once at start. */
   async start(): Promise<void> {
     for (const kb of this.kbs.list()) {
       try {
-        const n = await this.scanKb(kb.uuid, true);
+        const n = await this.scanKb(kb.uuid);
         if (n) this.log(`ingest: resuming ${n} resource(s) of ${kb.slug}`);
       } catch (e) {
         this.log(`ingest: cannot scan ${kb.slug}: ${(e as Error).message}`);
@@ -100,12 +90,8 @@ export class ProcessingQueue implements ProcessingSink {
 
   async enqueue(kbid: string, rid: string, fieldKeys: string[]): Promise<void> {
     if (this.stopping) return; // the records say PENDING: the next start picks it up
-    const { store } = await this.kbs.open(kbid);
-    const res = store.resources.get(rid);
-    // Already indexed fields outside this change carry copies of resource attributes: refresh them.
-    const refresh = Boolean(res && Object.entries(res.fields).some(([k, f]) => !fieldKeys.includes(k) && f.status !== "PENDING"));
-    if (refresh) await (await this.journal(kbid)).put(rid, { rid });
-    this.add(kbid, rid, fieldKeys, refresh);
+    await this.kbs.open(kbid); // a box that does not exist (any more) gets no work
+    this.add(kbid, rid, fieldKeys);
     while (this.waiting.size > this.highWater && !this.stopping) await new Promise<void>((r) => this.spaceWaiters.push(r));
   }
 
@@ -114,10 +100,6 @@ export class ProcessingQueue implements ProcessingSink {
     if (item && fieldKeys) for (const k of fieldKeys) item.fields.delete(k);
     else if (item) this.waiting.delete(keyOf(kbid, rid));
     this.retries.cancel(kbid, rid, fieldKeys);
-    if (!fieldKeys) {
-      const j = await this.journal(kbid).catch(() => undefined);
-      if (j?.has(rid)) await j.delete(rid);
-    }
   }
 
   touch(kbid: string, rid: string, fieldKeys: string[]): void {
@@ -183,39 +165,23 @@ export class ProcessingQueue implements ProcessingSink {
     await this.pool.close();
   }
 
-  private add(kbid: string, rid: string, fieldKeys: Iterable<string>, refresh: boolean): void {
+  private add(kbid: string, rid: string, fieldKeys: Iterable<string>): void {
     const k = keyOf(kbid, rid);
     let item = this.waiting.get(k);
     if (!item) {
-      item = { kbid, rid, fields: new Set(), refresh: false };
+      item = { kbid, rid, fields: new Set() };
       this.waiting.set(k, item);
     }
     for (const f of fieldKeys) item.fields.add(f);
     this.retries.cancel(kbid, rid, item.fields); // run now: a scheduled retry of these fields is moot
-    item.refresh ||= refresh;
     this.touched.add(kbid);
     this.pump();
   }
 
-  private journal(kbid: string): Promise<DocTable<RefreshMark>> {
-    let j = this.journals.get(kbid);
-    if (!j) {
-      j = this.kbs.open(kbid).then(({ store }) => store.docTable<RefreshMark>("ingest_refresh"));
-      this.journals.set(kbid, j);
-      j.catch(() => this.journals.delete(kbid));
-    }
-    return j;
-  }
-
   /** Queue every resource of a KB with PENDING fields (or a PENDING aggregate) not already queued. */
-  private async scanKb(kbid: string, withJournal: boolean): Promise<number> {
+  private async scanKb(kbid: string): Promise<number> {
     const { store } = await this.kbs.open(kbid);
     let n = 0;
-    const marks = withJournal ? [...(await this.journal(kbid)).values()] : [];
-    for (const m of marks) {
-      if (store.resources.has(m.rid)) this.add(kbid, m.rid, [], true);
-      n++;
-    }
     for (const res of store.resources.values()) {
       const k = keyOf(kbid, res.id);
       const busy = this.running.get(k);
@@ -227,7 +193,7 @@ export class ProcessingQueue implements ProcessingSink {
         .map(([key]) => key);
       const settle = !pending.length && !later.length && res.metadata.status === "PENDING" && !busy && !this.waiting.has(k);
       if (pending.length || settle) {
-        this.add(kbid, res.id, pending, false);
+        this.add(kbid, res.id, pending);
         n++;
       }
     }
@@ -286,13 +252,8 @@ export class ProcessingQueue implements ProcessingSink {
       signal: this.abort.signal,
       retry: this.settings.retry,
     };
-    const stats = await processResource(ctx, item.rid, [...item.fields], item.refresh);
+    const stats = await processResource(ctx, item.rid, [...item.fields]);
     this.afterRun(item, store);
-    if (item.refresh) {
-      const j = await this.journal(item.kbid);
-      // A newer refresh of the same resource may be waiting: its mark must stay.
-      if (j.has(item.rid) && !this.waiting.get(keyOf(item.kbid, item.rid))?.refresh) await j.delete(item.rid);
-    }
     return stats;
   }
 
@@ -302,7 +263,7 @@ export class ProcessingQueue implements ProcessingSink {
     this.attempts.set(k, n);
     this.log(`ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`);
     if (n < MAX_ATTEMPTS) {
-      setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields, item.refresh), 200 * n).unref();
+      setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields), 200 * n).unref();
       return;
     }
     this.attempts.delete(k);
@@ -320,7 +281,7 @@ export class ProcessingQueue implements ProcessingSink {
     this.reconcileTimer = setTimeout(() => {
       const kbids = [...this.touched];
       this.touched.clear();
-      for (const kbid of kbids) void this.scanKb(kbid, false).catch(() => undefined);
+      for (const kbid of kbids) void this.scanKb(kbid).catch(() => undefined);
     }, 500);
     this.reconcileTimer.unref();
   }
@@ -353,7 +314,7 @@ export class ProcessingQueue implements ProcessingSink {
     void this.kbs.open(kbid).then(
       ({ store }) => {
         const f = store.resources.get(rid)?.fields[field];
-        if (f?.status === "PENDING" && f.retry) this.add(kbid, rid, [field], false);
+        if (f?.status === "PENDING" && f.retry) this.add(kbid, rid, [field]);
       },
       () => undefined,
     );
@@ -362,7 +323,6 @@ export class ProcessingQueue implements ProcessingSink {
   private dropKb(kbid: string): void {
     this.retries.clear(kbid);
     for (const [k, item] of this.waiting) if (item.kbid === kbid) this.waiting.delete(k);
-    this.journals.delete(kbid);
     this.touched.delete(kbid);
   }
 }

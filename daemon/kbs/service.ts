@@ -108,8 +108,8 @@ export class KbService {
     let fields = 0;
     for (const r of store.resources.values()) fields += Object.keys(r.fields).length;
     const paragraphs = await store.paragraphs.count();
-    const stats = await store.paragraphs.table.stats().catch(() => undefined);
-    return { resources: store.resources.size, paragraphs, fields, sentences: paragraphs, index_size: stats?.totalBytes ?? 0 };
+    const index_size = await store.paragraphs.sizeBytes();
+    return { resources: store.resources.size, paragraphs, fields, sentences: paragraphs, index_size };
   }
 
   /** The wire's view of a knowledge box; `model` is its effective model configuration (LearningService). */

@@ -1,6 +1,6 @@
 import { FIELD_MAP, type FieldType, LETTER_FIELD } from "../../src/api/common.js";
 import type { Show } from "../../src/api/resources.js";
-import type { FieldDoc, ResourceDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey, type ResourceDoc } from "../store/index.js";
 import { conversationValue, extractedView } from "./field-view.js";
 
 export interface ViewOptions {
@@ -59,7 +59,7 @@ function dataView(r: ResourceDoc, fields: Map<string, FieldDoc>, show: Set<strin
   for (const [key, summary] of Object.entries(r.fields)) {
     const type = LETTER_FIELD[key.split("/")[0]];
     if (!type || (types && !types.has(type))) continue;
-    const doc = fields.get(`${r.id}/${key}`);
+    const doc = fields.get(fieldRecordKey(r.id, key));
     const entry = fieldEntry(doc, summary, show, opts.extracted);
     const map = FIELD_MAP[type];
     data[map] ??= {};

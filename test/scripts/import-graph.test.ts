@@ -35,4 +35,15 @@ describe("import graph check", () => {
     expect(ruleViolation("src/api/paths.ts", { pkg: "node:os", spec: "node:os" })).toMatch(/src\/api imports only zod/);
     expect(ruleViolation("src/api/kbs.ts", { pkg: "zod", spec: "zod" })).toBeUndefined();
   });
+
+  it("keeps LanceDB and Arrow inside daemon/store", () => {
+    const pkg = (file: string, name: string) => ruleViolation(file, { pkg: name, spec: name });
+    expect(pkg("daemon/search/keyword.ts", "@lancedb/lancedb")).toBe(
+      "daemon/search/keyword.ts imports @lancedb/lancedb: only daemon/store imports @lancedb/lancedb, apache-arrow",
+    );
+    expect(pkg("daemon/kbs/learning.ts", "apache-arrow")).toMatch(/only daemon\/store imports/);
+    expect(pkg("src/cli/output.ts", "@lancedb/lancedb")).toMatch(/only daemon\/store imports/);
+    expect(pkg("daemon/store/paragraphs.ts", "@lancedb/lancedb")).toBeUndefined();
+    expect(pkg("daemon/store/arrow.ts", "apache-arrow")).toBeUndefined();
+  });
 });
