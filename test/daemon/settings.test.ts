@@ -31,7 +31,7 @@ describe("daemon settings", () => {
     expect(s.ingest.extractWorkers).toBeGreaterThanOrEqual(1);
     expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2, fetch: s.fetch });
     expect(s.generation).toEqual({ defaultModel: "extractive", fetch: s.fetch });
-    expect(s.ask).toEqual({ contextTokens: 12_000 });
+    expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.6, generativeMinEvidence: 0.15 });
     expect(s.listen).toBeUndefined();
   });
 
