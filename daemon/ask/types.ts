@@ -19,6 +19,8 @@ export interface PreparedAsk {
   body: AskBody;
   rid?: string;
   generator: Generator;
+  /** An agentic configuration's rephrase section: the model (and prompt) that rephrases the question. */
+  rephraser?: { generator: Generator; prompt?: string; history: boolean };
   learningId: string;
   opts: AskOptions;
 }
