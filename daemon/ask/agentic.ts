@@ -34,6 +34,8 @@ export interface RephraseWith {
 export interface Applied {
   body: AskBody;
   rephrase?: RephraseWith;
+  /** summarize.history false: the answering model does not see the chat history (rephrasing still may). */
+  hideHistory?: boolean;
 }
 
 /**
@@ -53,14 +55,12 @@ export function applyAgentic(body: AskBody, c: AgenticConfig): Applied {
   if (custom.system || custom.user) out.prompt = custom;
   const model = s?.model?.model_id ?? c.smart_agent?.models?.executor?.model_id;
   if (model) out.generative_model = model;
-  if (s?.history === false) {
-    out.chat_history = [];
-    out.context = [];
-  }
-  if (!c.rephrase) return { body: out };
+  const hideHistory = s?.history === false ? true : undefined;
+  if (!c.rephrase) return { body: out, hideHistory };
   out.rephrase = true;
   return {
     body: out,
+    hideHistory,
     rephrase: {
       prompt: c.rephrase.prompt ?? undefined,
       model: c.rephrase.model?.model_id,

@@ -74,10 +74,9 @@ export class AskService {
     if (body.prefer_markdown === undefined && lc?.prefer_markdown_generative_response !== undefined)
       body = { ...body, prefer_markdown: lc.prefer_markdown_generative_response };
     let rephrase: RephraseWith | undefined;
-    if (body.agentic_config_id) {
-      const applied = applyAgentic(body, await this.agentic.forRequest(kb.uuid, body.agentic_config_id));
-      ({ body, rephrase } = applied);
-    }
+    let hideHistory: boolean | undefined;
+    if (body.agentic_config_id)
+      ({ body, rephrase, hideHistory } = applyAgentic(body, await this.agentic.forRequest(kb.uuid, body.agentic_config_id)));
     const generator = this.generatorFor(
       body.generative_model,
       kb,
@@ -88,7 +87,7 @@ export class AskService {
       ...rephrase,
       generator: rephrase.model ? this.generatorFor(rephrase.model, kb, "agentic_config_id", rephrase.model) : generator,
     };
-    return { kb, store, body, rid, generator, rephraser, learningId: randomUUID().replace(/-/g, ""), opts };
+    return { kb, store, body, rid, generator, rephraser, hideHistory, learningId: randomUUID().replace(/-/g, ""), opts };
   }
 
   /** The stream of an ask, item by item (see wire.md for the order). */
@@ -130,7 +129,7 @@ export class AskService {
       return;
     }
     const ctx = await this.context(p, retrieval);
-    yield* this.answer(p, retrieval, ctx, rephrased, history, retrievalMs);
+    yield* this.answer(p, retrieval, ctx, rephrased, p.hideHistory ? [] : history, retrievalMs);
   }
 
   /** The query retrieval uses: rephrased by a model (an agentic configuration), or with the history's words. */

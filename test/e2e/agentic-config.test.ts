@@ -127,6 +127,26 @@ describe("agentic configurations", () => {
     expect((llm.requests.slice(n) as Record<string, any>[]).map((q) => q.model)).toEqual(["plain"]);
   });
 
+  it("shows the chat history to the rephrasing model, and keeps it from the answer when summarize.history is false", async () => {
+    await d.client.call(agentic.createAgenticConfig, {
+      params: params("private"),
+      body: { rephrase: { prompt: `${REPHRASE} {question}` }, summarize: { history: false } },
+    });
+    const before = llm.requests.length;
+    const chat_history = [
+      { author: "USER" as const, text: "Tell me about the office in Lisbon." },
+      { author: "NUCLIA" as const, text: "It is on Rua Augusta." },
+    ];
+    await ask(d, kbid, { query: "When does it open?", features: ["keyword"], chat_history, agentic_config_id: "private" });
+    const [rephrase, answer] = llm.requests.slice(before) as Record<string, any>[];
+    expect(rephrase.messages.map((m: { content: string }) => m.content)).toEqual([
+      "Tell me about the office in Lisbon.",
+      "It is on Rua Augusta.",
+      `${REPHRASE} When does it open?`,
+    ]);
+    expect(JSON.stringify(answer.messages)).not.toContain("Tell me about the office in Lisbon.");
+  });
+
   it("answers 400 to an ask naming a configuration that does not exist", async () => {
     const r = await ask(d, kbid, { query: "anything", agentic_config_id: "nope" });
     expect(r.status).toBe(400);
