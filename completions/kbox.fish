@@ -281,7 +281,7 @@ complete -c kbox -n '__kbox_at '\'''\''' -a 'doctor' -d 'Check the daemon, data 
 complete -c kbox -n '__kbox_at '\'''\''' -a 'find' -d 'Find paragraphs: keyword, semantic and hybrid search with filters'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'ask' -d 'Ask a question: a streamed answer with numbered citations and its sources'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'chat' -d 'An interactive ask session: streamed answers, sources, follow-up questions'
-complete -c kbox -n '__kbox_at '\'''\''' -a 'mcp' -d 'Serve a knowledge box to an MCP client (Claude Desktop, Claude Code, Cursor...) on stdin/stdout'
+complete -c kbox -n '__kbox_at '\'''\''' -a 'mcp' -d 'Serve a knowledge box to MCP clients (Claude Desktop, Claude Code, Cursor) over stdio'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'catalog' -d 'List resources by title, status and labels'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'search-config' -d 'Stored search configurations (named find or ask parameters)'
 complete -c kbox -n '__kbox_at '\'''\''' -a 'labelset' -d 'Labelsets: the labels a knowledge box offers'

@@ -127,11 +127,11 @@ export async function runMcp(ctx: Context, o: McpOptions): Promise<void> {
 
 export function mcpCommand(ctx: Context): Command {
   return new Command("mcp")
-    .description("Serve a knowledge box to an MCP client (Claude Desktop, Claude Code, Cursor...) on stdin/stdout")
+    .description("Serve a knowledge box to MCP clients (Claude Desktop, Claude Code, Cursor) over stdio")
     .option("--kb <kb>", "knowledge box slug or uuid")
     .addHelpText(
       "after",
-      '\nThe client starts it; for example, in Claude Desktop\'s config:\n  {"mcpServers": {"notes": {"command": "kbox", "args": ["mcp", "--kb", "notes"]}}}\nClaude Code: claude mcp add notes -- kbox mcp --kb notes\nSee docs/mcp.md.',
+      '\nThe MCP client starts it. Examples:\n  Claude Desktop / Cursor config: {"mcpServers": {"notes": {"command": "kbox", "args": ["mcp", "--kb", "notes"]}}}\n  claude mcp add notes -- kbox mcp --kb notes     # Claude Code\nSee docs/mcp.md.',
     )
     .action(async (_o, cmd: Command) => runMcp(ctx, ctx.opts<McpOptions>(cmd)));
 }
