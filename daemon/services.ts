@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
 import { AskService } from "./ask/service.js";
 import { AuthService } from "./auth/service.js";
@@ -94,7 +95,14 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     info.log,
   );
   const catalog = new CatalogService(kbs, search);
-  const ask = new AskService(kbs, resources, search, settings.ask, settings.generation);
+  const ask = new AskService(
+    kbs,
+    resources,
+    search,
+    settings.ask,
+    settings.generation,
+    new AgenticConfigService(kbs, settings.generation),
+  );
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../../src/api/ask.js";
 import { STOPWORDS, terms, words } from "../models/generate/text.js";
+import type { Generator, ChatMessage as GenMessage } from "../models/generate/types.js";
 
 // Words that point back at the conversation. "that" only where it stands for a thing ("is that free?",
 // "about that"), not as a conjunction or relative pronoun ("a file that contains"); "one" only as
@@ -60,4 +61,41 @@ export function rephraseQuery(question: string, history: ChatMessage[]): string 
   }
   const base = question.trim().replace(/[?.!\s]+$/, "");
   return extra.length ? `${base} ${extra.slice(0, 8).join(" ")}` : question.trim();
+}
+
+const REPHRASE_PROMPT =
+  "Rewrite the last question of the conversation as one standalone search query that needs no conversation to be " +
+  "understood. Reply with the query only.\n\nQuestion: {question}";
+
+/**
+ * Rephrase with a model (an agentic configuration's rephrase section): its prompt with `{question}`
+ * (the question is appended when the prompt has no placeholder) and `{history}`; the history also
+ * goes before it as messages when the prompt does not place it. The model's reply, trimmed, is the query.
+ */
+export async function modelRephrase(
+  generator: Generator,
+  prompt: string | undefined,
+  question: string,
+  history: ChatMessage[],
+  signal?: AbortSignal,
+): Promise<string> {
+  let user = prompt ?? REPHRASE_PROMPT;
+  const conversation = history.map((m) => `${m.author === "USER" ? "User" : "Assistant"}: ${m.text}`).join("\n");
+  const placesHistory = /\{\{?history\}?\}/.test(user);
+  user = user.replace(/\{\{?history\}?\}/g, () => conversation);
+  user = /\{\{?question\}?\}/.test(user) ? user.replace(/\{\{?question\}?\}/g, () => question) : `${user}\n\n${question}`;
+  const messages: GenMessage[] = [
+    ...(placesHistory
+      ? []
+      : history.map((m): GenMessage => ({ role: m.author === "USER" ? "user" : "assistant", content: m.text }))),
+    { role: "user", content: user },
+  ];
+  let out = "";
+  for await (const c of generator.generate({ messages, question, context: [], maxTokens: 256, signal }))
+    if (c.type === "text") out += c.text;
+  const q = out
+    .trim()
+    .replace(/^["'“]+|["'”]+$/g, "")
+    .trim();
+  return q || question;
 }

@@ -6,6 +6,7 @@ import { errorResponse } from "./mount.js";
 import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
+import * as agenticConfigs from "./routes/agentic-configs.js";
 import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
 import * as catalog from "./routes/catalog.js";
@@ -46,6 +47,7 @@ const AREAS: Area[] = [
   catalog.register,
   models.register,
   ask.register,
+  agenticConfigs.register,
   predict.register,
   sync.register,
   processing.register,

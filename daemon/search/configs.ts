@@ -7,8 +7,8 @@ import type { KbService } from "../kbs/service.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbStore } from "../store/index.js";
 
-/** One DocTable per knowledge box and name, opened once. */
-class PerKb<T> {
+/** One DocTable per knowledge box and name, opened once (stored configurations of any area). */
+export class PerKb<T> {
   private readonly tables = new WeakMap<KbStore, Promise<DocTable<T>>>();
   constructor(private readonly name: string) {}
   get(store: KbStore): Promise<DocTable<T>> {

@@ -1,5 +1,6 @@
 /** The wire contract: every route of the daemon, grouped by area. */
 export * as accounts from "./accounts.js";
+export * as agenticConfigs from "./agentic-configs.js";
 export * as common from "./common.js";
 export * as daemon from "./daemon.js";
 export * as doctor from "./doctor.js";

@@ -16,6 +16,7 @@ export interface AskOptions extends FindOptions {
   prompt?: string;
   maxTokens?: string;
   rag?: string[];
+  agenticConfig?: string;
 }
 
 /** How much a question must lean on the conversation (0..1, the daemon's estimate) to be rephrased with it. */
@@ -33,6 +34,7 @@ export function askRequest(question: string, o: AskOptions, history: ChatMessage
   if (o.model) body.generative_model = o.model;
   if (o.prompt) body.prompt = o.prompt;
   if (o.maxTokens) body.max_tokens = Number(o.maxTokens);
+  if (o.agenticConfig) body.agentic_config_id = o.agenticConfig;
   if (o.rag?.length) {
     try {
       body.rag_strategies = o.rag.map((r) => (r.startsWith("{") ? JSON.parse(r) : { name: r }));
@@ -153,6 +155,7 @@ export function withAskOptions(cmd: Command): Command {
     .option("--features <list>", "retrieval: keyword,semantic (default both)")
     .option("--top-k <n>", "paragraphs to retrieve (1-200)")
     .option("--config <name>", "a stored search configuration of kind ask")
+    .option("--agentic-config <id>", "apply an agentic configuration (kbox kb agentic-config)")
     .option("--citations <mode>", "footnotes (numbered inline, default), default (post-hoc) or none")
     .option(
       "--rag <strategy>",

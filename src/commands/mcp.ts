@@ -131,7 +131,7 @@ export function mcpCommand(ctx: Context): Command {
     .option("--kb <kb>", "knowledge box slug or uuid")
     .addHelpText(
       "after",
-      '\nExamples:\n  kbox mcp --kb notes    # what an MCP client runs\nClaude Desktop\'s config:\n  {"mcpServers": {"notes": {"command": "kbox", "args": ["mcp", "--kb", "notes"]}}}\nClaude Code: claude mcp add notes -- kbox mcp --kb notes\nSee docs/mcp.md.',
+      '\nThe MCP client starts it. Examples:\n  Claude Desktop / Cursor config: {"mcpServers": {"notes": {"command": "kbox", "args": ["mcp", "--kb", "notes"]}}}\n  claude mcp add notes -- kbox mcp --kb notes     # Claude Code\nSee docs/mcp.md.',
     )
     .action(async (_o, cmd: Command) => runMcp(ctx, ctx.opts<McpOptions>(cmd)));
 }

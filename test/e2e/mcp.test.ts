@@ -167,6 +167,12 @@ describe("kbox mcp over stdio", () => {
     const a = answered.structuredContent as Structured;
     expect(a.answer).toContain("42");
     expect(a.citations[0]).toMatchObject({ resource_id: rids.office });
+    // The daemon forgets every session (as after a restart): the relay opens a new one by itself.
+    await d.daemon.services.mcp.close();
+    expect(d.daemon.services.mcp.size).toBe(0);
+    const again = await client.callTool({ name: "get_document", arguments: { name: "cats" } });
+    expect((again.structuredContent as Structured).title).toBe("Cat care");
+    expect(d.daemon.services.mcp.size).toBe(1);
     await client.close();
   }, 60_000);
 });
