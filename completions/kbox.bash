@@ -14,7 +14,7 @@ _kbox_spec() {
     'daemon stop') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon status') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon restart') subs=''; opts='--listen --trust-roles-header -h --help --profile -q --quiet'; valued='--listen=any --profile=profiles'; args='' ;;
-    'daemon logs') subs=''; opts='-n --lines -f --follow -h --help --profile -q --quiet'; valued='-n=any --lines=any --profile=profiles'; args='' ;;
+    'daemon logs') subs=''; opts='-n --lines -f --follow --level --json -h --help --profile -q --quiet'; valued='-n=any --lines=any --level=any --profile=profiles'; args='' ;;
     'kb') subs='create list show update config delete use export import ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'kb create') subs=''; opts='--title --description --use --json -h --help --profile -q --quiet'; valued='--title=any --description=any --profile=profiles'; args='any' ;;
     'kb list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;

@@ -16,13 +16,13 @@ const DOMAIN: Record<string, readonly string[]> = {
   kbs: ["errors", "store", "models"],
   resources: ["errors", "store", "kbs"],
   search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "text", "store", "models", "kbs", "resources"],
+  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources"],
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources"],
-  backup: ["errors", "store", "kbs"],
+  backup: ["errors", "lifecycle", "store", "kbs"],
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "store", "models", "search", "ingest", "ask"],
+  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {
