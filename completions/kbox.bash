@@ -34,7 +34,7 @@ _kbox_spec() {
     'models add') subs=''; opts='--url --model --api-key --dim --query-prefix --passage-prefix --no-check --use --json -h --help --profile -q --quiet'; valued='--url=any --model=any --api-key=any --dim=any --query-prefix=any --passage-prefix=any --profile=profiles'; args='any' ;;
     'models remove') subs=''; opts='-y --yes --force --json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='any' ;;
     'resource') subs='create list show status update delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
-    'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
+    'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --wait --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
     'resource list') subs=''; opts='--kb --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --page=any --size=any --profile=profiles'; args='' ;;
     'resource show') subs=''; opts='--kb --show --json -h --help --profile -q --quiet'; valued='--kb=kbs --show=any --profile=profiles'; args='any' ;;
     'resource status') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;

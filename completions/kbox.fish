@@ -427,6 +427,7 @@ complete -c kbox -n '__kbox_at '\''resource create'\''' -l format -r -d 'text fo
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l label -r -d 'classification (repeatable)'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l hidden -d 'create it hidden'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l body -r -d 'the whole create payload as JSON (file or - for stdin)'
+complete -c kbox -n '__kbox_at '\''resource create'\''' -l wait -d 'follow processing until the resource is indexed (exit 1 when it failed)'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''resource list'\''' -l kb -r -a '(kbox __complete kbs 2>/dev/null)' -d 'knowledge box slug or uuid'
