@@ -14,7 +14,7 @@ _kbox_spec() {
     'daemon stop') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon status') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon restart') subs=''; opts='--listen --trust-roles-header -h --help --profile -q --quiet'; valued='--listen=any --profile=profiles'; args='' ;;
-    'daemon logs') subs=''; opts='-n --lines -f --follow -h --help --profile -q --quiet'; valued='-n=any --lines=any --profile=profiles'; args='' ;;
+    'daemon logs') subs=''; opts='-n --lines -f --follow --level --json -h --help --profile -q --quiet'; valued='-n=any --lines=any --level=any --profile=profiles'; args='' ;;
     'kb') subs='create list show update config delete use export import agentic-config ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'kb create') subs=''; opts='--title --description --use --json -h --help --profile -q --quiet'; valued='--title=any --description=any --profile=profiles'; args='any' ;;
     'kb list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
@@ -40,7 +40,7 @@ _kbox_spec() {
     'models add') subs=''; opts='--url --model --api-key --dim --query-prefix --passage-prefix --no-check --use --json -h --help --profile -q --quiet'; valued='--url=any --model=any --api-key=any --dim=any --query-prefix=any --passage-prefix=any --profile=profiles'; args='any' ;;
     'models remove') subs=''; opts='-y --yes --force --json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='any' ;;
     'resource') subs='create list show status update delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
-    'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
+    'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --wait --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
     'resource list') subs=''; opts='--kb --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --page=any --size=any --profile=profiles'; args='' ;;
     'resource show') subs=''; opts='--kb --show --json -h --help --profile -q --quiet'; valued='--kb=kbs --show=any --profile=profiles'; args='any' ;;
     'resource status') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;

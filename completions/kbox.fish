@@ -5,7 +5,7 @@ function __kbox_path --description 'the kbox command path before the cursor'
     for w in (commandline -opc)[2..-1]
         if test $skip = 1; set skip 0; continue; end
         switch $w
-            case '--profile' '--kb' '-o' '--out' '--slug' '--title' '--every' '--keep' '--listen' '-n' '--lines' '--description' '--into' '--config' '--file' '--rephrase-prompt' '--rephrase-model' '--system-prompt' '--user-prompt' '--model' '--revision' '--from' '--dtype' '--pooling' '--query-prefix' '--passage-prefix' '--url' '--api-key' '--dim' '--summary' '--text' '--text-file' '--format' '--label' '--body' '--page' '--size' '--show' '--role' '--expires' '--zone' '--top-k' '--filter' '--path' '--type' '--features' '--vectorset' '--min-score' '--agentic-config' '--citations' '--rag' '--prompt' '--max-tokens' '--match' '--status' '--sort' '--kind' '--name' '--max-paragraph' '--splitter' '--include' '--exclude' '--interval' '--css-selector' '--xpath' '--limit' '--cursor' '--job' '--level' '--split-strategy' '--extract-strategy' '--resource' '--field'
+            case '--profile' '--kb' '-o' '--out' '--slug' '--title' '--every' '--keep' '--listen' '-n' '--lines' '--level' '--description' '--into' '--config' '--file' '--rephrase-prompt' '--rephrase-model' '--system-prompt' '--user-prompt' '--model' '--revision' '--from' '--dtype' '--pooling' '--query-prefix' '--passage-prefix' '--url' '--api-key' '--dim' '--summary' '--text' '--text-file' '--format' '--label' '--body' '--page' '--size' '--show' '--role' '--expires' '--zone' '--top-k' '--filter' '--path' '--type' '--features' '--vectorset' '--min-score' '--agentic-config' '--citations' '--rag' '--prompt' '--max-tokens' '--match' '--status' '--sort' '--kind' '--name' '--max-paragraph' '--splitter' '--include' '--exclude' '--interval' '--css-selector' '--xpath' '--limit' '--cursor' '--job' '--split-strategy' '--extract-strategy' '--resource' '--field'
                 set skip 1; continue
             case '-*'
                 continue
@@ -320,7 +320,7 @@ complete -c kbox -n '__kbox_at '\''daemon'\''' -a 'start' -d 'Start the daemon i
 complete -c kbox -n '__kbox_at '\''daemon'\''' -a 'stop' -d 'Stop the daemon after it drains in-flight work (never starts one)'
 complete -c kbox -n '__kbox_at '\''daemon'\''' -a 'status' -d 'Show whether the daemon runs (exit 3 when it does not); never starts one'
 complete -c kbox -n '__kbox_at '\''daemon'\''' -a 'restart' -d 'Stop the daemon (if running) and start it again'
-complete -c kbox -n '__kbox_at '\''daemon'\''' -a 'logs' -d 'Show the daemon log'
+complete -c kbox -n '__kbox_at '\''daemon'\''' -a 'logs' -d 'Show the daemon log: one event a line (what it did and what failed), at --level and above'
 complete -c kbox -n '__kbox_at '\''daemon'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''daemon start'\''' -l listen -r -d 'also listen on TCP (loopback unless a host is given; keys required)'
 complete -c kbox -n '__kbox_at '\''daemon start'\''' -l trust-roles-header -d 'accept X-NUCLIADB-ROLES from loopback TCP clients (standalone SDKs)'
@@ -332,8 +332,10 @@ complete -c kbox -n '__kbox_at '\''daemon status'\''' -s h -l help -d 'display h
 complete -c kbox -n '__kbox_at '\''daemon restart'\''' -l listen -r -d 'also listen on TCP'
 complete -c kbox -n '__kbox_at '\''daemon restart'\''' -l trust-roles-header -d 'accept X-NUCLIADB-ROLES from loopback TCP clients'
 complete -c kbox -n '__kbox_at '\''daemon restart'\''' -s h -l help -d 'display help for command'
-complete -c kbox -n '__kbox_at '\''daemon logs'\''' -s n -l lines -r -d 'how many lines'
-complete -c kbox -n '__kbox_at '\''daemon logs'\''' -s f -l follow -d 'keep printing new lines'
+complete -c kbox -n '__kbox_at '\''daemon logs'\''' -s n -l lines -r -d 'how many events (0: all)'
+complete -c kbox -n '__kbox_at '\''daemon logs'\''' -s f -l follow -d 'keep printing new events until Ctrl+C'
+complete -c kbox -n '__kbox_at '\''daemon logs'\''' -l level -r -d 'the least level shown: debug, info, warn, error (default: all the log holds)'
+complete -c kbox -n '__kbox_at '\''daemon logs'\''' -l json -d 'one JSON object a line, as kboxd.log stores them: time, level, msg and the event'\''s fields'
 complete -c kbox -n '__kbox_at '\''daemon logs'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''kb'\''' -a 'create' -d 'Create a knowledge box'
 complete -c kbox -n '__kbox_at '\''kb'\''' -a 'list' -d 'List knowledge boxes (* marks the current one)'
@@ -478,6 +480,7 @@ complete -c kbox -n '__kbox_at '\''resource create'\''' -l format -r -d 'text fo
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l label -r -d 'classification (repeatable)'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l hidden -d 'create it hidden'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l body -r -d 'the whole create payload as JSON (file or - for stdin)'
+complete -c kbox -n '__kbox_at '\''resource create'\''' -l wait -d 'follow processing until the resource is indexed (exit 1 when it failed)'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''resource create'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''resource list'\''' -l kb -r -a '(kbox __complete kbs 2>/dev/null)' -d 'knowledge box slug or uuid'

@@ -10,6 +10,7 @@ import { LearningService } from "./kbs/learning.js";
 import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
+import type { Log } from "./lifecycle/logger.js";
 import { McpService } from "./mcp/service.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
@@ -30,8 +31,8 @@ export interface DaemonInfo {
   listen: string[];
   /** Ask the daemon to drain and stop. */
   requestStop: () => void;
-  /** The daemon log (file, and stderr in the foreground). */
-  log: (msg: string) => void;
+  /** The daemon log (JSON lines in kboxd.log, and stderr in the foreground). */
+  log: Log;
 }
 
 /** Every service of the daemon, built once at start; routes receive this. */
@@ -82,8 +83,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const kbs = new KbService(store);
   const auth = new AuthService(store);
   const models = new KbModelService(kbs, new ModelService(join(settings.paths.data, "models"), settings.models, info.log));
-  const backups = await BackupService.open(store, kbs, info.version);
-  const backupSchedules = await BackupScheduler.open(store, kbs, backups);
+  const backups = await BackupService.open(store, kbs, info.version, info.log);
+  const backupSchedules = await BackupScheduler.open(store, kbs, backups, info.log);
   const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search);
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
@@ -144,8 +145,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     },
   };
   // Resume PENDING work left by the last run (kill -9 included) without delaying start-up.
-  void processing.start().catch((e) => info.log(`ingest start failed: ${(e as Error).message}`));
+  void processing.start().catch((e) => info.log.error(`ingest start failed: ${(e as Error).message}`));
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
-  void sync.runner.start().catch((e) => info.log(`sync start failed: ${(e as Error).message}`));
+  void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;
 }

@@ -18,15 +18,15 @@ const DOMAIN: Record<string, readonly string[]> = {
   kbs: ["errors", "store", "models", "net"],
   resources: ["errors", "store", "kbs"],
   search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "text", "store", "models", "kbs", "resources", "net"],
+  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net"],
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
-  backup: ["errors", "store", "kbs"],
+  backup: ["errors", "lifecycle", "store", "kbs"],
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "store", "models", "search", "ingest", "ask", "mcp", "net"],
+  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { ANONYMOUS } from "../auth/service.js";
+import type { Log } from "../lifecycle/logger.js";
 import type { Services } from "../services.js";
 import { type AuthOptions, authenticate, type HttpEnv, type MountContext } from "./auth.js";
 import { errorResponse } from "./mount.js";
@@ -57,7 +58,7 @@ const AREAS: Area[] = [
 
 export interface AppOptions {
   trustRolesHeader: boolean;
-  log: (msg: string) => void;
+  log: Log;
   /** JSON bodies above this many bytes are refused with 413 (default 64 MiB). */
   jsonBodyLimit?: number;
   /** The areas to mount (default: every area of the daemon); tests mount routes of their own. */
@@ -79,7 +80,10 @@ export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
   app.use("*", async (c, next) => {
     c.set("principal", isPublic(app, c.req.method, c.req.path) ? ANONYMOUS : authenticate(c, authOpts));
     c.set("mount", context);
+    const t0 = performance.now();
     await next();
+    // One debug event per request (KBOX_LOG_LEVEL=debug): a stream's is logged when its answer starts.
+    opts.log.debug(`${c.req.method} ${c.req.path} ${c.res.status}`, { ms: Math.round(performance.now() - t0) });
   });
   for (const register of opts.areas ?? AREAS) register(app, s);
   app.notFound((c) => unrouted(app, c.req.method, c.req.path));

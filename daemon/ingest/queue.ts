@@ -1,4 +1,5 @@
 import type { KbService } from "../kbs/service.js";
+import { type Log, silentLog } from "../lifecycle/logger.js";
 import type { ProcessingSink } from "../resources/service.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
@@ -16,7 +17,7 @@ export interface EmbedderSource {
 export interface QueueOptions {
   /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
   highWater?: number;
-  log?: (msg: string) => void;
+  log?: Log;
 }
 
 interface Item {
@@ -49,7 +50,7 @@ export class ProcessingQueue implements ProcessingSink {
   readonly concurrency: number;
   readonly highWater: number;
   private readonly pool: ExtractPool;
-  private readonly log: (msg: string) => void;
+  private readonly log: Log;
   /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
   private readonly retries = new RetryTimers();
   /** Totals since start, for status and benchmarks. */
@@ -64,10 +65,12 @@ export class ProcessingQueue implements ProcessingSink {
     this.concurrency = settings.concurrency;
     this.pool = new ExtractPool({ size: settings.extractWorkers });
     this.highWater = opts.highWater ?? 10_000;
-    this.log = opts.log ?? (() => undefined);
+    this.log = opts.log ?? silentLog;
     kbs.onDrop((kbid) => this.dropKb(kbid));
     // A restored or imported box may hold PENDING work from the moment it was backed up.
-    kbs.onArrive((kbid) => void this.scanKb(kbid).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)));
+    kbs.onArrive(
+      (kbid) => void this.scanKb(kbid).catch((e) => this.log.error(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)),
+    );
   }
 
   /** Scan every knowledge box for PENDING work; call once at start. */
@@ -77,10 +80,10 @@ export class ProcessingQueue implements ProcessingSink {
         const n = await this.scanKb(kb.uuid);
         if (n) this.log(`ingest: resuming ${n} resource(s) of ${kb.slug}`);
       } catch (e) {
-        this.log(`ingest: cannot scan ${kb.slug}: ${(e as Error).message}`);
+        this.log.error(`ingest: cannot scan ${kb.slug}: ${(e as Error).message}`);
       }
     }
-    void this.sweepOrphans().catch((e) => this.log(`ingest: orphan sweep failed: ${(e as Error).message}`));
+    void this.sweepOrphans().catch((e) => this.log.error(`ingest: orphan sweep failed: ${(e as Error).message}`));
   }
 
   /** Delete the paragraphs of resources that are gone (see sweepOrphans). */
@@ -252,8 +255,9 @@ export class ProcessingQueue implements ProcessingSink {
       signal: this.abort.signal,
       retry: this.settings.retry,
     };
+    const t0 = performance.now();
     const stats = await processResource(ctx, item.rid, [...item.fields]);
-    this.afterRun(item, store);
+    this.afterRun(item, kb, store, stats, Math.round(performance.now() - t0));
     return stats;
   }
 
@@ -261,7 +265,13 @@ export class ProcessingQueue implements ProcessingSink {
   private async failed(k: string, item: Item, err: unknown): Promise<void> {
     const n = (this.attempts.get(k) ?? 0) + 1;
     this.attempts.set(k, n);
-    this.log(`ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`);
+    this.log[n < MAX_ATTEMPTS ? "warn" : "error"](
+      `ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`,
+      {
+        kb: item.kbid,
+        rid: item.rid,
+      },
+    );
     if (n < MAX_ATTEMPTS) {
       setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields), 200 * n).unref();
       return;
@@ -286,8 +296,8 @@ export class ProcessingQueue implements ProcessingSink {
     this.reconcileTimer.unref();
   }
 
-  /** Log what failed in this run and schedule the retries of the fields that failed transiently. */
-  private afterRun(item: Item, store: KbStore): void {
+  /** Log what this run did and what failed, and schedule the retries of the fields that failed transiently. */
+  private afterRun(item: Item, kb: KbDoc, store: KbStore, stats: RunStats | undefined, ms: number): void {
     const res = store.resources.get(item.rid);
     if (!res || this.stopping) return;
     const k = keyOf(item.kbid, item.rid);
@@ -297,14 +307,27 @@ export class ProcessingQueue implements ProcessingSink {
       (f) => Boolean(this.waiting.get(k)?.fields.has(f)),
       (f) => this.retryField(item.kbid, item.rid, f),
     );
+    const title = res.title || res.slug || item.rid;
+    const at = { kb: kb.slug, rid: item.rid };
+    const statuses = Object.fromEntries([...item.fields].map((key) => [key, res.fields[key]?.status ?? "DELETED"]));
+    this.log(`ingest: ${title}: processed`, {
+      ...at,
+      fields: statuses,
+      ...(stats ? { paragraphs: stats.paragraphs, embedded: stats.embedded } : {}),
+      ms,
+    });
     for (const key of item.fields) {
       const f = res.fields[key];
       if (f && later.includes(key) && f.retry) {
-        this.log(
-          `ingest: ${item.rid} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`,
+        this.log.warn(
+          `ingest: ${title} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`,
+          { ...at, field: key },
         );
-      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED"))
-        this.log(`ingest: ${item.rid} ${key} ${f.status}: ${f.error?.body}`);
+      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED" || f.status === "ERROR"))
+        this.log[f.status === "BLOCKED" ? "warn" : "error"](`ingest: ${title} ${key} ${f.status}: ${f.error?.body}`, {
+          ...at,
+          field: key,
+        });
     }
   }
 

@@ -8,6 +8,7 @@ import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
 import type { IngestSettings } from "../ingest/retry.js";
+import type { LogLevel } from "../lifecycle/logger.js";
 import type { McpSettings } from "../mcp/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
 import type { ModelServiceSettings } from "../models/service.js";
@@ -33,6 +34,8 @@ export interface DaemonSettings {
   listen?: { host: string; port: number };
   trustRolesHeader: boolean;
   foreground: boolean;
+  /** The least level the daemon log keeps (KBOX_LOG_LEVEL). */
+  logLevel: LogLevel;
   store: CacheSizes;
   /** LanceDB's LANCE_FTS_PARTITION_SIZE (MiB), put into the process environment at start. */
   ftsPartitionMb: number;
@@ -110,6 +113,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     listen,
     trustRolesHeader: opts.trustRolesHeader ?? false,
     foreground: opts.foreground ?? false,
+    logLevel: v.logLevel!,
     store: { indexCacheMb: v.indexCacheMb!, metadataCacheMb: v.metadataCacheMb! },
     ftsPartitionMb: v.ftsPartitionMb!,
     search: { annMinRows: v.annMinRows! },

@@ -2,6 +2,7 @@
  * Every environment variable the daemon reads: its name, type, default and meaning (the source of
  * docs/settings.md, written by `npm run gen:settings`) and how its value is parsed and checked.
  */
+import { LOG_LEVELS, type LogLevel } from "../lifecycle/logger.js";
 import { DEFAULT_MODEL_THREADS } from "../models/onnx.js";
 
 /** One variable: documented, and parsed when set (an empty value counts as unset). */
@@ -125,6 +126,21 @@ function list(name: string, type: string, o: Doc & { split: string; absolute?: b
   };
 }
 
+function oneOf<T extends string>(name: string, values: readonly T[], o: Doc & { fallback: T }): Variable<T> {
+  return {
+    name,
+    type: values.join(", "),
+    default: o.fallback,
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      const v = raw.trim().toLowerCase();
+      if (!(values as readonly string[]).includes(v)) throw new Error(`must be one of ${values.join(", ")}, not ${show(raw)}`);
+      return v as T;
+    },
+  };
+}
+
 /** The daemon's variables, grouped as docs/settings.md shows them. */
 export const VARIABLES = {
   home: text("KBOX_HOME", "folder", {
@@ -142,6 +158,10 @@ export const VARIABLES = {
   stateHome: text("XDG_STATE_HOME", "folder", {
     default: "~/.local/state",
     doc: "Without KBOX_HOME: the daemon log (`$XDG_STATE_HOME/kbox`).",
+  }),
+  logLevel: oneOf<LogLevel>("KBOX_LOG_LEVEL", LOG_LEVELS, {
+    fallback: "info",
+    doc: "The least level of the events written to `kboxd.log` (JSON lines; `kbox daemon logs` reads them): `debug` adds every request.",
   }),
   indexCacheMb: int("KBOX_INDEX_CACHE_MB", {
     min: 1,

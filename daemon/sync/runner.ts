@@ -14,6 +14,16 @@ import { syncSitemap } from "./sitemap.js";
 import type { SyncRecords } from "./store.js";
 import { FolderWatcher } from "./watcher.js";
 
+/** A sync log level as the daemon log's. */
+const DAEMON_LEVEL = {
+  DEBUG: "debug",
+  INFO: "info",
+  WARNING: "warn",
+  ERROR: "error",
+  EXCEPTION: "error",
+  CRITICAL: "error",
+} as const;
+
 type StoredJob = SyncJob & { seq: number };
 /** Config ids are unique within a knowledge box only (a restored box keeps its configs' ids). */
 const key = (kbid: string, configId: string) => `${kbid}/${configId}`;
@@ -108,7 +118,7 @@ export class SyncRunner {
         await this.run(kbid, next);
       }
     })()
-      .catch((e) => this.log(`sync loop for ${configId} failed: ${(e as Error).message}`))
+      .catch((e) => this.log.error(`sync loop for ${configId} failed: ${(e as Error).message}`, { kb: kbid, sync: configId }))
       .finally(() => this.loops.delete(key(kbid, configId)));
     this.loops.set(key(kbid, configId), loop);
   }
@@ -120,21 +130,31 @@ export class SyncRunner {
     this.aborts.set(job.id, abort);
     let cur: StoredJob = { ...job, status: "running", started_at: new Date().toISOString() };
     await t.jobs.put(job.id, cur);
+    const { kb, store } = await this.kbs.open(kbid);
     const ctx: RunContext = {
       kbid,
       config: config!,
-      store: (await this.kbs.open(kbid)).store,
+      store,
       resources: this.resources,
       stats: cur.stats,
       signal: abort.signal,
       fetch: this.settings.fetch,
-      log: (level, message, extra) => t.log(job.id, level, message, extra),
+      // Every entry of the job's log is also an event of the daemon log, naming the box, config and job.
+      log: (level, message, extra) => {
+        this.log[DAEMON_LEVEL[level]](`sync ${config?.name ?? job.config_id}: ${message}`, {
+          kb: kb.slug,
+          sync: job.config_id,
+          job: job.id,
+          ...extra,
+        });
+        return t.log(job.id, level, message, extra);
+      },
       attempt: async (item, fn) => {
         try {
           await fn();
         } catch (e) {
           cur.stats.failed++;
-          await t.log(job.id, "ERROR", `${item}: ${(e as Error).message}`, { item });
+          await ctx.log("ERROR", `${item}: ${(e as Error).message}`, { item });
         }
       },
       retryLater: (rel) => this.watchers.get(key(kbid, job.config_id))?.watcher.retry(rel),
@@ -217,7 +237,7 @@ export class SyncRunner {
         const latest = t.configs.get(config.id);
         if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
       })
-      .catch((e) => this.log(`sync watch batch failed: ${(e as Error).message}`));
+      .catch((e) => this.log.error(`sync watch batch failed: ${(e as Error).message}`, { kb: kbid, sync: config.id }));
   }
 
   private async startWatcher(kbid: string, config: SyncConfig): Promise<void> {
@@ -228,7 +248,11 @@ export class SyncRunner {
       this.onWatchBatch(kbid, config, paths),
     );
     this.watchers.set(key(kbid, config.id), { kbid, watcher });
-    await watcher.start().catch((e) => this.log(`cannot watch ${config.sync_root_path}: ${(e as Error).message}`));
+    await watcher
+      .start()
+      .catch((e) =>
+        this.log.error(`cannot watch ${config.sync_root_path}: ${(e as Error).message}`, { kb: kbid, sync: config.id }),
+      );
   }
 
   private async stopWatcher(k: string): Promise<void> {

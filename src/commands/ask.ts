@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import type { Context } from "../cli/context.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
-import { collect } from "../cli/options.js";
+import { collect, intFlag } from "../cli/options.js";
 import { printJson, printNdjson, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import type { AskItem, ChatMessage } from "../client/routes/ask.js";
@@ -33,7 +33,7 @@ export function askRequest(question: string, o: AskOptions, history: ChatMessage
   body.citations = CITATIONS[mode];
   if (o.model) body.generative_model = o.model;
   if (o.prompt) body.prompt = o.prompt;
-  if (o.maxTokens) body.max_tokens = Number(o.maxTokens);
+  if (o.maxTokens !== undefined) body.max_tokens = intFlag("--max-tokens", o.maxTokens, 1);
   if (o.agenticConfig) body.agentic_config_id = o.agenticConfig;
   if (o.rag?.length) {
     try {
