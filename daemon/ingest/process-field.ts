@@ -40,6 +40,8 @@ export interface ProcessOptions {
   split?: SplitOptions;
   /** Links may reach loopback/private addresses (the daemon's KBOX_LINKS_ALLOW_PRIVATE policy); default true. */
   allowPrivateLinks?: boolean;
+  /** Read images and PDF pages without a text layer by OCR (the daemon's KBOX_OCR); default true. */
+  ocr?: boolean;
 }
 
 /** Extract a stored field by its kind; file fields read their bytes from the blob store. */
@@ -62,6 +64,7 @@ export async function extractField(
         contentType: v.file.content_type ?? undefined,
         password: v.password ?? undefined,
         language: v.language ?? undefined,
+        ocr: opts?.ocr ?? true,
       });
     }
     case "link":
@@ -105,7 +108,7 @@ function paragraphMeta(u: IndexUnit) {
     start: p.start,
     end: p.end,
     kind: p.kind,
-    page: { page: p.page_number, page_with_visual: false },
+    page: { page: p.page_number, page_with_visual: p.kind === "OCR" },
     representation: { is_a_table: p.is_a_table },
     index: p.index,
   }));

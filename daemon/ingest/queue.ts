@@ -283,7 +283,11 @@ export class ProcessingQueue implements ProcessingSink {
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
       extract: (doc, blobs, signal, opts) =>
-        this.pool.run(doc, blobs, signal, { ...opts, allowPrivateLinks: this.settings.allowPrivateLinks }),
+        this.pool.run(doc, blobs, signal, {
+          ...opts,
+          allowPrivateLinks: this.settings.allowPrivateLinks,
+          ocr: this.settings.ocr,
+        }),
       signal: this.abort.signal,
       retry: this.settings.retry,
     };

@@ -28,6 +28,8 @@ export interface IngestSettings {
   retry: RetryPolicy;
   /** Links may reach loopback/private/link-local addresses (KBOX_LINKS_ALLOW_PRIVATE). */
   allowPrivateLinks: boolean;
+  /** Images and PDF pages without a text layer are read by OCR (KBOX_OCR). */
+  ocr: boolean;
 }
 
 export type RetryState = NonNullable<FieldSummary["retry"]>;

@@ -104,6 +104,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
       // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
       allowPrivateLinks: v.linksAllowPrivate ?? !listen,
+      ocr: v.ocr!,
     },
     models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads! },
     generation: {

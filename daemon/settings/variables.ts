@@ -178,6 +178,10 @@ export const VARIABLES = {
     default: "1 with the Unix socket only, 0 with --listen",
     doc: "Link fields may be fetched from loopback, private and link-local addresses (an SSRF guard blocks them otherwise).",
   }),
+  ocr: flag("KBOX_OCR", {
+    fallback: true,
+    doc: "Read images (PNG, JPEG, TIFF, WebP) and PDF pages that have no text layer with OCR (PaddleOCR models shipped in the package, run in the extraction workers). Off: images are refused as unsupported and scanned pages stay empty.",
+  }),
   modelsAutopull: flag("KBOX_MODELS_AUTOPULL", {
     fallback: true,
     doc: "Pull the default embedding model from the hub the first time a knowledge box needs one and none is installed.",

@@ -25,11 +25,12 @@ describe("daemon settings", () => {
       concurrency: 16,
       retry: { deadlineMs: 24 * 3600_000, firstDelayMs: 2000, maxDelayMs: 600_000 },
       allowPrivateLinks: true,
+      ocr: true,
     });
     expect(s.ingest.extractWorkers).toBeGreaterThanOrEqual(1);
     expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2 });
     expect(s.generation).toEqual({ defaultModel: "extractive" });
-    expect(s.ask).toEqual({ contextTokens: 12_000 });
+    expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.6, generativeMinEvidence: 0.15 });
     expect(s.listen).toBeUndefined();
   });
 

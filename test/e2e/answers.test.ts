@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
+import * as resources from "../../src/api/resources.js";
 import { GREP_CAT, GZIP_MAN, README } from "../fixtures/manuals.js";
 import { answerOf, ask, itemOf } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";

@@ -132,6 +132,8 @@ export function stem(word: string): string {
   }
   // "compression" meets "compress", "decompressing" meets "decompression".
   if (w.length >= 7 && w.endsWith("ion")) w = w.slice(0, -3);
+  // "replace" meets "replaced" and "replacing".
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
   if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   return w;
 }
