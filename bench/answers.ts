@@ -116,6 +116,7 @@ if (!process.argv.includes("--no-scifact")) {
     const r = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "scifact.ts")], {
       env: { ...process.env, SCIFACT_DIR: dir },
       encoding: "utf8",
+      timeout: 480_000,
     });
     const line = r.stdout.split("\n").find((l) => /keyword/i.test(l));
     console.log(`SciFact ${line?.trim() ?? `failed: ${r.stderr.slice(-300)}`}`);
