@@ -20,10 +20,11 @@ import { rawCall } from "../test/helpers/raw.js";
 import { ANSWERABLE, DOCUMENTS, UNANSWERABLE } from "./answers-questions.js";
 
 const verbose = process.argv.includes("--verbose");
+const pick = (env: NodeJS.ProcessEnv, k: string) => (env[k] ? { [k]: env[k] } : {});
 const norm = (s: string) => s.replace(/\s+/g, " ");
 const pct = (n: number, d: number) => `${((100 * n) / Math.max(1, d)).toFixed(1)} %`;
 
-const d = await startTestDaemon({ env: OFFLINE });
+const d = await startTestDaemon({ env: { ...OFFLINE, ...pick(process.env, "KBOX_EXTRACTIVE_MIN_EVIDENCE") } });
 try {
   const kbid = (await d.client.call(kbs.createKb, { body: { slug: "answers" } })).uuid;
   const rid = new Map<string, string>();
@@ -73,6 +74,7 @@ try {
     };
   }
 
+  const evidences = { right: [] as number[], off: [] as number[], empty: 0 };
   let answered = 0;
   let cited = 0;
   let wrong = 0;
@@ -81,6 +83,10 @@ try {
     const right = r.status === "success" && a.answer.test(norm(r.answer));
     const cites = Object.keys(r.citations ?? {}).some((id) => id.startsWith(rid.get(a.doc) ?? "-"));
     if (right) answered++;
+    if (a.answer.test(norm(r.answer)) || right) evidences.right.push(r.evidence ?? 1);
+    else if (r.status === "no_context") {
+      // Abstained: would the answer at a lower threshold have been right? Not known; count it as not answered.
+    }
     if (right && cites) cited++;
     if (r.status === "success" && !right) wrong++;
     if (verbose && !(right && cites))
@@ -95,9 +101,20 @@ try {
   for (const q of UNANSWERABLE) {
     const r = await ask(q);
     const ok = r.status === "no_context" || r.status === "no_retrieval_data";
+    if (r.evidence === undefined) evidences.empty++;
+    else evidences.off.push(r.evidence);
     if (ok) abstained++;
     else if (verbose) console.log(`ANSWERED (evidence ${r.evidence?.toFixed(2)})  ${q}\n    → ${norm(r.answer).slice(0, 200)}`);
   }
+  // Calibration: how the extractive threshold trades answers for abstentions on this evaluation.
+  const rightEv = evidences.right;
+  const offEv = evidences.off;
+  const line = (t: number) =>
+    `  ${t.toFixed(2)}: answered ${pct(rightEv.filter((e) => e >= t).length, questions.length)}, abstained ${pct(offEv.filter((e) => e < t).length + evidences.empty, UNANSWERABLE.length)}`;
+  console.log(
+    `evidence (threshold ${process.env.KBOX_EXTRACTIVE_MIN_EVIDENCE ?? "0.65"}): right answers at threshold → abstention`,
+  );
+  for (const t of [0.4, 0.5, 0.55, 0.6, 0.65, 0.7]) console.log(line(t));
   const p50 = [...times].sort((x, y) => x - y)[Math.floor(times.length / 2)];
   console.log(`\n| answered | abstained | cited | p50 |`);
   console.log(`|---|---|---|---|`);

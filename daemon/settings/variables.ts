@@ -218,7 +218,7 @@ export const VARIABLES = {
     doc: "The context budget of an ask (tokens) when the request's `max_tokens.context` does not set one.",
   }),
   extractiveMinEvidence: share("KBOX_EXTRACTIVE_MIN_EVIDENCE", {
-    fallback: 0.6,
+    fallback: 0.65,
     doc: 'The evidence (the weighted share of a question\'s informative words the best retrieved sentence and its surroundings cover; a name no passage mentions halves it) the offline extractive answerer needs to answer; below it an ask answers "Not enough data to answer this." with status `no_context`.',
   }),
   generativeMinEvidence: share("KBOX_GENERATIVE_MIN_EVIDENCE", {

@@ -30,7 +30,7 @@ describe("daemon settings", () => {
     expect(s.ingest.extractWorkers).toBeGreaterThanOrEqual(1);
     expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2 });
     expect(s.generation).toEqual({ defaultModel: "extractive" });
-    expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.6, generativeMinEvidence: 0.15 });
+    expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.65, generativeMinEvidence: 0.15 });
     expect(s.listen).toBeUndefined();
   });
 
