@@ -51,14 +51,19 @@ const has =
   (s) =>
     re.test(s);
 const MONTHS =
-  "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+  "january|february|march|april|may(?=\\s+\\d)|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+const WHEN_VERBS = new Set(
+  "publish published release released found founded create created write written issue issued introduce introduced launch launched ship shipped start started begin began"
+    .split(" ")
+    .map((w) => terms(w)[0] ?? w),
+);
 /** Question words and what an answering sentence tends to contain. */
 const CUES: [RegExp, Cue][] = [
   [
     /^\s*(when|what (year|date|day|time)|which (year|date|day))\b/i,
     has(
       new RegExp(
-        `\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|am|pm)\\b`,
+        `\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|\\d\\s?[ap]m)\\b`,
         "i",
       ),
     ),
@@ -100,7 +105,9 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   // Frame words (use, default, option) say what kind of answer; names (bzip2, ls) which document, which the
   // name factor below checks: the sentence itself is chosen by the rest.
   const named = questionNames(question);
-  for (const t of own) weight.set(t, FRAME_WORDS.has(t) || named.has(t) ? 0.3 : 1);
+  // "When was it published?": the date answers the verb, which the dated line need not repeat.
+  const when = CUES[0][0].test(question);
+  for (const t of own) weight.set(t, FRAME_WORDS.has(t) || named.has(t) || (when && WHEN_VERBS.has(t)) ? 0.3 : 1);
   const q = [...weight.keys()];
   const df = new Map<string, number>();
   for (const c of cands) for (const t of new Set(c.terms)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -109,6 +116,7 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const qMass = q.reduce((a, t) => a + idf(t) * (weight.get(t) ?? 1), 0) || 1;
   const cue = CUES.find(([re]) => re.test(question))?.[1];
+  const typed = CUES.slice(0, 2).some(([re]) => re.test(question));
   const definition = definitionCue(question);
   const names = [...named];
   for (const c of cands) {
@@ -127,6 +135,8 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
     if (!c.sent.heading) for (const t of q) if (!tf.has(t) && c.heading.has(t)) covered += 0.5 * idf(t) * (weight.get(t) ?? 1);
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
+    // "When…" wants a date and "how many…" a number: a sentence without one does not answer.
+    else if (typed && cue) score *= 0.5;
     if (score > 0 && definition?.(c.sent.text)) score *= 2;
     score *= shapeFactor(question, c.sent.text, own);
     // The names the question asks about (ls, Apache, X11) belong where the sentence is.
