@@ -8,7 +8,9 @@
  *   p50        the median ask time
  * then the SciFact keyword nDCG@10 (bench/scifact.ts) unless --no-scifact.
  *
- *   npx tsx bench/answers.ts [--verbose] [--no-scifact]
+ *   npx tsx bench/answers.ts [--verbose] [--context] [--no-scifact]
+ * --verbose prints each miss with its evidence, --context the context of wrong answers;
+ * KBOX_EXTRACTIVE_MIN_EVIDENCE sets the threshold for the run (0 shows the whole answered/abstained trade-off).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -83,17 +85,17 @@ try {
     const right = r.status === "success" && a.answer.test(norm(r.answer));
     const cites = Object.keys(r.citations ?? {}).some((id) => id.startsWith(rid.get(a.doc) ?? "-"));
     if (right) answered++;
-    if (a.answer.test(norm(r.answer)) || right) evidences.right.push(r.evidence ?? 1);
-    else if (r.status === "no_context") {
-      // Abstained: would the answer at a lower threshold have been right? Not known; count it as not answered.
-    }
+    // An abstention whose answer would have been right is not known here: the trade-off counts it as not answered.
+    if (right) evidences.right.push(r.evidence ?? 1);
     if (right && cites) cited++;
     if (r.status === "success" && !right) wrong++;
     if (verbose && !(right && cites))
       console.log(
         `${right ? "UNCITED" : r.status === "success" ? "WRONG" : "ABSTAINED"} (evidence ${r.evidence?.toFixed(2)})  ${a.q}\n    → ${norm(r.answer).slice(0, 200)}`,
       );
-    if (process.env.DUMP && a.q.includes(process.env.DUMP)) writeFileSync("/tmp/dump.json", JSON.stringify(r.prompt_context));
+    // DUMP=<part of a question>: its context, as JSON, in /tmp/answers-context.json.
+    if (process.env.DUMP && a.q.includes(process.env.DUMP))
+      writeFileSync("/tmp/answers-context.json", JSON.stringify(r.prompt_context));
     if (process.argv.includes("--context") && !right)
       for (const c of r.prompt_context ?? []) console.log(`      | ${norm(c).slice(0, 150)}`);
   }
