@@ -8,7 +8,9 @@
  *   p50        the median ask time
  * then the SciFact keyword nDCG@10 (bench/scifact.ts) unless --no-scifact.
  *
- *   npx tsx bench/answers.ts [--verbose] [--no-scifact]
+ *   npx tsx bench/answers.ts [--verbose] [--context] [--no-scifact]
+ * --verbose prints each miss with its evidence, --context the context of wrong answers;
+ * KBOX_EXTRACTIVE_MIN_EVIDENCE sets the threshold for the run (0 shows the whole answered/abstained trade-off).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,10 +22,11 @@ import { rawCall } from "../test/helpers/raw.js";
 import { ANSWERABLE, DOCUMENTS, UNANSWERABLE } from "./answers-questions.js";
 
 const verbose = process.argv.includes("--verbose");
+const pick = (env: NodeJS.ProcessEnv, k: string) => (env[k] ? { [k]: env[k] } : {});
 const norm = (s: string) => s.replace(/\s+/g, " ");
 const pct = (n: number, d: number) => `${((100 * n) / Math.max(1, d)).toFixed(1)} %`;
 
-const d = await startTestDaemon({ env: OFFLINE });
+const d = await startTestDaemon({ env: { ...OFFLINE, ...pick(process.env, "KBOX_EXTRACTIVE_MIN_EVIDENCE") } });
 try {
   const kbid = (await d.client.call(kbs.createKb, { body: { slug: "answers" } })).uuid;
   const rid = new Map<string, string>();
@@ -73,6 +76,7 @@ try {
     };
   }
 
+  const evidences = { right: [] as number[], off: [] as number[], empty: 0 };
   let answered = 0;
   let cited = 0;
   let wrong = 0;
@@ -81,13 +85,17 @@ try {
     const right = r.status === "success" && a.answer.test(norm(r.answer));
     const cites = Object.keys(r.citations ?? {}).some((id) => id.startsWith(rid.get(a.doc) ?? "-"));
     if (right) answered++;
+    // An abstention whose answer would have been right is not known here: the trade-off counts it as not answered.
+    if (right) evidences.right.push(r.evidence ?? 1);
     if (right && cites) cited++;
     if (r.status === "success" && !right) wrong++;
     if (verbose && !(right && cites))
       console.log(
         `${right ? "UNCITED" : r.status === "success" ? "WRONG" : "ABSTAINED"} (evidence ${r.evidence?.toFixed(2)})  ${a.q}\n    → ${norm(r.answer).slice(0, 200)}`,
       );
-    if (process.env.DUMP && a.q.includes(process.env.DUMP)) writeFileSync("/tmp/dump.json", JSON.stringify(r.prompt_context));
+    // DUMP=<part of a question>: its context, as JSON, in /tmp/answers-context.json.
+    if (process.env.DUMP && a.q.includes(process.env.DUMP))
+      writeFileSync("/tmp/answers-context.json", JSON.stringify(r.prompt_context));
     if (process.argv.includes("--context") && !right)
       for (const c of r.prompt_context ?? []) console.log(`      | ${norm(c).slice(0, 150)}`);
   }
@@ -95,9 +103,20 @@ try {
   for (const q of UNANSWERABLE) {
     const r = await ask(q);
     const ok = r.status === "no_context" || r.status === "no_retrieval_data";
+    if (r.evidence === undefined) evidences.empty++;
+    else evidences.off.push(r.evidence);
     if (ok) abstained++;
     else if (verbose) console.log(`ANSWERED (evidence ${r.evidence?.toFixed(2)})  ${q}\n    → ${norm(r.answer).slice(0, 200)}`);
   }
+  // Calibration: how the extractive threshold trades answers for abstentions on this evaluation.
+  const rightEv = evidences.right;
+  const offEv = evidences.off;
+  const line = (t: number) =>
+    `  ${t.toFixed(2)}: answered ${pct(rightEv.filter((e) => e >= t).length, questions.length)}, abstained ${pct(offEv.filter((e) => e < t).length + evidences.empty, UNANSWERABLE.length)}`;
+  console.log(
+    `evidence (threshold ${process.env.KBOX_EXTRACTIVE_MIN_EVIDENCE ?? "0.65"}): right answers at threshold → abstention`,
+  );
+  for (const t of [0.4, 0.5, 0.55, 0.6, 0.65, 0.7]) console.log(line(t));
   const p50 = [...times].sort((x, y) => x - y)[Math.floor(times.length / 2)];
   console.log(`\n| answered | abstained | cited | p50 |`);
   console.log(`|---|---|---|---|`);
@@ -116,6 +135,7 @@ if (!process.argv.includes("--no-scifact")) {
     const r = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "scifact.ts")], {
       env: { ...process.env, SCIFACT_DIR: dir },
       encoding: "utf8",
+      timeout: 480_000,
     });
     const line = r.stdout.split("\n").find((l) => /keyword/i.test(l));
     console.log(`SciFact ${line?.trim() ?? `failed: ${r.stderr.slice(-300)}`}`);

@@ -10,12 +10,13 @@
  * The model is a folder given with --model (a real one, if you have it), else an encoder built here with
  * the exact architecture of all-MiniLM-L6-v2 and random weights: same cost per token, no meaning.
  *
- *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=200] [--model <folder>] [--no-embed]
+ *   0. OCR alone, in this process: scanned (image-only) PDF pages per second (--ocr-pages N, default 4);
+ *   npx tsx bench/ingest.ts [documents=100] [paragraphs-per-doc=40] [pdf-set-MB=200] [--model <folder>] [--no-embed] [--ocr-pages N]
  * documents=0 skips stages 1, 2 and 4. KBOX_BENCH_PDF_DIR keeps the PDF set in that folder and reuses it on the next run.
  * KBOX_BENCH_UPLOADS sets the uploads in flight (default 8); KBOX_BENCH_VERBOSE=1 prints CPU by thread and memory over time; KBOXD_NODE_OPTIONS passes node flags to the daemon (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -33,14 +34,19 @@ import { daemonEnv, hello } from "../src/client/connect.js";
 import { directUpload } from "../src/client/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
+import { scannedPdf, textImage } from "../test/fixtures/scans.js";
 
-const args = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--model");
+const args = process.argv
+  .slice(2)
+  .filter((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--model" && all[i - 1] !== "--ocr-pages");
 const flag = (name: string) => process.argv.indexOf(name);
 const DOCS = Number(args[0] ?? 100);
 const PER_DOC = Number(args[1] ?? 40);
 const PDF_MB = Number(args[2] ?? 200);
 const MODEL = flag("--model") > 0 ? process.argv[flag("--model") + 1] : undefined;
 const EMBED = flag("--no-embed") < 0;
+/** --ocr-pages N: scanned pages for the OCR stage (default 4; 0 skips it). */
+const OCR_PAGES = flag("--ocr-pages") > 0 ? Number(process.argv[flag("--ocr-pages") + 1]) : 4;
 const ROOT = join(import.meta.dirname, "..");
 /** KBOX_BENCH_VERBOSE=1: CPU by thread for each stage, and the memory of the PDF stage every 5 s. */
 const VERBOSE = Boolean(process.env.KBOX_BENCH_VERBOSE);
@@ -303,11 +309,44 @@ async function embedding(home: string, corpus: string[], texts: string[]): Promi
   }
 }
 
+/** OCR alone, in this process: a scanned PDF (image-only pages) read page by page; the engine loads first. */
+async function ocrStage(home: string): Promise<void> {
+  const path = join(home, "scanned.pdf");
+  const page = (n: number) => [
+    `Page ${n} of the service manual`,
+    "Replace the filter every 6 months and check the seals.",
+    "The pump runs at 1450 rpm at full load.",
+    "Close the valve before opening the lid.",
+  ];
+  await scannedPdf(
+    path,
+    Array.from({ length: OCR_PAGES }, (_, i) => page(i + 1)),
+  );
+  // The engine loads on the first image (about a second): not counted.
+  writeFileSync(join(home, "warm.png"), textImage(["warm up"]));
+  await extractFileField({ path: join(home, "warm.png"), ocr: true });
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const ex = await extractFileField({ path, ocr: true });
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  rows.push({
+    what: "OCR, scanned PDF (in process)",
+    files: 1,
+    mb: mbOf([path]),
+    paragraphs: splitParagraphs(ex).length,
+    seconds,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    extra: `${OCR_PAGES} pages: ${(OCR_PAGES / seconds).toFixed(2)} OCR pages/s, ${((OCR_PAGES * 1e6) / (cpu.user + cpu.system)).toFixed(2)} pages per CPU s`,
+  });
+}
+
 async function main(): Promise<void> {
   say("compiling the daemon (npm run build)...");
   execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "inherit" });
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-ingest-"));
   try {
+    if (OCR_PAGES > 0) await ocrStage(home);
     let corpus: string[] = [];
     let texts: string[] = [];
     if (DOCS > 0) {

@@ -99,7 +99,7 @@ _kbox_spec() {
     'sync jobs') subs=''; opts='--kb --limit --cursor --json -h --help --profile -q --quiet'; valued='--kb=kbs --limit=any --cursor=any --profile=profiles'; args='any' ;;
     'sync logs') subs=''; opts='--kb --job --level --limit -f --follow --json -h --help --profile -q --quiet'; valued='--kb=kbs --job=any --level=any --limit=any --profile=profiles'; args='any' ;;
     'watch') subs=''; opts='--kb --label --include --exclude -f --follow --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --include=any --exclude=any --profile=profiles'; args='file' ;;
-    'add') subs=''; opts='--kb --wait --label --hidden --slug --split-strategy --extract-strategy --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --slug=any --split-strategy=any --extract-strategy=any --profile=profiles'; args='any+' ;;
+    'add') subs=''; opts='--kb --wait --label --hidden --slug --split-strategy --extract-strategy --include --exclude --json -h --help --profile -q --quiet'; valued='--kb=kbs --label=any --slug=any --split-strategy=any --extract-strategy=any --include=any --exclude=any --profile=profiles'; args='any+' ;;
     'upload') subs=''; opts='--kb --resource --field --direct --split-strategy --extract-strategy --json -h --help --profile -q --quiet'; valued='--kb=kbs --resource=any --field=any --split-strategy=any --extract-strategy=any --profile=profiles'; args='file' ;;
   esac
 }

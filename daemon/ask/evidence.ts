@@ -4,7 +4,17 @@
  * returns *something*; a question the documents do not cover shares few of its informative words
  * with the best sentence it retrieved, and its names (France, xz, PQ-3) are missing from all of them.
  */
-import { OPTION_LINE, questionNames, type Sentence, splitSentences, stem, terms } from "../models/generate/text.js";
+import {
+  FRAME_WORDS,
+  hasNumber,
+  isFurniture,
+  OPTION_LINE,
+  questionNames,
+  type Sentence,
+  splitSentences,
+  stem,
+  terms,
+} from "../models/generate/text.js";
 
 /** One retrieved passage (its resource's title, when known, counts as context of every sentence). */
 export interface EvidencePiece {
@@ -18,37 +28,6 @@ export interface Evidence {
   /** The question's content terms no passage contains at all. */
   missing: string[];
 }
-
-/** Words that say what kind of answer is wanted rather than what it is about: they need not appear. */
-const FRAME = new Set(
-  [
-    "way",
-    "use",
-    "used",
-    "using",
-    "mean",
-    "meaning",
-    "happen",
-    "work",
-    "need",
-    "make",
-    "possible",
-    "difference",
-    "example",
-    "type",
-    "kind",
-    "purpose",
-    "default",
-    "find",
-    "show",
-    "want",
-    "best",
-    "command",
-    "option",
-    "flag",
-    "switch",
-  ].map(stem),
-);
 
 /** Words asking for a quantity or a moment: a sentence with a number answers them without repeating them. */
 const NUMERIC = new Set(
@@ -83,7 +62,7 @@ const IN_PASSAGE = 0.4;
 export function questionTerms(question: string): Map<string, number> {
   const named = questionNames(question);
   const out = new Map<string, number>();
-  for (const t of terms(question)) if (!FRAME.has(t)) out.set(t, named.has(t) ? 2 : 1);
+  for (const t of terms(question)) if (!FRAME_WORDS.has(t)) out.set(t, named.has(t) ? 2 : 1);
   return out;
 }
 
@@ -107,12 +86,13 @@ export function evidence(question: string, pieces: EvidencePiece[]): Evidence {
         heading = sets[i];
         return;
       }
+      if (isFurniture(s.text)) return;
       const near = new Set([...(sets[i - 1] ?? []), ...(sets[i + 1] ?? []), ...heading]);
       const option = optionBonus(question, s);
       let got = 0;
       let nameMissed = false;
       let own = false;
-      const digit = /\d/.test(s.text);
+      const digit = hasNumber(s.text);
       for (const [t, w] of q) {
         if (sets[i].has(t) || (digit && NUMERIC.has(t))) {
           got += w * IN_SENTENCE;

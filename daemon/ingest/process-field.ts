@@ -41,6 +41,8 @@ export interface ProcessOptions {
   split?: SplitOptions;
   /** What links may reach (the daemon's outbound policy, KBOX_FETCH_ALLOW*); default: anything. */
   fetchPolicy?: FetchPolicy;
+  /** Read images and PDF pages without a text layer by OCR (the daemon's KBOX_OCR); default true. */
+  ocr?: boolean;
 }
 
 /** Extract a stored field by its kind; file fields read their bytes from the blob store. */
@@ -63,6 +65,7 @@ export async function extractField(
         contentType: v.file.content_type ?? undefined,
         password: v.password ?? undefined,
         language: v.language ?? undefined,
+        ocr: opts?.ocr ?? true,
       });
     }
     case "link":
@@ -106,7 +109,7 @@ function paragraphMeta(u: IndexUnit) {
     start: p.start,
     end: p.end,
     kind: p.kind,
-    page: { page: p.page_number, page_with_visual: false },
+    page: { page: p.page_number, page_with_visual: p.kind === "OCR" },
     representation: { is_a_table: p.is_a_table },
     index: p.index,
   }));

@@ -251,7 +251,8 @@ export class ProcessingQueue implements ProcessingSink {
         const k = keyOf(item.kbid, item.rid);
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
-      extract: (doc, blobs, signal, opts) => this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch }),
+      extract: (doc, blobs, signal, opts) =>
+        this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr }),
       signal: this.abort.signal,
       retry: this.settings.retry,
     };

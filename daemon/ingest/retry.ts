@@ -30,6 +30,8 @@ export interface IngestSettings {
   retry: RetryPolicy;
   /** What links may reach: the daemon's outbound policy (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
   fetch: FetchPolicy;
+  /** Images and PDF pages without a text layer are read by OCR (KBOX_OCR). */
+  ocr: boolean;
 }
 
 export type RetryState = NonNullable<FieldSummary["retry"]>;

@@ -32,7 +32,8 @@ export function splitParagraphs(ex: Extracted, opts: SplitOptions = {}): SplitPa
     [s, e] = trim(text, s, e);
     if (e <= s) return;
     const page_number = pageOf(pages, s);
-    out.push({ start: s, end: e, text: text.slice(s, e), page_number, index: out.length, kind, is_a_table: table });
+    const k = ex.ocr?.some((o) => o.start <= s && s < o.end) ? "OCR" : kind;
+    out.push({ start: s, end: e, text: text.slice(s, e), page_number, index: out.length, kind: k, is_a_table: table });
   };
   const bounds = boundaries(ex, pages, tables);
   let t = 0;

@@ -20,6 +20,8 @@ export interface Extracted {
   tables?: { start: number; end: number }[];
   /** Hard breaks the splitter must respect (e.g. PLAIN_BLANKLINE_SPLIT, JSONL lines, markdown headings), as offsets. */
   breaks?: number[];
+  /** Spans of `text` read by OCR (images, scanned PDF pages): their paragraphs are of kind OCR. */
+  ocr?: { start: number; end: number }[];
   /** Paragraph kind for all of it (TEXT by default; TITLE/DESCRIPTION for generic fields). */
   kind?: "TEXT" | "OCR" | "INCEPTION" | "DESCRIPTION" | "TRANSCRIPT" | "TITLE" | "TABLE";
   metadata: {

@@ -122,6 +122,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       extractWorkers: v.extractWorkers ?? defaultExtractWorkers(),
       retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
       fetch,
+      ocr: v.ocr!,
     },
     models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads!, fetch },
     generation: {

@@ -230,6 +230,10 @@ export const VARIABLES = {
     split: ":",
     absolute: true,
   }),
+  ocr: flag("KBOX_OCR", {
+    fallback: true,
+    doc: "Read images (PNG, JPEG, TIFF, WebP) and PDF pages that have no text layer with OCR (PaddleOCR models shipped in the package, run in the extraction workers). Off: images are refused as unsupported and scanned pages stay empty.",
+  }),
   modelsAutopull: flag("KBOX_MODELS_AUTOPULL", {
     fallback: true,
     doc: "Pull the default embedding model from the hub the first time a knowledge box needs one and none is installed.",
@@ -266,7 +270,7 @@ export const VARIABLES = {
     doc: "The context budget of an ask (tokens) when the request's `max_tokens.context` does not set one.",
   }),
   extractiveMinEvidence: share("KBOX_EXTRACTIVE_MIN_EVIDENCE", {
-    fallback: 0.6,
+    fallback: 0.65,
     doc: 'The evidence (the weighted share of a question\'s informative words the best retrieved sentence and its surroundings cover; a name no passage mentions halves it) the offline extractive answerer needs to answer; below it an ask answers "Not enough data to answer this." with status `no_context`.',
   }),
   generativeMinEvidence: share("KBOX_GENERATIVE_MIN_EVIDENCE", {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, posix, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
+import { isSiteAsset } from "../../src/api/assets.js";
 import type { SyncConfig } from "../../src/api/sync.js";
 
 /** Folders never synced: version control, dependencies, caches. */
@@ -12,7 +13,7 @@ const ALWAYS_IGNORED = [".git/", "node_modules/", ".hg/", ".svn/", "__pycache__/
  * `.gitignore` / `.kboxignore` files anywhere in the tree apply to their folder and below (a deeper
  * file may re-include with `!`, as in git, except under an excluded folder), then the config's
  * `ignore` patterns (the last word), `file_filter` (include/exclude by extension or glob) and
- * `modified_time_range`.
+ * `modified_time_range`. Site assets (src/api/assets.ts) are skipped unless an include filter names them.
  */
 export class SyncFilter {
   private readonly perDir = new Map<string, Ignore | null>();
@@ -98,12 +99,16 @@ export class SyncFilter {
     const rel = this.rel(abs);
     if (this.ignoredByRules(rel)) return false;
     const ff = this.config.file_filter;
+    let included = false;
     if (ff && (this.globs || this.exts)) {
       const name = posix.basename(rel);
       const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
       const hit = Boolean(this.exts?.has(ext) || this.globs?.some((m) => m(rel)));
       if ((ff.mode ?? "include") === "include" ? !hit : hit) return false;
+      included = (ff.mode ?? "include") === "include";
     }
+    // Site assets (stylesheets, scripts, fonts, search indexes) are not documents, unless asked for by name.
+    if (!included && isSiteAsset(rel)) return false;
     const range = this.config.modified_time_range;
     if (range?.from && mtimeMs < Date.parse(range.from)) return false;
     if (range?.to && mtimeMs > Date.parse(range.to)) return false;

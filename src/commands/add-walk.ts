@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
+import { isSiteAsset } from "../client/assets.js";
 
 /** One compiled ignore pattern (gitignore syntax) of a directory. */
 interface Rule {
@@ -75,10 +76,20 @@ function ignored(scopes: Scope, path: string, isDir: boolean): boolean {
 
 /**
  * Every file under `root`, depth first in name order: dotfiles and dot-directories are skipped, as
- * is everything matched by a .gitignore or .kboxignore pattern of `root` or of a folder below it.
+ * is everything matched by a .gitignore or .kboxignore pattern of `root` or of a folder below it, and
+ * site assets (stylesheets, scripts, fonts, search indexes). `include` globs (gitignore syntax) keep
+ * only the files they match, assets included; `exclude` globs drop what they match.
  */
-export function walkFiles(root: string): string[] {
+export function walkFiles(root: string, filter: { include?: string[]; exclude?: string[] } = {}): string[] {
   const out: string[] = [];
+  const include = (filter.include ?? []).map((g) => globRe(g.replace(/^\//, ""), g.includes("/")));
+  const exclude = (filter.exclude ?? []).map((g) => globRe(g.replace(/^\//, ""), g.includes("/")));
+  const wanted = (p: string) => {
+    const rel = relative(root, p).split(sep).join("/");
+    if (exclude.some((re) => re.test(rel))) return false;
+    if (include.length) return include.some((re) => re.test(rel));
+    return !isSiteAsset(rel);
+  };
   const visit = (dir: string, scopes: Scope) => {
     const own = IGNORE_FILES.map((f) => join(dir, f)).filter((f) => existsSync(f));
     const here = own.length ? [...scopes, { dir, rules: own.flatMap((f) => parseIgnore(readFileSync(f, "utf8"))) }] : scopes;
@@ -93,7 +104,7 @@ export function walkFiles(root: string): string[] {
       }
       if (ignored(here, p, st.isDirectory())) continue;
       if (st.isDirectory()) visit(p, here);
-      else if (st.isFile()) out.push(p);
+      else if (st.isFile() && wanted(p)) out.push(p);
     }
   };
   visit(root, []);

@@ -24,6 +24,8 @@ export interface AddOptions {
   quiet?: boolean;
   splitStrategy?: string;
   extractStrategy?: string;
+  include?: string[];
+  exclude?: string[];
 }
 
 /** Strategy ids for every added field. */
@@ -47,7 +49,12 @@ export interface AddResult {
 
 const URL_RE = /^https?:\/\//i;
 
-function collectItems(ctx: Context, inputs: string[], failed: AddResult[]): Item[] {
+function collectItems(
+  ctx: Context,
+  inputs: string[],
+  failed: AddResult[],
+  filter: { include?: string[]; exclude?: string[] } = {},
+): Item[] {
   const items: Item[] = [];
   for (const input of inputs) {
     if (URL_RE.test(input)) {
@@ -60,7 +67,7 @@ function collectItems(ctx: Context, inputs: string[], failed: AddResult[]): Item
       continue;
     }
     if (statSync(path).isDirectory())
-      for (const f of walkFiles(path)) items.push({ source: f, path: f, origin: originPath(path, f) });
+      for (const f of walkFiles(path, filter)) items.push({ source: f, path: f, origin: originPath(path, f) });
     else items.push({ source: input, path });
   }
   return items;
@@ -245,7 +252,7 @@ function report(ctx: Context, results: AddResult[], opts: AddOptions): void {
 export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): Promise<void> {
   if (!inputs.length) throw usageError("nothing to add: give files, folders or URLs");
   const failed: AddResult[] = [];
-  const items = collectItems(ctx, inputs, failed);
+  const items = collectItems(ctx, inputs, failed, { include: opts.include, exclude: opts.exclude });
   if (opts.slug && items.length + failed.length !== 1) throw usageError("--slug names one resource: give one file or URL");
   const classifications: Classification[] | undefined = parseLabels(opts.label);
   const extra: resources.CreateResource = {
@@ -295,10 +302,13 @@ export function addCommand(ctx: Context): Command {
     .option("--slug <slug>", "slug of the resource (one input only)")
     .option("--split-strategy <id>", "split every added field with this split strategy (see kbox strategy)")
     .option("--extract-strategy <id>", "process every added field with this extract strategy")
+    .option("--include <glob>", "in folders, add only the files matching this glob (repeatable; gitignore syntax)", collect)
+    .option("--exclude <glob>", "in folders, skip the files matching this glob (repeatable)", collect)
     .option("--json", "print the results as JSON")
     .addHelpText(
       "after",
-      "\nFolders are walked recursively; dotfiles and paths matched by .gitignore or .kboxignore are skipped.\n" +
+      "\nFolders are walked recursively; dotfiles, paths matched by .gitignore or .kboxignore and site assets\n" +
+        "(stylesheets, scripts, fonts, source maps, search indexes) are skipped; --include takes them back.\n" +
         "Files already in the knowledge box (same MD5) are reported as DUPLICATE and not added again.\n\n" +
         "Examples:\n  kbox add ./docs --wait\n  kbox add report.pdf https://example.com/page --label topic/q3\n  kbox add notes.md --slug notes --kb work",
     )

@@ -24,6 +24,7 @@ describe("daemon settings", () => {
     expect(s.ingest).toMatchObject({
       concurrency: 16,
       retry: { deadlineMs: 24 * 3600_000, firstDelayMs: 2000, maxDelayMs: 600_000 },
+      ocr: true,
     });
     expect(s.fetch).toEqual({ allowPrivate: true, allow: [], origins: ["https://huggingface.co"] });
     expect(s.ingest.fetch).toBe(s.fetch);
@@ -31,7 +32,7 @@ describe("daemon settings", () => {
     expect(s.ingest.extractWorkers).toBeGreaterThanOrEqual(1);
     expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2, fetch: s.fetch });
     expect(s.generation).toEqual({ defaultModel: "extractive", fetch: s.fetch });
-    expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.6, generativeMinEvidence: 0.15 });
+    expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.65, generativeMinEvidence: 0.15 });
     expect(s.listen).toBeUndefined();
   });
 

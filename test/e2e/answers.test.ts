@@ -1,13 +1,16 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
+import * as resources from "../../src/api/resources.js";
 import { GREP_CAT, GZIP_MAN, README } from "../fixtures/manuals.js";
 import { answerOf, ask, itemOf } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OpenAiStandIn } from "../helpers/openai-standin.js";
 import { rawCall } from "../helpers/raw.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 let d: TestDaemon;
+let llm: OpenAiStandIn;
 let kbid: string;
 const rids: Record<string, string> = {};
 
@@ -21,6 +24,7 @@ async function upload(name: string, body: Buffer, type: string) {
 }
 
 beforeAll(async () => {
+  llm = await OpenAiStandIn.start();
   d = await startTestDaemon({ env: OFFLINE });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "manuals" } })).uuid;
   await upload("gzip.1.gz", gzipSync(GZIP_MAN), "application/gzip");
@@ -28,7 +32,10 @@ beforeAll(async () => {
   await upload("README.md", Buffer.from(README), "text/markdown");
   await waitIdle(d.client, kbid);
 });
-afterAll(async () => d?.stop());
+afterAll(async () => {
+  await d?.stop();
+  await llm?.stop();
+});
 
 const q = (query: string, extra: Record<string, unknown> = {}) =>
   ask(d, kbid, { query, features: ["keyword"], citations: true, ...extra });
@@ -85,5 +92,23 @@ describe("answers on real documents", () => {
     expect(file.extracted.text.text).not.toMatch(/\\f[BIR]|^\.B /m);
     const grep = await rawCall(d.client, "GET", `/api/v1/kb/${kbid}/resource/${rids["grep.txt"]}?show=extracted`);
     expect((grep.json as any).data.files.file.extracted.text.text).toContain("-L, --files-without-match");
+  });
+
+  it("a generative model is not asked when the evidence is too weak, and its own 'not in the context' abstains", async () => {
+    const model = { generative_model: `openai:tiny-chat@${llm.url}` };
+    const before = llm.requests.length;
+    const off = await q("Who painted the Mona Lisa in the capital of Italy?", model);
+    expect(answerOf(off.items)).toBe("Not enough data to answer this.");
+    expect(itemOf(off.items, "status")?.status).toBe("no_context");
+    expect(llm.requests.length).toBe(before);
+    llm.script = () => ({ chunks: ["The context does not mention ", "how to bake bread."] });
+    const own = await q("Which grep option prints line numbers?", model);
+    expect(llm.requests.length).toBe(before + 1);
+    expect(itemOf(own.items, "status")).toEqual({ type: "status", code: "-2", status: "no_context" });
+    expect(itemOf(own.items, "citations")?.citations).toEqual({});
+    llm.script = () => ({ chunks: ["Use -n, --line-number: it prefixes each line of output with the line number."] });
+    const yes = await q("Which grep option prints line numbers?", model);
+    expect(itemOf(yes.items, "status")?.status).toBe("success");
+    expect(Object.keys(itemOf(yes.items, "citations")?.citations ?? {}).some((id) => id.startsWith(rids["grep.txt"]))).toBe(true);
   });
 });

@@ -20,6 +20,8 @@ export interface FileInput {
   contentType?: string;
   password?: string;
   language?: string;
+  /** Read images and PDF pages without a text layer by OCR (default true). */
+  ocr?: boolean;
   /** Extract only the main content of HTML (links do; uploaded HTML files keep everything). */
   htmlMainContent?: boolean;
 }
@@ -32,7 +34,11 @@ type Reader = (input: FileInput, d: Detected) => Promise<Extracted>;
 // The parsers of binary formats (pdf.js, ExcelJS, JSZip) are big: each loads on its first document,
 // so an extraction worker that only ever sees text starts fast and stays small.
 const READERS: Record<string, Reader> = {
-  "application/pdf": async (i) => (await import("./pdf.js")).extractPdf(i.path, i.password),
+  "application/pdf": async (i) => (await import("./pdf.js")).extractPdf(i.path, i.password, { ocr: i.ocr !== false }),
+  "image/png": (i, d) => image(i, d),
+  "image/jpeg": (i, d) => image(i, d),
+  "image/tiff": (i, d) => image(i, d),
+  "image/webp": (i, d) => image(i, d),
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document": async (i) =>
     (await import("./docx.js")).extractDocx(i.path),
   "application/vnd.openxmlformats-officedocument.presentationml.presentation": async (i) =>
@@ -92,6 +98,12 @@ const readPlain: Reader = async (i, d) => {
   ex.metadata.mime_type = d.mime;
   return ex;
 };
+
+/** An image: its text by OCR, unless OCR is off. */
+async function image(i: FileInput, d: Detected): Promise<Extracted> {
+  if (i.ocr === false) throw unsupported(i.filename ?? basename(i.path), `${d.mime} (an image: OCR is off, KBOX_OCR=0)`);
+  return (await import("./ocr.js")).extractImage(i.path, d.mime);
+}
 
 /** A gzip-compressed document (man pages, README.gz): the file inside, named without `.gz`. */
 async function gunzipped(i: FileInput): Promise<Extracted> {

@@ -86,7 +86,7 @@ export function walkHtml(root: DomNode, b: TextBuilder): void {
     }
     if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
     const tag = (node.localName ?? node.nodeName).toLowerCase();
-    if (SKIP.has(tag)) continue;
+    if (SKIP.has(tag) || chrome(node, tag)) continue;
     if (tag === "br") {
       b.endLine();
       continue;
@@ -114,6 +114,21 @@ export function walkHtml(root: DomNode, b: TextBuilder): void {
     for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i], pre: isPre });
   }
   b.endBlock();
+}
+
+/** Class names of a site's navigation: sidebars, menus, breadcrumbs, tables of contents, skip links. */
+const CHROME_CLASS =
+  /(?:^|\s)(?:nav|navbar|nav-panel|navigation|nav-wrapper|sidebar|sidebar-scrollbox|breadcrumbs?|toc|table-of-contents|menu-bar|skip-link|skip-to-content|page-footer|footer-nav|mobile-nav-chapters|nav-chapters)(?:\s|$)/i;
+
+/** A site's chrome rather than its content: navigation around the page, not text a reader came for. */
+function chrome(node: DomNode, tag: string): boolean {
+  if (tag === "nav") return true;
+  const role = node.getAttribute?.("role");
+  if (role === "navigation" || role === "search" || role === "banner") return true;
+  const cls = node.getAttribute?.("class") ?? "";
+  if (cls && CHROME_CLASS.test(cls)) return true;
+  // Texinfo's page header: "Next: …, Previous: …, Up: …".
+  return cls === "header" && /^\s*(?:Next|Previous|Up):/.test(node.textContent ?? "");
 }
 
 function writeText(b: TextBuilder, text: string, pre: boolean): void {

@@ -43,6 +43,7 @@ export async function extractFileField(input: {
   contentType?: string;
   password?: string;
   language?: string;
+  ocr?: boolean;
 }): Promise<Extracted> {
   const [ex] = await Promise.all([extractFile(input), loadLanguageDetector()]);
   return withLanguage(ex, input.language);

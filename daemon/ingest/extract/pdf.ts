@@ -10,6 +10,7 @@ import { loadPdfjs } from "./pdfjs.js";
 const { getDocument, PDFDataRangeTransport } = await loadPdfjs();
 
 const pdfjsDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+const pdfjsRequire = createRequire(join(pdfjsDir, "legacy/build/pdf.mjs"));
 
 // Small files are read whole; bigger ones are read on demand in chunks. pdf.js keeps every chunk it
 // has loaded (page resources pull in image data too) until the document is destroyed, so a big file
@@ -48,6 +49,8 @@ interface OpenDoc {
 export interface PdfOptions {
   wholeFileLimit?: number;
   reloadBytes?: number;
+  /** Read pages without a text layer (scans) by OCR. */
+  ocr?: boolean;
 }
 
 /**
@@ -65,14 +68,18 @@ export async function extractPdf(path: string, password?: string, opts: PdfOptio
       const b = new TextBuilder();
       const numPages = current.doc.numPages;
       const md = await docMetadata(current.doc);
+      const scanned = new Set<number>();
       for (let n = 1; n <= numPages; n++) {
         if (current.served() > (opts.reloadBytes ?? RELOAD_BYTES)) {
           await current.doc.destroy();
           current = await reopen();
         }
-        await readPage(current.doc, n, b);
+        if (await readPage(current.doc, n, b, opts.ocr ?? false)) scanned.add(n);
       }
-      return b.build(md);
+      if (scanned.size) md.ocr_pages = scanned.size;
+      const ex = b.build(md);
+      if (scanned.size) ex.ocr = (ex.pages ?? []).filter((p) => scanned.has(p.page)).map(({ start, end }) => ({ start, end }));
+      return ex;
     } catch (err) {
       throw asExtractionError(err, "PDF");
     } finally {
@@ -122,16 +129,40 @@ function pdfOpenError(err: unknown): ExtractionError {
   return asExtractionError(err, "PDF (corrupt or not a PDF)");
 }
 
-async function readPage(doc: PDFDocumentProxy, n: number, b: TextBuilder): Promise<void> {
+/** Write page `n`'s text; a page with no text layer is rendered and read by OCR when `ocr`. True when it was. */
+async function readPage(doc: PDFDocumentProxy, n: number, b: TextBuilder, ocr: boolean): Promise<boolean> {
   const page = await doc.getPage(n);
   b.startPage(n);
   const content = await page.getTextContent();
-  writePageText(
-    b,
-    content.items.filter((it): it is TextItem => "str" in it),
-  );
+  const items = content.items.filter((it): it is TextItem => "str" in it);
+  let scanned = false;
+  if (ocr && !items.some((it) => /\S/.test(it.str))) {
+    const { recognise, writeLines } = await import("./ocr.js");
+    const lines = await recognise(await renderPage(page));
+    writeLines(b, lines);
+    scanned = lines.length > 0;
+  } else writePageText(b, items);
   // Drop the page's parsed objects now: a long document must not accumulate them.
   page.cleanup();
+  return scanned;
+}
+
+/** The longer side of a page rendered for OCR, in pixels (about 120 dpi on A4). */
+const OCR_PIXELS = 1400;
+
+/** A page rendered to PNG (white background) for OCR. */
+async function renderPage(page: Awaited<ReturnType<PDFDocumentProxy["getPage"]>>): Promise<Buffer> {
+  // The canvas module pdf.js itself loads: its internal canvases (images, patterns) are drawn onto
+  // ours, and two copies of the native module in one process crash when their objects meet.
+  const { createCanvas } = pdfjsRequire("@napi-rs/canvas") as typeof import("@napi-rs/canvas");
+  const base = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: Math.min(4, OCR_PIXELS / Math.max(base.width, base.height)) });
+  const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "white";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  await page.render({ canvasContext: ctx as never, canvas: canvas as never, viewport }).promise;
+  return canvas.toBuffer("image/png");
 }
 
 async function docMetadata(doc: PDFDocumentProxy): Promise<Extracted["metadata"]> {

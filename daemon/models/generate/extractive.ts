@@ -1,4 +1,16 @@
-import { cleanSentence, jaccard, OPTION_LINE, questionNames, type Sentence, splitSentences, terms, words } from "./text.js";
+import {
+  cleanSentence,
+  FRAME_WORDS,
+  hasNumber,
+  isFurniture,
+  jaccard,
+  OPTION_LINE,
+  questionNames,
+  type Sentence,
+  splitSentences,
+  terms,
+  words,
+} from "./text.js";
 import {
   approxTokens,
   type ContextPiece,
@@ -13,6 +25,8 @@ export const NO_ANSWER = "Not enough data to answer this.";
 
 interface Candidate {
   piece: number;
+  /** Terms of the heading the sentence is under, in its passage. */
+  heading: Set<string>;
   /** Terms of the sentence's passage and its resource's title. */
   around: Set<string>;
   id: string;
@@ -37,14 +51,19 @@ const has =
   (s) =>
     re.test(s);
 const MONTHS =
-  "january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+  "january|february|march|april|may(?=\\s+\\d)|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+const WHEN_VERBS = new Set(
+  "publish published release released found founded create created write written issue issued introduce introduced launch launched ship shipped start started begin began"
+    .split(" ")
+    .map((w) => terms(w)[0] ?? w),
+);
 /** Question words and what an answering sentence tends to contain. */
 const CUES: [RegExp, Cue][] = [
   [
     /^\s*(when|what (year|date|day|time)|which (year|date|day))\b/i,
     has(
       new RegExp(
-        `\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|am|pm)\\b`,
+        `\\b(\\d{4}|\\d{1,2}:\\d{2}|${MONTHS}|today|tomorrow|yesterday|week|month|year|daily|weekly|morning|evening|night|\\d\\s?[ap]m)\\b`,
         "i",
       ),
     ),
@@ -83,7 +102,12 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   const own = new Set(terms(question));
   // Words the follow-up borrowed from the conversation count, but less than the question's own.
   const weight = new Map<string, number>([...terms(context)].map((t) => [t, own.has(t) ? 1 : 0.3]));
-  for (const t of own) weight.set(t, 1);
+  // Frame words (use, default, option) say what kind of answer; names (bzip2, ls) which document, which the
+  // name factor below checks: the sentence itself is chosen by the rest.
+  const named = questionNames(question);
+  // "When was it published?": the date answers the verb, which the dated line need not repeat.
+  const when = CUES[0][0].test(question);
+  for (const t of own) weight.set(t, FRAME_WORDS.has(t) || named.has(t) || (when && WHEN_VERBS.has(t)) ? 0.3 : 1);
   const q = [...weight.keys()];
   const df = new Map<string, number>();
   for (const c of cands) for (const t of new Set(c.terms)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -92,8 +116,9 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   const idf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
   const qMass = q.reduce((a, t) => a + idf(t) * (weight.get(t) ?? 1), 0) || 1;
   const cue = CUES.find(([re]) => re.test(question))?.[1];
+  const typed = CUES.slice(0, 2).some(([re]) => re.test(question));
   const definition = definitionCue(question);
-  const names = [...questionNames(question)];
+  const names = [...named];
   for (const c of cands) {
     const tf = new Map<string, number>();
     for (const t of c.terms) tf.set(t, (tf.get(t) ?? 0) + 1);
@@ -106,8 +131,12 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
       covered += idf(t) * w;
       bm25 += (w * idf(t) * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * c.terms.length) / Math.max(1, avgdl)));
     }
+    // The heading a sentence sits under says what it is about ("Version 3, 29 June 2007" under "GNU GENERAL PUBLIC LICENSE").
+    if (!c.sent.heading) for (const t of q) if (!tf.has(t) && c.heading.has(t)) covered += 0.5 * idf(t) * (weight.get(t) ?? 1);
     let score = bm25 * (0.5 + covered / qMass);
     if (score > 0 && cue?.(c.sent.text)) score *= 1.35;
+    // "When…" wants a date and "how many…" a number: a sentence without one does not answer.
+    else if (typed && cue) score *= 0.5;
     if (score > 0 && definition?.(c.sent.text)) score *= 2;
     score *= shapeFactor(question, c.sent.text, own);
     // The names the question asks about (ls, Apache, X11) belong where the sentence is.
@@ -124,23 +153,18 @@ function scoreCandidates(question: string, cands: Candidate[], context = ""): vo
   }
 }
 
+/** "Which option…", "what flag…", "the option that…": the answer is an option line. */
+const ASKS_OPTION = /\b(?:which|what)\s+(?:\S+\s+)?(?:option|flag|switch)s?\b|\b(?:option|flag|switch)\s+(?:that|to|for)\b/i;
+
 const NEGATION = /\b(without|not|no|never|non|don't|doesn't|exclude|excluding|except|invert|inverse|unless)\b/i;
 const NUMERIC_Q =
   /^\s*(how (many|much|long|big|large|often)|what (number|percentage|amount|size|level|value|limit|port|version))\b|\bdefault\b/i;
-
-/** Not answers: tables of contents (dot leaders, page numbers), page furniture, bare numbers. */
-function furniture(text: string): boolean {
-  if (/\.{4,}|(?:\s\.){4,}|…{2,}/.test(text)) return true;
-  if (/^\s*(?:page\s+)?\d+(?:\s+of\s+\d+)?\s*$/i.test(text)) return true;
-  const w = words(text);
-  return w.length > 3 && w.filter((x) => /^\d+$/.test(x)).length / w.length > 0.5;
-}
 
 /** How well a sentence's shape fits the question: the option line for "which option", agreement in negation. */
 function shapeFactor(question: string, text: string, own: Set<string>): number {
   let f = 1;
   const option = OPTION_LINE.test(text);
-  const asksOption = /\b(option|flag|switch|argument)\b/i.test(question);
+  const asksOption = ASKS_OPTION.test(question);
   if (asksOption) f *= option ? 1.6 : 0.8;
   // The option whose own name says what is asked (--decompress for "decompresses", --keep for "keep").
   if (option && (asksOption || /^\s*how (do|can|to)\b/i.test(question))) {
@@ -152,7 +176,7 @@ function shapeFactor(question: string, text: string, own: Set<string>): number {
   const tagNeg = /--?(?:\w+-)*(?:without|no|not|invert|exclude)\b/.test(tag);
   if (qNeg && !(NEGATION.test(text) || tagNeg)) f *= 0.55;
   if (!qNeg && tagNeg) f *= 0.75;
-  if (NUMERIC_Q.test(question) && /\d/.test(text)) f *= 1.2;
+  if (NUMERIC_Q.test(question) && hasNumber(text)) f *= 1.2;
   return f;
 }
 
@@ -194,9 +218,9 @@ function select(cands: Candidate[], maxSentences: number, optionAnswer = false):
 /** "How many…"/"what default…": when the lead sentence has no number and the next one does, it follows. */
 function withNumber(question: string, picked: Candidate[], cands: Candidate[]): Candidate[] {
   const lead = picked[0];
-  if (!lead || !NUMERIC_Q.test(question) || /\d/.test(lead.sent.text)) return picked;
+  if (!lead || !NUMERIC_Q.test(question) || hasNumber(lead.sent.text)) return picked;
   const next = cands.find((c) => c.piece === lead.piece && c.sent.start >= lead.sent.end);
-  if (!next || !/\d/.test(next.sent.text) || picked.includes(next)) return picked;
+  if (!next || !hasNumber(next.sent.text) || picked.includes(next)) return picked;
   return [lead, next, ...picked.slice(1)];
 }
 
@@ -210,13 +234,15 @@ export function extractAnswer(
   const cands: Candidate[] = [];
   context.forEach((p, piece) => {
     const around = new Set([...terms(p.text), ...terms(p.title ?? "")]);
+    let heading = new Set<string>();
     for (const sent of splitSentences(p.text)) {
-      if (furniture(sent.text)) continue;
-      cands.push({ piece, around, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
+      if (sent.heading) heading = new Set(terms(sent.text));
+      if (isFurniture(sent.text)) continue;
+      cands.push({ piece, around, heading, id: p.id, block: p.block, sent, terms: terms(sent.text), score: 0 });
     }
   });
   scoreCandidates(question, cands, retrievalQuery);
-  const optionAnswer = /\b(option|flag|switch)\b|^\s*how (do|can|to)\b/i.test(question);
+  const optionAnswer = ASKS_OPTION.test(question) || /^\s*how (do|can|to)\b/i.test(question);
   const picked = withNumber(question, select(cands, maxSentences, optionAnswer), cands);
   return picked.map((c) => ({
     id: c.id,

@@ -32,6 +32,8 @@ function isHeadingLine(line: string, prev: string | undefined, next: string | un
   const t = line.trim();
   if (!t || t.length > 60 || /[.,;:!?)\]"'’]$/.test(t) || /^[-*•+]|^\d+[.)]\s/.test(t) || OPTION_LINE.test(t)) return false;
   if (/^#{1,6}\s/.test(t)) return true;
+  // A manual's section heading: upper case (MEMORY MANAGEMENT), whatever follows.
+  if (/^[\p{Lu}\d][\p{Lu}\d &/'-]*$/u.test(t) && /\p{Lu}{3}/u.test(t)) return true;
   if (!/[\p{L}]/u.test(t) || t.split(/\s+/).length > 10 || /\b(1[5-9]|20)\d\d\b/.test(t)) return false;
   if (/\b(?:the|a|an|of|and|or|to|with|in|for|is|are)$/i.test(t)) return false;
   const prevEnds = prev === undefined || !prev.trim() || /[.!?:]["')\]]*\s*$/.test(prev) || isBareHeading(prev);
@@ -132,6 +134,8 @@ export function stem(word: string): string {
   }
   // "compression" meets "compress", "decompressing" meets "decompression".
   if (w.length >= 7 && w.endsWith("ion")) w = w.slice(0, -3);
+  // "replace" meets "replaced" and "replacing".
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
   if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   return w;
 }
@@ -156,22 +160,47 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-/** Names in a question: capitalised inside it, with a digit or a dot, or short non-words (xz, gcc, ls). */
+/** Names in a question: capitalised inside it, with a digit or a dot, or short non-words (xz, zstd, ls, gcc). */
 export function questionNames(question: string): Set<string> {
   const out = new Set<string>();
   const tokens = question.match(/[\p{L}\p{N}][\p{L}\p{N}._+-]*/gu) ?? [];
   tokens.forEach((tok, i) => {
     const t = tok.replace(/[._+-]+$/, "");
     const capital = i > 0 && /^\p{Lu}/u.test(t);
-    if (capital || /\d/.test(t) || /[._+-]/.test(t) || (t.length <= 4 && /^[a-z]+$/.test(t) && !COMMON_SHORT.has(t)))
-      for (const w of terms(t)) out.add(w);
+    const short = /^[a-z]+$/.test(t) && ((t.length <= 3 && !COMMON_SHORT.has(t)) || (t.length <= 6 && !/[aeiouy]/.test(t)));
+    if (capital || /\d/.test(t) || /[._+-]/.test(t) || short) for (const w of terms(t)) out.add(w);
   });
   return out;
 }
 
 /** Short words that are not names. */
 const COMMON_SHORT = new Set(
-  "use used make keep list file line time date mode user data text code page sort size type show move copy edit find take work sign read fast slow long best last next each many much what path name port host tool kind help".split(
-    " ",
-  ),
+  (
+    "use dot end top key log tab run set get add new old big day way age box cut map max min net raw sum tag row lid bit pin fix mix " +
+    "out put let see ask act buy pay try job law oil sea war air art bed car cat dog eye fun gas hat ice kid leg man men pen pot sun " +
+    "tea toy van web win yes low own far few hot red sky arm ear lot per via due off via bad job fit hit sit cup"
+  ).split(" "),
 );
+
+/** Words that say what kind of answer is wanted rather than what it is about. */
+export const FRAME_WORDS = new Set(
+  "way use used using mean meaning happen work need make possible difference example type kind purpose default find show want best command option flag switch"
+    .split(" ")
+    .map(stem),
+);
+
+/** Whether a text states a number (not a digit inside a word such as bzip2, nor a manual section such as ls(1)). */
+export function hasNumber(text: string): boolean {
+  return /(?<![\p{L}\d(])\d/u.test(text.replace(/\(\d\w?\)/g, ""));
+}
+
+/** Not answers: tables of contents (dot leaders, page numbers), page furniture, lists of manual references. */
+export function isFurniture(text: string): boolean {
+  if (/\.{4,}|(?:\s\.){4,}|…{2,}/.test(text)) return true;
+  if (/^\s*(?:page\s+)?\d+(?:\s+of\s+\d+)?\s*$/i.test(text)) return true;
+  const w = words(text);
+  if (w.length > 3 && w.filter((x) => /^\d+$/.test(x)).length / w.length > 0.5) return true;
+  // SEE ALSO: gzip(1), xz(1), zstd(1).
+  const refs = text.match(/[\w.+-]+\(\d\w?\)/g)?.length ?? 0;
+  return refs >= 3 && refs * 2 >= w.length / 2;
+}
