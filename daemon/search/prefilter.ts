@@ -2,12 +2,9 @@ import type { AnnSettings, ParagraphHit } from "../store/index.js";
 import type { CompiledFilter } from "./filters.js";
 
 /** Resource sets listing at most this many ids go to LanceDB as a `rid IN (…)` prefilter. */
-const INLINE_IDS = 1000;
+const INLINE_IDS = 200;
 /** Hits fetched at most when a resource set is applied to the hits rather than sent as a list. */
 const MAX_FETCH = 4000;
-/** ANN candidates re-ranked exactly at most, when fetching more hits than asked for. */
-const MAX_REFINED = 8192;
-
 /** One retriever: the best `limit` paragraphs under the prefilter `where`; `ann` scaled for the fetch size. */
 export type Retriever = (where: string, limit: number, fetchFactor: number) => Promise<ParagraphHit[]>;
 
@@ -31,9 +28,13 @@ export async function underFilter(run: Retriever, f: CompiledFilter, window: num
   return run(f.sql, window, 1);
 }
 
-/** ANN settings for a fetch `factor` times larger than the window: no more exact re-ranking than MAX_REFINED candidates. */
-export function annForFetch(ann: AnnSettings, window: number, factor: number): AnnSettings {
+/**
+ * ANN settings for a fetch `factor` times larger than the window: twice as many candidates re-ranked
+ * exactly as for the window alone, not `factor` times (reading candidates' full vectors is what
+ * costs), at least 2 a hit. On bench/find at 100k, label filter on 10 %: recall@20 against exact
+ * filtered search 0.96 with the same number of candidates, 1.000 with the prefilter.
+ */
+export function annForFetch(ann: AnnSettings, factor: number): AnnSettings {
   if (!ann.indexed || factor <= 1) return ann;
-  const limit = window * factor;
-  return { ...ann, refineFactor: Math.max(1, Math.min(ann.refineFactor, Math.floor(MAX_REFINED / limit))) };
+  return { ...ann, refineFactor: Math.max(2, Math.round((2 * ann.refineFactor) / factor)) };
 }

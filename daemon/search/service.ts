@@ -125,7 +125,7 @@ export class SearchService {
       vector
         ? underFilter(
             (where, limit, factor) =>
-              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, window, factor)),
+              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, factor)),
             filter,
             window,
           )

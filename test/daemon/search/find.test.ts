@@ -152,3 +152,14 @@ describe("errors", () => {
     expect(e.detail).toBe("Knowledge Box not found");
   });
 });
+
+describe("cancellation", () => {
+  it("a find whose signal is aborted (the client went away) stops with the signal's reason", async () => {
+    const search = fx.d.daemon.services.search;
+    const gone = new AbortController();
+    gone.abort(new Error("client gone"));
+    await expect(search.find(fx.kbid, { query: "cats" }, { signal: gone.signal })).rejects.toThrow("client gone");
+    // The same request without the signal answers.
+    expect((await search.find(fx.kbid, { query: "cats", features: ["keyword"] })).total).toBeGreaterThan(0);
+  });
+});
