@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import type { RouteDef } from "../../src/api/route.js";
 import type { Principal } from "../auth/service.js";
-import { KboxError } from "../errors.js";
+import { exhausted, KboxError } from "../errors.js";
 import type { HttpEnv } from "./auth.js";
 import { parse, readHeaders, readJson, readQuery } from "./parse.js";
 import { remember } from "./registry.js";
@@ -113,6 +113,11 @@ function isRouteDef(v: Defs): v is RouteDef {
 export function errorResponse(err: unknown, log: (msg: string) => void): Response {
   if (err instanceof KboxError) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: err.headers });
+  }
+  const out = exhausted(err);
+  if (out) {
+    log(`${out.status}: ${(err as Error)?.message ?? String(err)}`);
+    return Response.json({ detail: out.detail }, { status: out.status, headers: out.headers });
   }
   log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
   return Response.json({ detail: "Internal server error" }, { status: 500 });

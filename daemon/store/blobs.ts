@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
 /**
@@ -31,10 +31,11 @@ export class BlobStore {
     let size = 0;
     const out = createWriteStream(tmp, { mode: 0o600, flush: true });
     try {
+      // pipeline listens for the file stream's errors (a full disk's ENOSPC): never an unhandled 'error'.
       if (Buffer.isBuffer(data)) {
         md5.update(data);
         size = data.length;
-        await new Promise<void>((res, rej) => out.end(data, (e?: Error | null) => (e ? rej(e) : res())));
+        await pipeline(Readable.from([data]), out);
       } else {
         data.on("data", (chunk: Buffer) => {
           md5.update(chunk);

@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { CreateResource } from "../../src/api/resources.js";
 import type { UploadResponse } from "../../src/api/uploads.js";
-import { KboxError, notFound } from "../errors.js";
+import { exhausted, KboxError, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { bounded, tooLarge } from "./limits.js";
 import { refuseDuplicate, type UploadMeta } from "./meta.js";
@@ -136,7 +136,7 @@ export class TusService {
           : new KboxError(413, `The chunk goes past the upload's Upload-Length (${s.length}); the upload stays at ${s.offset}`);
       }
       if (e instanceof KboxError) throw e;
-      throw new KboxError(400, `Upload interrupted: ${(e as Error).message}`);
+      throw exhausted(e) ?? new KboxError(400, `Upload interrupted: ${(e as Error).message}`);
     } finally {
       if (!overflow) s.offset += out.bytesWritten;
       await truncate(part, s.offset).catch(() => undefined);
