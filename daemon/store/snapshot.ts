@@ -88,6 +88,18 @@ export function tableDir(kbDir: string, table: string): string {
  * Blobs are linked before and after the pin: a blob is written before the record that references
  * it and deleted after the record goes, so the union holds every blob a pinned record names.
  */
+/** Remove a tag from every table of a knowledge box (a snapshot a kill left behind); absent tags are fine. */
+export async function dropTag(kb: KbStore, tag: string): Promise<void> {
+  for (const name of await kb.db.tableNames()) {
+    const table = await kb.db.openTable(name);
+    try {
+      await (await table.tags()).delete(tag).catch(() => undefined);
+    } finally {
+      table.close();
+    }
+  }
+}
+
 export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promise<KbSnapshot> {
   const blobSrc = kb.blobs.root;
   const blobDst = join(dest, "blobs");
