@@ -11,6 +11,29 @@ export class KboxError extends Error {
   }
 }
 
+/** The system error code (ENOSPC, EMFILE...) somewhere in an error's cause chain. */
+export function systemCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++)
+    if (typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
+  return undefined;
+}
+
+/**
+ * A request that failed because the machine ran out of something, as a clear answer instead of a 500:
+ * 507 when the disk is full (the write was not made; reads go on), 503 when file descriptors run out.
+ */
+export function exhausted(err: unknown): KboxError | undefined {
+  const code = systemCode(err);
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return new KboxError(
+      507,
+      "The disk holding the daemon's data is full: nothing was written. Reads keep working; free some space and retry.",
+    );
+  if (code === "EMFILE" || code === "ENFILE")
+    return new KboxError(503, "The daemon has too many open files right now; retry shortly.", { "retry-after": "1" });
+  return undefined;
+}
+
 export const notFound = (detail: string) => new KboxError(404, detail);
 export const conflict = (detail: string) => new KboxError(409, detail);
 export const badRequest = (detail: string) => new KboxError(400, detail);

@@ -88,7 +88,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search);
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
-  const uploads = new UploadService(kbs, resources);
+  const uploads = new UploadService(kbs, resources, settings.uploads.maxBytes);
   const sync = new SyncService(
     kbs,
     resources,
@@ -133,7 +133,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     sync,
     processing,
     uploads,
-    tus: new TusService(kbs, uploads),
+    tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
     settings,
     info,

@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { conflict, KboxError } from "../errors.js";
+import { restoredKeys } from "../kbs/learning-view.js";
 import type { KbService } from "../kbs/service.js";
 import type { KbDoc, Store } from "../store/index.js";
 import { installKbDir } from "../store/snapshot.js";
@@ -146,6 +147,12 @@ export class Restorer {
       const kb = JSON.parse(await readFile(join(dir, "kb.json"), "utf8")) as KbDoc;
       if (!kb || typeof kb.slug !== "string")
         throw new KboxError(400, "Backup archive is corrupt or incomplete: kb.json is not a knowledge box");
+      // Archives hold no secrets (masked when written): the restored box's user_keys must be set again.
+      if (kb.learning_configuration?.user_keys)
+        kb.learning_configuration = {
+          ...kb.learning_configuration,
+          user_keys: restoredKeys(kb.learning_configuration.user_keys),
+        };
       return { dir, manifest, kb };
     } catch (e) {
       await rm(dir, { recursive: true, force: true });

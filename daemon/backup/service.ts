@@ -5,11 +5,12 @@ import type { Readable } from "node:stream";
 import { LOCAL_ACCOUNT } from "../../src/api/accounts.js";
 import type { Backup } from "../../src/api/backups.js";
 import { conflict, notFound } from "../errors.js";
+import { withoutSecrets } from "../kbs/learning-view.js";
 import type { KbService } from "../kbs/service.js";
 import { type Log, silentLog } from "../lifecycle/logger.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store } from "../store/index.js";
-import { type KbSnapshot, snapshotKb, trimSnapshot } from "../store/snapshot.js";
+import { dropTag, type KbSnapshot, snapshotKb, trimSnapshot } from "../store/snapshot.js";
 import { checksums, writeArchive } from "./archive.js";
 import { Restorer } from "./restore.js";
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupDoc, type BackupKind, type BackupManifest } from "./types.js";
@@ -24,6 +25,9 @@ interface Job {
   promise: Promise<BackupDoc>;
   progress: BackupProgress;
 }
+
+/** The LanceDB tag that pins a backup's table versions while it is written. */
+const backupTag = (id: string) => `kbox-backup-${id}`;
 
 /**
  * Backups and exports of knowledge boxes. `create` pins a snapshot at once (writers never wait)
@@ -61,6 +65,9 @@ export class BackupService {
     for (const doc of [...records.values()]) {
       if (doc.status !== "running") continue;
       await rm(`${doc.path}.partial`, { force: true });
+      // The snapshot's tags pin old table versions: an unfinished backup must not keep them forever.
+      const kb = await kbs.open(doc.kb_id).catch(() => undefined);
+      if (kb) await dropTag(kb.store, backupTag(doc.id));
       await records.put(doc.id, { ...doc, status: "failed", error: "interrupted: the daemon stopped" });
       log.warn(`${doc.kind} ${doc.id} of ${doc.kb_data.slug} failed: interrupted by the last stop`, {
         kb: doc.kb_data.slug,
@@ -77,12 +84,31 @@ export class BackupService {
     const kind = opts.kind ?? "backup";
     const stage = join(this.tmpDir, `snap-${id}`);
     const started = new Date().toISOString();
+    const base: BackupDoc = {
+      id,
+      kind,
+      account_id: LOCAL_ACCOUNT,
+      kb_id: kb.uuid,
+      kb_data: { id: kb.uuid, slug: kb.slug, title: kb.title, created: kb.created },
+      started_at: started,
+      finished_at: null,
+      status: "running",
+      size: 0,
+      path: join(kind === "export" ? this.exportsDir : this.backupsDir, `${id}.tar.gz`),
+      tables: {},
+      paragraphs: 0,
+      scheduled: opts.scheduled ?? false,
+    };
+    // The record before the snapshot's tags: a kill from here on leaves a running record, whose tags the
+    // next start removes.
+    await this.records.put(id, base);
     let snap: KbSnapshot;
     try {
-      snap = await snapshotKb(kbStore, stage, `kbox-backup-${id}`);
+      snap = await snapshotKb(kbStore, stage, backupTag(id));
     } catch (e) {
       await rm(stage, { recursive: true, force: true });
       this.log.error(`${kind} of ${kb.slug} failed: ${(e as Error).message}`, { kb: kb.slug });
+      await this.records.delete(id);
       throw e;
     }
     const doc: BackupDoc = {
@@ -108,8 +134,16 @@ export class BackupService {
     return doc;
   }
 
-  private async write(doc: BackupDoc, kb: KbDoc, snap: KbSnapshot, stage: string, progress: BackupProgress): Promise<BackupDoc> {
+  private async write(
+    doc: BackupDoc,
+    live: KbDoc,
+    snap: KbSnapshot,
+    stage: string,
+    progress: BackupProgress,
+  ): Promise<BackupDoc> {
     let next: BackupDoc;
+    // Stored secrets (user_keys) never go into an archive: they are masked there, and a restore leaves them out.
+    const kb = withoutSecrets(live);
     try {
       await trimSnapshot(stage, this.store.session);
       await writeFile(join(stage, "kb.json"), JSON.stringify(kb, null, 2), { mode: 0o600 });

@@ -75,6 +75,7 @@ export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
   const context: MountContext = {
     resolvers: { slug: (slug) => s.kbs.bySlug(slug).uuid, backup: (id) => s.backups.get(id, "backup").kb_id },
     bodyLimit: opts.jsonBodyLimit ?? JSON_BODY_LIMIT,
+    kbExists: (kbid) => s.store.kbs.has(kbid.toLowerCase()),
   };
   // Every request is authenticated before routing (unknown paths included), except a public route's.
   app.use("*", async (c, next) => {

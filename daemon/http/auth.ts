@@ -16,6 +16,8 @@ export interface ConnInfo {
 export interface MountContext {
   resolvers: KbResolvers;
   bodyLimit: number;
+  /** Does this knowledge box (still) exist? A request that failed while its box was deleted answers 404. */
+  kbExists?: (kbid: string) => boolean;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import type { RouteDef } from "../../src/api/route.js";
 import type { Principal } from "../auth/service.js";
-import { KboxError } from "../errors.js";
+import { exhausted, KboxError } from "../errors.js";
 import type { HttpEnv } from "./auth.js";
 import { parse, readHeaders, readJson, readQuery } from "./parse.js";
 import { remember } from "./registry.js";
@@ -56,7 +56,7 @@ function requestAbort(req: Request): AbortController {
 
 async function serve<T extends RouteDef>(c: Context<HttpEnv>, def: T, handler: Handler<T>): Promise<Response> {
   const principal = c.get("principal");
-  const { resolvers, bodyLimit } = c.get("mount");
+  const { resolvers, bodyLimit, kbExists } = c.get("mount");
   const rawParams = c.req.param() as Record<string, string>;
   authorize(def, principal, rawParams);
   const params = parse<T["params"]>(def.params, rawParams, "path");
@@ -70,19 +70,24 @@ async function serve<T extends RouteDef>(c: Context<HttpEnv>, def: T, handler: H
 
   const abort = requestAbort(c.req.raw);
   const out: Record<string, string> = {};
-  const result = await handler({
-    params,
-    query,
-    headers,
-    body,
-    principal,
-    sees: (kbid) => sees(principal, kbid),
-    req: c.req.raw,
-    signal: abort.signal,
-    setHeader: (name, value) => {
-      out[name] = value;
-    },
-  });
+  const result = await run(
+    () =>
+      handler({
+        params,
+        query,
+        headers,
+        body,
+        principal,
+        sees: (kbid) => sees(principal, kbid),
+        req: c.req.raw,
+        signal: abort.signal,
+        setHeader: (name, value) => {
+          out[name] = value;
+        },
+      }),
+    rawParams,
+    kbExists,
+  );
   if (isResponse(result)) return result;
   if (isAsyncIterable(result)) {
     if (!def.stream) throw new Error(`${def.method} ${def.path} returned a stream but declares no stream kind`);
@@ -90,6 +95,20 @@ async function serve<T extends RouteDef>(c: Context<HttpEnv>, def: T, handler: H
   }
   if (def.status === 204 || result === undefined) return c.body(null, (def.status === 200 ? 204 : def.status) as 204, out);
   return c.json(result as object, def.status as 200, out);
+}
+
+const KB_PARAMS = ["kbid", "kb_id", "kb", "kb_uuid"];
+
+/** A handler's failure while its knowledge box was being deleted is that box's 404, not a 500. */
+async function run<R>(fn: () => Promise<R>, params: Record<string, string>, exists?: (kbid: string) => boolean): Promise<R> {
+  try {
+    return await fn();
+  } catch (e) {
+    const kbid = KB_PARAMS.map((p) => params[p]).find((v) => v !== undefined && /^[0-9a-f-]{36}$/i.test(v));
+    if (!(e instanceof KboxError && e.status < 500) && kbid !== undefined && exists && !exists(kbid))
+      throw new KboxError(404, "Knowledge Box not found");
+    throw e;
+  }
 }
 
 /**
@@ -113,6 +132,11 @@ function isRouteDef(v: Defs): v is RouteDef {
 export function errorResponse(err: unknown, log: { error(msg: string): void }): Response {
   if (err instanceof KboxError) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: err.headers });
+  }
+  const out = exhausted(err);
+  if (out) {
+    log.error(`${out.status}: ${(err as Error)?.message ?? String(err)}`);
+    return Response.json({ detail: out.detail }, { status: out.status, headers: out.headers });
   }
   log.error(`internal error: ${(err as Error)?.stack ?? String(err)}`);
   return Response.json({ detail: "Internal server error" }, { status: 500 });

@@ -88,9 +88,17 @@ export function tusCreation(req: Request): { length: number | null; meta: Upload
   return { length: h["upload-length"] ?? null, meta };
 }
 
-/** A TUS PATCH's offset and (deferred) length. */
+/**
+ * A TUS PATCH's offset, (deferred) length and body type. A Tus-Resumable other than 1.0.0 is 412; the
+ * hosted clients send none, and the file's own type instead of `application/offset+octet-stream`
+ * (the service checks the type against the upload's).
+ */
 export function tusPatchHeaders(req: Request) {
-  return parse(api.TusPatchHeaders, readHeaders(req), "header");
+  const version = req.headers.get("tus-resumable");
+  if (version !== null && version.trim() !== api.TUS_VERSION)
+    throw new KboxError(412, `Tus-Resumable ${version} is not supported`, { "tus-version": api.TUS_VERSION });
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  return { ...parse(api.TusPatchHeaders, readHeaders(req), "header"), type };
 }
 
 /** The answer to a TUS creation: where the upload is. */

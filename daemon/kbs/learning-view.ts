@@ -94,6 +94,28 @@ export function maskKeys(keys: unknown): Record<string, Record<string, unknown>>
   return mask(keys as Record<string, unknown>, false) as Record<string, Record<string, unknown>>;
 }
 
+/**
+ * A knowledge box as it may leave the daemon in a backup or export: its `user_keys` secrets masked
+ * (they are not in any archive; a restored box has none and needs them set again).
+ */
+export function withoutSecrets(kb: KbDoc): KbDoc {
+  const lc = kb.learning_configuration;
+  if (!lc?.user_keys) return kb;
+  return { ...kb, learning_configuration: { ...lc, user_keys: maskKeys(lc.user_keys) } };
+}
+
+/** user_keys of a restored box: the masked values an archive holds are left out (an empty provider too). */
+export function restoredKeys(keys: unknown): Record<string, unknown> | null {
+  if (!keys || typeof keys !== "object") return null;
+  const strip = (o: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(o)
+        .filter(([, v]) => v !== MASK)
+        .map(([k, v]) => [k, v && typeof v === "object" && !Array.isArray(v) ? strip(v as Record<string, unknown>) : v]),
+    );
+  return strip(keys as Record<string, unknown>);
+}
+
 /** Incoming user_keys where a masked value (read back and sent again) keeps the stored secret. */
 export function unmaskKeys(incoming: Record<string, unknown>, stored: unknown): Record<string, unknown> {
   const old = stored && typeof stored === "object" ? (stored as Record<string, unknown>) : {};

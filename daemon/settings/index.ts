@@ -47,6 +47,8 @@ export interface DaemonSettings {
   mcp: McpSettings;
   /** What the daemon may fetch on a request's behalf (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
   fetch: FetchPolicy;
+  /** The largest upload, in bytes (KBOX_MAX_UPLOAD_MB). */
+  uploads: { maxBytes: number };
   /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
   sync: { roots: string[] };
   /** The allocator the process runs on (reported by `kbox daemon status`). */
@@ -141,6 +143,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
     fetch,
     sync: { roots: v.syncRoots! },
+    uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };

@@ -264,6 +264,11 @@ export const VARIABLES = {
   nuaKey: text("KBOX_NUA_KEY", "secret", {
     doc: "The key sent to that zone when `user_keys.predict` has none.",
   }),
+  maxUploadMb: int("KBOX_MAX_UPLOAD_MB", {
+    min: 1,
+    fallback: 10_240,
+    doc: "The largest file an upload (direct or TUS) may send, in MB; a larger one is refused with 413 before the bytes past the limit are written.",
+  }),
   contextTokens: int("KBOX_CONTEXT_TOKENS", {
     min: 1,
     fallback: 12_000,

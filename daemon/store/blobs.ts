@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
 /**
@@ -10,7 +10,14 @@ import { pipeline } from "node:stream/promises";
  * and every path is checked to stay under the blob root, so no request can reach outside it.
  */
 export class BlobStore {
+  private closed?: string;
+
   constructor(readonly root: string) {}
+
+  /** No write after this (the box was deleted: a late write must not re-create its folder). */
+  close(reason: string): void {
+    this.closed = reason;
+  }
 
   /** Absolute path of a key, refusing anything that would leave the root. */
   path(key: string): string {
@@ -25,16 +32,18 @@ export class BlobStore {
   /** Write bytes or a stream atomically (temp file + rename, fsynced); returns size and md5. */
   async write(key: string, data: Buffer | Readable): Promise<{ size: number; md5: string }> {
     const target = this.path(key);
+    if (this.closed) throw new Error(this.closed);
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     const tmp = `${target}.tmp-${randomBytes(6).toString("hex")}`;
     const md5 = createHash("md5");
     let size = 0;
     const out = createWriteStream(tmp, { mode: 0o600, flush: true });
     try {
+      // pipeline listens for the file stream's errors (a full disk's ENOSPC): never an unhandled 'error'.
       if (Buffer.isBuffer(data)) {
         md5.update(data);
         size = data.length;
-        await new Promise<void>((res, rej) => out.end(data, (e?: Error | null) => (e ? rej(e) : res())));
+        await pipeline(Readable.from([data]), out);
       } else {
         data.on("data", (chunk: Buffer) => {
           md5.update(chunk);

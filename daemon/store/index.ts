@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { BlobStore } from "./blobs.js";
 import { type CacheSizes, type Connection, openDb, openSession, type Session } from "./db.js";
@@ -103,6 +103,7 @@ export class KbStore {
   /** Close the database; writes still arriving (e.g. from work on a deleted box) are refused. */
   close(reason = "the knowledge box is closed"): void {
     for (const t of [this.resources, this.fields, this.paragraphs, ...this.extra]) t.close(reason);
+    this.blobs.close(reason);
     this.db.close();
   }
 }
@@ -138,7 +139,42 @@ export class Store {
       DocTable.open<KbDoc>(meta, "kbs"),
       DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
     ]);
-    return new Store(dataDir, session, meta, kbs, accounts);
+    const store = new Store(dataDir, session, meta, kbs, accounts);
+    await store.sweep();
+    return store;
+  }
+
+  /**
+   * Finish deletions a kill interrupted: a deleted box's folder waits in `trash/` until it is gone, and
+   * a box folder no knowledge box owns (deleted but not yet moved, or re-created by late work) goes too.
+   */
+  async sweep(): Promise<string[]> {
+    const removed: string[] = [];
+    const trash = join(this.dataDir, "trash");
+    for (const name of await readdir(trash).catch(() => [] as string[])) {
+      await rm(join(trash, name), { recursive: true, force: true }).catch(() => undefined);
+      removed.push(`trash/${name}`);
+    }
+    for (const name of await readdir(join(this.dataDir, "kbs")).catch(() => [] as string[])) {
+      if (!/^[0-9a-f-]{36}$/.test(name) || this.kbs.has(name) || this.open.has(name)) continue;
+      await this.moveToTrash(name);
+      removed.push(`kbs/${name}`);
+    }
+    return removed;
+  }
+
+  /** One rename takes a box's folder out of `kbs/` (atomic); removing the bytes may then take its time. */
+  private async moveToTrash(kbid: string): Promise<void> {
+    const trash = join(this.dataDir, "trash");
+    await mkdir(trash, { recursive: true, mode: 0o700 });
+    const dest = join(trash, `${kbid}.${randomBytes(4).toString("hex")}`);
+    try {
+      await rename(this.kbDir(kbid), dest);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw e;
+    }
+    await rm(dest, { recursive: true, force: true, maxRetries: 3 });
   }
 
   /** Bytes held by LanceDB's index and metadata caches (daemon status). */
@@ -165,7 +201,11 @@ export class Store {
     return s;
   }
 
-  /** Close and remove every byte of a knowledge box. */
+  /**
+   * Close and remove every byte of a knowledge box (its record is already gone): its folder moves to
+   * `trash/` and is removed there; a kill on the way is finished by the next start's sweep. Work that
+   * raced the deletion and wrote into the old folder again is swept a little later.
+   */
   async dropKb(kbid: string): Promise<void> {
     const s = this.open.get(kbid);
     this.open.delete(kbid);
@@ -174,7 +214,13 @@ export class Store {
       await kb?.idle().catch(() => undefined);
       kb?.close("the knowledge box was deleted");
     }
-    await rm(this.kbDir(kbid), { recursive: true, force: true });
+    await this.moveToTrash(kbid);
+    for (const ms of [2000, 10_000]) {
+      const late = setTimeout(() => {
+        if (!this.kbs.has(kbid) && !this.open.has(kbid)) void this.moveToTrash(kbid).catch(() => undefined);
+      }, ms);
+      late.unref();
+    }
   }
 
   async idle(): Promise<void> {

@@ -82,6 +82,19 @@ export function tableDir(kbDir: string, table: string): string {
   return join(kbDir, "lance", `${table}.lance`);
 }
 
+/** Remove a tag from every table of a knowledge box (a snapshot a kill left behind); absent tags are fine. */
+export async function dropTag(kb: KbStore, tag: string): Promise<void> {
+  const db = connectionOf(kb);
+  for (const name of await db.tableNames()) {
+    const table = await db.openTable(name);
+    try {
+      await (await table.tags()).delete(tag).catch(() => undefined);
+    } finally {
+      table.close();
+    }
+  }
+}
+
 /**
  * Snapshot a knowledge box into `dest` (same filesystem) without stopping writers: pin the current
  * version of every table (tagged `tag` so that compaction keeps it), then hard-link that version's

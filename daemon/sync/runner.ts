@@ -72,6 +72,8 @@ export class SyncRunner {
       }
     }
     for (const config of t.configs.values()) {
+      // Disabled, or another box's (restored, not yet adopted): not synced.
+      if (config.enabled === false || config.kb_id !== kbid) continue;
       const pending = [...t.jobs.values()].some((j) => j.config_id === config.id && j.status === "pending");
       if (!pending) await this.enqueue(kbid, config, { full: false, trigger: "startup" });
       else this.kick(kbid, config.id);
@@ -266,9 +268,10 @@ export class SyncRunner {
     return [...this.watchers.keys()];
   }
 
-  async configChanged(kbid: string, config: SyncConfig, isNew: boolean): Promise<void> {
+  async configChanged(kbid: string, config: SyncConfig, isNew: boolean, enabled = false): Promise<void> {
+    if (config.enabled === false) return this.stopWatcher(key(kbid, config.id));
     await this.startWatcher(kbid, config);
-    if (isNew) await this.enqueue(kbid, config, { full: false, trigger: "created" });
+    if (isNew || enabled) await this.enqueue(kbid, config, { full: false, trigger: isNew ? "created" : "api" });
   }
 
   async configRemoved(kbid: string, configId: string, deleteResources: boolean): Promise<void> {
@@ -298,7 +301,7 @@ export class SyncRunner {
     for (const kb of this.kbs.list()) {
       const { t } = await this.records.of(kb.uuid).catch(() => ({ t: undefined }));
       for (const c of t?.configs.values() ?? []) {
-        if (!c.sync_interval_minutes) continue;
+        if (!c.sync_interval_minutes || c.enabled === false) continue;
         const last = c.last_sync_run ? Date.parse(c.last_sync_run) : 0;
         if (Date.now() - last < c.sync_interval_minutes * 60_000 || this.loops.has(key(kb.uuid, c.id))) continue;
         await this.enqueue(kb.uuid, c, { full: false, trigger: "schedule" }).catch(() => undefined);

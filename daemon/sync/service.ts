@@ -25,7 +25,10 @@ export class SyncService implements StrategyUser {
   ) {
     this.records = new SyncRecords(kbs);
     this.runner = new SyncRunner(this.records, kbs, resources, settings, log);
-    kbs.onArrive((kbid) => this.runner.startKb(kbid));
+    kbs.onArrive(async (kbid) => {
+      await this.adoptRestored(kbid, log);
+      await this.runner.startKb(kbid);
+    });
     kbs.onDrop(async (kbid) => {
       await this.runner.dropKb(kbid);
       this.records.forget(kbid);
@@ -117,14 +120,16 @@ export class SyncService implements StrategyUser {
     return c;
   }
 
-  async updateConfig(kbid: string, id: string, patch: UpdateSyncConfig, _caller?: Caller): Promise<SyncConfig> {
+  async updateConfig(kbid: string, id: string, patch: UpdateSyncConfig, caller: Caller = { owner: false }): Promise<SyncConfig> {
     const { kbid: kb, t } = await this.tablesOf(kbid);
     const cur = await this.config(kb, id);
+    // Enabling checks the root as creating does: a restored configuration may name any folder.
+    if (patch.enabled && cur.enabled === false) this.checkRoot(cur.external_connection.provider, cur.sync_root_path, caller);
     await this.checkStrategy(kb, patch.extract_strategy);
     const next: SyncConfig = { ...cur, updated_at: new Date().toISOString() };
     for (const [k, v] of Object.entries(patch)) if (v !== null && v !== undefined) (next as Record<string, unknown>)[k] = v;
     await t.configs.put(id, next);
-    await this.runner.configChanged(kb, next, false);
+    await this.runner.configChanged(kb, next, false, patch.enabled === true && cur.enabled === false);
     return next;
   }
 
@@ -145,6 +150,7 @@ export class SyncService implements StrategyUser {
   async trigger(kbid: string, configId: string, full: boolean, trigger: SyncJob["trigger"] = "api"): Promise<SyncJob> {
     const { kbid: kb, t } = await this.tablesOf(kbid);
     const config = await this.config(kb, configId);
+    if (config.enabled === false) throw conflict("This sync configuration is disabled: enable it first (enabled: true)");
     const active = [...t.jobs.values()].some(
       (j) => j.config_id === configId && j.trigger !== "watch" && (j.status === "pending" || j.status === "running"),
     );
@@ -194,6 +200,25 @@ export class SyncService implements StrategyUser {
     if (q.cursor !== undefined) items = items.filter((e) => (q.order === "desc" ? e.id < q.cursor! : e.id > q.cursor!));
     const page = items.slice(0, q.limit);
     return { items: page, next_cursor: items.length > q.limit ? page[page.length - 1].id : null };
+  }
+
+  /**
+   * Configurations that arrived with a restored or imported box belong to another box (their kb_id):
+   * they become this box's, disabled, so that two boxes never sync one folder; enabling one checks its root.
+   */
+  private async adoptRestored(kbid: string, log: Log): Promise<void> {
+    const { t } = await this.tablesOf(kbid);
+    for (const c of [...t.configs.values()]) {
+      if (c.kb_id === kbid) continue;
+      await t.configs.put(c.id, {
+        ...c,
+        kb_id: kbid,
+        enabled: false,
+        external_connection: { ...c.external_connection, kb_id: kbid },
+      });
+      log(`sync configuration ${c.name} (${c.id}) of restored box ${kbid} is disabled; enable it to sync again`);
+    }
+    for (const c of [...t.connections.values()]) if (c.kb_id !== kbid) await t.connections.put(c.id, { ...c, kb_id: kbid });
   }
 
   private checkRoot(provider: Provider, root: string | null, caller: Caller): string | null {

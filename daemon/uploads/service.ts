@@ -1,10 +1,12 @@
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { FileField } from "../../src/api/fields.js";
 import type { CreateResource } from "../../src/api/resources.js";
 import type { UploadResponse } from "../../src/api/uploads.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies } from "../kbs/strategies.js";
 import type { ResourceRef, ResourceService } from "../resources/service.js";
+import { bounded, tooLarge } from "./limits.js";
 import { refuseDuplicate, type UploadMeta } from "./meta.js";
 
 /** Where an upload goes: a new resource (field `file`), or a file field of an existing resource. */
@@ -15,6 +17,8 @@ export class UploadService {
   constructor(
     private readonly kbs: KbService,
     private readonly resources: ResourceService,
+    /** The largest upload (KBOX_MAX_UPLOAD_MB), in bytes: a longer body fails with 413. */
+    private readonly maxBytes: number,
   ) {}
 
   /** Fail early (before reading any byte) on a duplicate md5 or a missing resource. */
@@ -36,6 +40,13 @@ export class UploadService {
     source: () => Readable,
     create: CreateResource = {},
   ): Promise<UploadResponse> {
+    const max = this.maxBytes;
+    const unbounded = source;
+    source = () => {
+      const limited = bounded(max, () => undefined, tooLarge(max));
+      pipeline(unbounded(), limited).catch(() => undefined);
+      return limited;
+    };
     const value: FileField = {
       file: { filename: meta.filename ?? null, content_type: meta.contentType },
       ...(meta.language ? { language: meta.language } : {}),

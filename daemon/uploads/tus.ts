@@ -6,8 +6,9 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { CreateResource } from "../../src/api/resources.js";
 import type { UploadResponse } from "../../src/api/uploads.js";
-import { KboxError, notFound } from "../errors.js";
+import { exhausted, KboxError, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
+import { bounded, tooLarge } from "./limits.js";
 import { refuseDuplicate, type UploadMeta } from "./meta.js";
 import type { UploadService, UploadTarget } from "./service.js";
 
@@ -33,6 +34,8 @@ export class TusService {
   constructor(
     private readonly kbs: KbService,
     private readonly uploads: UploadService,
+    /** The largest upload (KBOX_MAX_UPLOAD_MB), in bytes. */
+    private readonly maxBytes: number,
   ) {}
 
   private async dir(kbid: string): Promise<string> {
@@ -66,6 +69,7 @@ export class TusService {
     meta: UploadMeta,
     create?: CreateResource,
   ): Promise<string> {
+    if (length !== null && length > this.maxBytes) throw tooLarge(this.maxBytes);
     await this.uploads.check(kbid, target, meta);
     const dir = await this.dir(kbid);
     const id = randomBytes(16).toString("hex");
@@ -78,24 +82,34 @@ export class TusService {
    * Append a chunk at `offset` (412 on a mismatch). Bytes received before a broken connection are
    * kept, so the client resumes from the offset HEAD reports. The last byte turns the upload into a file field.
    */
-  async patch(kbid: string, id: string, offset: number, length: number | undefined, body: Readable): Promise<TusState> {
+  async patch(
+    kbid: string,
+    id: string,
+    offset: number,
+    length: number | undefined,
+    body: Readable,
+    type = "application/offset+octet-stream",
+  ): Promise<TusState> {
     if (this.busy.has(id)) throw new KboxError(409, "Another request is writing to this upload");
     this.busy.add(id);
     try {
       const dir = await this.dir(kbid);
       const s = await this.state(kbid, id);
       if (s.finished) return s;
+      // TUS's own type, raw bytes, or the file's declared type (what the hosted clients send); never a form or JSON.
+      const declared = s.meta.contentType.split(";")[0].trim().toLowerCase();
+      if (type !== "application/offset+octet-stream" && type !== "application/octet-stream" && type !== declared)
+        throw new KboxError(415, "A TUS PATCH's Content-Type must be application/offset+octet-stream");
       if (offset !== s.offset) throw new KboxError(412, `Upload-Offset ${offset} does not match the upload's offset ${s.offset}`);
       if (length !== undefined) {
         if (s.length !== null && s.length !== length) throw new KboxError(400, "Upload-Length cannot change");
         if (length < s.offset) throw new KboxError(400, "Upload-Length is below the bytes already received");
+        if (length > this.maxBytes) throw tooLarge(this.maxBytes);
         s.length = length;
       }
-      await this.append(dir, s, body);
-      if (s.length !== null && s.offset > s.length) {
-        await truncate(join(dir, `${id}.part`), s.length);
-        throw new KboxError(413, `The upload is larger than its Upload-Length (${s.length})`);
-      }
+      // A chunk past the length (or past the limit, for a deferred length) is refused whole: the upload
+      // stays at its offset, so the client can send the right chunk.
+      await this.append(dir, s, body, (s.length ?? this.maxBytes) - s.offset);
       if (s.length !== null && s.offset === s.length) await this.finish(dir, s);
       return s;
     } finally {
@@ -103,16 +117,28 @@ export class TusService {
     }
   }
 
-  private async append(dir: string, s: TusState, body: Readable): Promise<void> {
+  private async append(dir: string, s: TusState, body: Readable, room: number): Promise<void> {
     const part = join(dir, `${s.id}.part`);
     // Writing at the recorded offset drops whatever a crashed earlier request left past it.
     const out = createWriteStream(part, { flags: "r+", start: s.offset, flush: true });
+    let overflow = false;
     try {
-      await pipeline(body, out);
+      await pipeline(
+        body,
+        bounded(room, () => (overflow = true)),
+        out,
+      );
     } catch (e) {
-      throw new KboxError(400, `Upload interrupted: ${(e as Error).message}`);
+      if (overflow) {
+        await truncate(part, s.offset).catch(() => undefined);
+        throw s.length === null
+          ? tooLarge(this.maxBytes)
+          : new KboxError(413, `The chunk goes past the upload's Upload-Length (${s.length}); the upload stays at ${s.offset}`);
+      }
+      if (e instanceof KboxError) throw e;
+      throw exhausted(e) ?? new KboxError(400, `Upload interrupted: ${(e as Error).message}`);
     } finally {
-      s.offset += out.bytesWritten;
+      if (!overflow) s.offset += out.bytesWritten;
       await truncate(part, s.offset).catch(() => undefined);
       await this.save(dir, s);
     }

@@ -58,6 +58,8 @@ const mutable = {
   /** kbox, sitemaps: restrict indexing to a part of each page. */
   css_selector: z.string().max(1000).nullable().optional(),
   xpath: z.string().max(1000).nullable().optional(),
+  /** kbox: false stops the configuration (no watcher, schedule or trigger); a restored one starts false. */
+  enabled: z.boolean().nullable().optional(),
 };
 
 export const AddSyncConfig = z.strictObject({
@@ -95,6 +97,8 @@ export const SyncConfig = z.object({
   ignore: z.array(z.string()),
   css_selector: z.string().nullable(),
   xpath: z.string().nullable(),
+  /** kbox: absent or true: syncing; false: stopped (a configuration restored from a backup starts so). */
+  enabled: z.boolean().optional(),
 });
 export type SyncConfig = z.infer<typeof SyncConfig>;
 

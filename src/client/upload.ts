@@ -127,6 +127,7 @@ export async function tusUpload(client: KboxClient, job: UploadJob, state: TusSt
     const end = Math.min(offset + TUS_CHUNK, st.size);
     const body = end > offset ? createReadStream(job.path, { start: offset, end: end - 1 }) : undefined;
     const headers = {
+      "tus-resumable": "1.0.0",
       "upload-offset": String(offset),
       "content-type": "application/offset+octet-stream",
       "content-length": String(end - offset),

@@ -8,6 +8,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { rawCall } from "../helpers/raw.js";
 
 const acct = { account_id: LOCAL_ACCOUNT };
 let d: TestDaemon;
@@ -73,12 +74,18 @@ describe("a restored knowledge box", () => {
     });
     expect(created.uuid).toMatch(/^[0-9a-f]{32}$/);
 
-    // Its sync configuration came along and is live: a new file reaches both boxes.
+    // Its sync configuration came along, re-keyed to the new box and disabled (issue 15, fault 10): two
+    // boxes never sync one folder unasked. The source keeps syncing; the copy does once enabled.
     const configs = await d.client.call(sync.listConfigs, { params: { kbid: restored } });
-    expect(configs.map((c) => c.name)).toEqual(["notes"]);
+    expect(configs.map((c) => [c.name, c.kb_id, c.enabled])).toEqual([["notes", restored, false]]);
+    expect(d.daemon.services.sync.runner.watching().filter((k) => k.startsWith(restored))).toEqual([]);
+    const trigger = await rawCall(d.client, "POST", `/api/v1/kb/${restored}/sync_configs/${configs[0].id}/sync`, {});
+    expect(trigger.status).toBe(409);
     writeFileSync(join(root, "two.md"), "# Two\n\nA note written after the restore.");
-    await until(async () => (await paths(restored)).includes("/two.md"));
     await until(async () => (await paths(src)).includes("/two.md"));
+    expect(await paths(restored)).toEqual(["/one.md"]);
+    await d.client.call(sync.updateConfig, { params: { kbid: restored, config_id: configs[0].id }, body: { enabled: true } });
+    await until(async () => (await paths(restored)).includes("/two.md"));
     expect(await paths(restored)).toEqual(["/one.md", "/two.md"]);
   });
 });

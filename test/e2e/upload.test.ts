@@ -6,6 +6,9 @@ import { OFFLINE, removeHome, startTestDaemon, type TestDaemon, tempHome } from 
 import { rawCall } from "../helpers/raw.js";
 import { waitIdle } from "./ingest-helpers.js";
 
+/** The headers every TUS PATCH carries. */
+const TUS_PATCH = { "tus-resumable": "1.0.0", "content-type": "application/offset+octet-stream" };
+
 let d: TestDaemon;
 let kbid: string;
 const V1 = "/api/v1";
@@ -109,10 +112,7 @@ describe("TUS", () => {
     const location = c.headers.location as string;
     expect(location).toMatch(new RegExp(`^/kb/${kbid}/tusupload/[0-9a-f]{32}$`));
     const half = 20;
-    const p1 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(0, half), {
-      "upload-offset": "0",
-      "content-type": "application/offset+octet-stream",
-    });
+    const p1 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(0, half), { ...TUS_PATCH, "upload-offset": "0" });
     expect(p1.status).toBe(200);
     expect(p1.headers["upload-offset"]).toBe(String(half));
     expect(p1.headers["tus-upload-finished"]).toBeUndefined();
@@ -120,8 +120,20 @@ describe("TUS", () => {
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe(String(half));
     expect(head.headers["upload-length"]).toBe(String(data.length));
-    const wrong = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), { "upload-offset": "3" });
+    const wrong = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), { ...TUS_PATCH, "upload-offset": "3" });
     expect(wrong.status).toBe(412);
+    // A PATCH sends the upload's bytes: TUS's type, raw bytes or the file's own type; nothing else.
+    const json = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), {
+      "upload-offset": String(half),
+      "content-type": "application/json",
+    });
+    expect(json.status).toBe(415);
+    const version = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), {
+      ...TUS_PATCH,
+      "tus-resumable": "0.2.2",
+      "upload-offset": String(half),
+    });
+    expect(version.status).toBe(412);
     const p2 = await rawCall(d.client, "PATCH", V1 + location, data.subarray(half), {
       "upload-offset": String(half),
       "content-type": "text/plain",
@@ -153,7 +165,11 @@ describe("TUS", () => {
     expect(loc.startsWith(`/kb/${kbid}/resource/${uuid}/file/late/tusupload/`)).toBe(true);
     expect((await rawCall(d.client, "HEAD", V1 + loc)).headers["upload-defer-length"]).toBe("1");
     const body = Buffer.from("Deferred length content here.");
-    const p = await rawCall(d.client, "PATCH", V1 + loc, body, { "upload-offset": "0", "upload-length": String(body.length) });
+    const p = await rawCall(d.client, "PATCH", V1 + loc, body, {
+      ...TUS_PATCH,
+      "upload-offset": "0",
+      "upload-length": String(body.length),
+    });
     expect(p.headers["tus-upload-finished"]).toBe("1");
     await waitIdle(d.client, kbid);
     expect((await fieldStatus(uuid, "late")).entry.status).toBe("PROCESSED");
@@ -163,7 +179,9 @@ describe("TUS", () => {
     expect((await create({ "upload-length": "3" })).status).toBe(412);
     const unknown = `${V1}/kb/${kbid}/tusupload/${"0".repeat(32)}`;
     expect((await rawCall(d.client, "HEAD", unknown)).status).toBe(404);
-    expect((await rawCall(d.client, "PATCH", unknown, Buffer.from("x"), { "upload-offset": "0" })).status).toBe(404);
+    expect((await rawCall(d.client, "PATCH", unknown, Buffer.from("x"), { ...TUS_PATCH, "upload-offset": "0" })).status).toBe(
+      404,
+    );
     const md5 = createHash("md5").update(TEXT).digest("hex");
     expect((await create({ "tus-resumable": "1.0.0", "upload-length": "3", "upload-metadata": `md5 ${b64(md5)}` })).status).toBe(
       409,
@@ -188,11 +206,11 @@ describe("TUS", () => {
         "upload-length": String(data.length),
       });
       const loc = V1 + (c.headers.location as string);
-      await rawCall(d2.client, "PATCH", loc, data.subarray(0, 10), { "upload-offset": "0" });
+      await rawCall(d2.client, "PATCH", loc, data.subarray(0, 10), { ...TUS_PATCH, "upload-offset": "0" });
       await d2.stop();
       d2 = await startTestDaemon({ home, keepHome: true, env: OFFLINE });
       expect((await rawCall(d2.client, "HEAD", loc)).headers["upload-offset"]).toBe("10");
-      const p = await rawCall(d2.client, "PATCH", loc, data.subarray(10), { "upload-offset": "10" });
+      const p = await rawCall(d2.client, "PATCH", loc, data.subarray(10), { ...TUS_PATCH, "upload-offset": "10" });
       expect(p.headers["tus-upload-finished"]).toBe("1");
       const rid = String(p.headers["ndb-resource"]).split("/").pop() as string;
       const dl = await rawCall(d2.client, "GET", `${V1}/kb/${kb}/resource/${rid}/file/file/download/field`);

@@ -38,7 +38,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.tusPatch, async ({ params, req }) => {
     const p = params as FormParams & { upload_id: string };
     const h = tusPatchHeaders(req);
-    return patched(await s.tus.patch(p.kbid, p.upload_id, h["upload-offset"], h["upload-length"], bodyOf(req)()));
+    return patched(await s.tus.patch(p.kbid, p.upload_id, h["upload-offset"], h["upload-length"], bodyOf(req)(), h.type));
   });
   mount(app, asGet(api.tusHead), async ({ params }) => {
     const p = params as FormParams & { upload_id: string };

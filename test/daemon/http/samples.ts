@@ -44,7 +44,13 @@ export const PARAM_SAMPLES: Record<string, string> = {
  */
 export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?: unknown }][] = [
   [/^POST .*\/tusupload$/, { headers: { "tus-resumable": "1.0.0", "upload-length": "1" } }],
-  [/^PATCH .*\/tusupload\/:upload_id$/, { headers: { "tus-resumable": "1.0.0", "upload-offset": "0" }, body: "x" }],
+  [
+    /^PATCH .*\/tusupload\/:upload_id$/,
+    {
+      headers: { "tus-resumable": "1.0.0", "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+      body: "x",
+    },
+  ],
   [/^PUT .*\/:field_type\/:field_id$/, { body: { body: "x" } }],
   [/^POST .*\/import$/, { body: "not an archive" }],
 ];
