@@ -21,6 +21,7 @@ import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
 import * as search from "./routes/search.js";
 import * as searchConfigs from "./routes/search-configs.js";
+import * as standalone from "./routes/standalone.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
 import * as uploads from "./routes/uploads.js";
@@ -49,6 +50,7 @@ const AREAS: Area[] = [
   sync.register,
   processing.register,
   uploads.register,
+  standalone.register,
 ];
 
 export interface AppOptions {

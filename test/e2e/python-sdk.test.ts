@@ -189,3 +189,43 @@ describe("features: relations", () => {
     expect(Object.keys(sync.relations?.entities ?? {})).toEqual(["Maria Lopez"]);
   });
 });
+
+describe("standalone routes", () => {
+  it("versions and health answer without a key; config-check names the caller", async () => {
+    const v = await call("GET", "/versions", undefined, {});
+    expect(v.status).toBe(200);
+    expect(v.json).toMatchObject({ nucliadb: { installed: expect.any(String), latest: expect.any(String) } });
+    for (const p of ["/health/alive", "/health/ready"])
+      expect((await call("GET", p, undefined, {})).json).toEqual({ status: "ok" });
+    expect((await call("GET", "/config-check", undefined, {})).status).toBe(401);
+    const c = await call("GET", "/config-check", undefined, { "x-nucliadb-roles": "READER" });
+    expect(c.json).toEqual({
+      nua_api_key: { has_key: false, valid: false, error: expect.any(String) },
+      user: { username: "roles-header", roles: ["READER"] },
+    });
+  });
+
+  it("export and import statuses use the upstream values", async () => {
+    const { export_id } = (await call("POST", `/kb/${kbid}/export`)).json as { export_id: string };
+    let st = up.StatusResponse.parse((await call("GET", `/kb/${kbid}/export/${export_id}/status`)).json);
+    for (let i = 0; i < 100 && st.status !== "finished"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      st = up.StatusResponse.parse((await call("GET", `/kb/${kbid}/export/${export_id}/status`)).json);
+    }
+    expect(st.status).toBe("finished");
+    expect(st.total).toBeGreaterThan(0);
+    const archive = await fetch(`${d.url}/api/v1/kb/${kbid}/export/${export_id}`, { headers: ROLES });
+    const bytes = Buffer.from(await archive.arrayBuffer());
+    const target = (await call("POST", "/kbs", { slug: "py-import" })).json as { uuid: string };
+    const imp = await fetch(`${d.url}/api/v1/kb/${target.uuid}/import`, {
+      method: "POST",
+      headers: { ...ROLES, "content-type": "application/octet-stream" },
+      body: bytes,
+    });
+    const { import_id } = (await imp.json()) as { import_id: string };
+    // A small import is finished when its call returns.
+    const ist = up.StatusResponse.parse((await call("GET", `/kb/${target.uuid}/import/${import_id}/status`)).json);
+    expect(ist).toMatchObject({ status: "finished", retries: 0 });
+    expect(ist.total).toBeGreaterThanOrEqual(4);
+  });
+});

@@ -125,3 +125,11 @@ export const SyncAskResponse = z.object({
   retrieval_results: z.object({ resources: z.record(z.string(), z.unknown()) }),
   relations: opt(Relations),
 });
+
+/** export_import.StatusResponse */
+export const StatusResponse = z.object({
+  status: z.enum(["scheduled", "running", "finished", "errored"]),
+  total: z.number().int().optional(),
+  processed: z.number().int().optional(),
+  retries: z.number().int().optional(),
+});
