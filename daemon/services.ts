@@ -5,10 +5,13 @@ import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
+import { KvSchemaService } from "./kbs/kv-schemas.js";
 import { LearningService } from "./kbs/learning.js";
 import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
+import { SynonymService } from "./kbs/synonyms.js";
+import { VectorsetService } from "./kbs/vectorsets.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
@@ -51,6 +54,10 @@ export interface Services {
   models: KbModelService;
   /** A knowledge box's model (learning) configuration: read, validated updates, available models. */
   learning: LearningService;
+  /** Custom synonyms, key-value schemas and vectorsets of a knowledge box (daemon/kbs). */
+  synonyms: SynonymService;
+  kvSchemas: KvSchemaService;
+  vectorsets: VectorsetService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
   /** The understanding API served locally: chat, chat completions, sentences, query analysis, models. */
@@ -80,7 +87,9 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const models = new KbModelService(kbs, new ModelService(join(settings.paths.data, "models"), settings.models, info.log));
   const backups = await BackupService.open(store, kbs, info.version);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups);
-  const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search);
+  const synonyms = new SynonymService(kbs);
+  const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search, synonyms);
+  const learning = new LearningService(kbs, models, settings.generation);
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources);
@@ -106,7 +115,10 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     labelsets: new LabelsetService(kbs),
     strategies: new StrategyService(kbs, [sync]),
     models,
-    learning: new LearningService(kbs, models, settings.generation),
+    learning,
+    synonyms,
+    kvSchemas: new KvSchemaService(kbs),
+    vectorsets: new VectorsetService(kbs, models, learning),
     ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
     predict: new PredictService(kbs, models, settings.generation),
     sync,

@@ -12,6 +12,7 @@ import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
+import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as learning from "./routes/learning.js";
@@ -51,6 +52,7 @@ const AREAS: Area[] = [
   processing.register,
   uploads.register,
   standalone.register,
+  kbSettings.register,
 ];
 
 export interface AppOptions {

@@ -15,6 +15,7 @@ import { queryRelations } from "./relations.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
 import { semanticSearch } from "./semantic.js";
+import { expandSynonyms, type SynonymSource } from "./synonyms.js";
 
 /** What search needs of the model service (daemon/models), when one is installed. */
 export interface SearchModels {
@@ -47,6 +48,8 @@ export class SearchService {
     readonly configs: SearchConfigService,
     private readonly models: SearchModels | undefined,
     private readonly settings: SearchSettings,
+    /** Custom synonyms keyword queries expand to (none when not given). */
+    private readonly synonyms?: SynonymSource,
   ) {
     kbs.onDrop(async (kbid) => {
       for (const [store, m] of this.maintainers) if (store.kbid === kbid) await m.close(), this.maintainers.delete(store);
@@ -94,6 +97,11 @@ export class SearchService {
     return this.run(kb, store, resolveFind(merged, kb));
   }
 
+  /** The keyword query with the knowledge box's custom synonyms added. */
+  private async keywordQuery(kbid: string, query: string): Promise<string> {
+    return this.synonyms ? expandSynonyms(query, (await this.synonyms.get(kbid)).synonyms) : query;
+  }
+
   private async run(kb: KbDoc, store: KbStore, req: ResolvedFind): Promise<FindResponse> {
     const m = await this.maintainer(store);
     const langs = this.languages(store);
@@ -102,7 +110,9 @@ export class SearchService {
     const window = Math.max(need, req.rrf.window ?? 0, req.rerank.window ?? 0);
     const vector = req.semantic ? await this.queryVector(kb, store, req) : undefined;
     const [kw, sem] = await Promise.all([
-      req.keyword && req.query.trim() ? keywordSearch(store.paragraphs.table, req.query, langs, filter, window) : undefined,
+      req.keyword && req.query.trim()
+        ? keywordSearch(store.paragraphs.table, await this.keywordQuery(kb.uuid, req.query), langs, filter, window)
+        : undefined,
       vector
         ? semanticSearch(store.paragraphs.table, vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset))
         : undefined,

@@ -229,3 +229,60 @@ describe("standalone routes", () => {
     expect(ist.total).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe("knowledge box settings the SDK manages", () => {
+  it("custom synonyms round-trip, and a keyword query for a term finds its synonyms", async () => {
+    expect((await call("POST", `/kb/${kbid}/find`, { query: "feline", features: ["keyword"] })).json).toMatchObject({
+      best_matches: [],
+    });
+    expect((await call("PUT", `/kb/${kbid}/custom-synonyms`, { synonyms: { feline: ["cats", "kittens"] } })).status).toBe(204);
+    expect((await call("GET", `/kb/${kbid}/custom-synonyms`)).json).toEqual({ synonyms: { feline: ["cats", "kittens"] } });
+    const r = await call("POST", `/kb/${kbid}/find`, { query: "feline", features: ["keyword"] });
+    expect(Object.keys((r.json as { resources: object }).resources)).toEqual([rids.cats]);
+    expect((await call("DELETE", `/kb/${kbid}/custom-synonyms`)).status).toBe(204);
+    expect((await call("GET", `/kb/${kbid}/custom-synonyms`)).json).toEqual({ synonyms: {} });
+  });
+
+  it("key-value schemas: create, list, change, delete, with the model's checks", async () => {
+    const schema = {
+      name: "product",
+      fields: [
+        { key: "price", type: "float", range: true },
+        { key: "colour", type: "text" },
+      ],
+    };
+    const made = await call("POST", `/kb/${kbid}/kv-schemas`, schema);
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({
+      name: "product",
+      description: "",
+      fields: [{ key: "price", required: true, range: true }, {}],
+    });
+    expect((await call("POST", `/kb/${kbid}/kv-schemas`, schema)).status).toBe(409);
+    expect(
+      (await call("POST", `/kb/${kbid}/kv-schemas`, { name: "bad", fields: [{ key: "x", type: "text", range: true }] })).status,
+    ).toBe(422);
+    expect(Object.keys(((await call("GET", `/kb/${kbid}/kv-schemas`)).json as { schemas: object }).schemas)).toEqual(["product"]);
+    const changed = await call("PATCH", `/kb/${kbid}/kv-schemas/product`, { description: "Things we sell" });
+    expect(changed.json).toMatchObject({ name: "product", description: "Things we sell" });
+    expect((await call("DELETE", `/kb/${kbid}/kv-schemas/product`)).status).toBe(204);
+    expect((await call("GET", `/kb/${kbid}/kv-schemas/product`)).status).toBe(404);
+  });
+
+  it("vectorsets map to the box's semantic models: add, list, delete (not the only one)", async () => {
+    const { uuid } = (await call("POST", "/kbs", { slug: "py-vectors" })).json as { uuid: string };
+    const added = await call("POST", `/kb/${uuid}/vectorsets/bge-small-en-v1.5`);
+    expect(added.status).toBe(201);
+    expect(added.json).toEqual({ id: "bge-small-en-v1.5" });
+    expect((await call("POST", `/kb/${uuid}/vectorsets/bge-small-en-v1.5`)).status).toBe(409);
+    expect((await call("POST", `/kb/${uuid}/vectorsets/no-such-model`)).status).toBe(422);
+    await call("POST", `/kb/${uuid}/vectorsets/multilingual-e5-small`);
+    const list = (await call("GET", `/kb/${uuid}/vectorsets`)).json as { vectorsets: { id: string }[] };
+    expect(list.vectorsets.map((v) => v.id)).toEqual(["bge-small-en-v1.5", "multilingual-e5-small"]);
+    const conf = (await call("GET", `/kb/${uuid}/configuration`)).json as { semantic_models: string[] };
+    expect(conf.semantic_models).toHaveLength(2);
+    expect((await call("DELETE", `/kb/${uuid}/vectorsets/bge-small-en-v1.5`)).status).toBe(204);
+    expect((await call("DELETE", `/kb/${uuid}/vectorsets/multilingual-e5-small`)).status).toBe(409);
+    expect((await call("DELETE", `/kb/${uuid}/vectorsets/nothing`)).status).toBe(404);
+  });
+});

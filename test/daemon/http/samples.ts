@@ -35,6 +35,8 @@ export const PARAM_SAMPLES: Record<string, string> = {
   labelset: "topics",
   name: "cfg",
   model_id: "no-such-model",
+  schema_id: "product",
+  vectorset_id: "bge-small-en-v1.5",
 };
 
 /**
