@@ -5,6 +5,7 @@ import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
+import { FeedbackService } from "./kbs/feedback.js";
 import { KvSchemaService } from "./kbs/kv-schemas.js";
 import { LearningService } from "./kbs/learning.js";
 import { KbModelService } from "./kbs/models.js";
@@ -57,6 +58,8 @@ export interface Services {
   /** Custom synonyms, key-value schemas and vectorsets of a knowledge box (daemon/kbs). */
   synonyms: SynonymService;
   kvSchemas: KvSchemaService;
+  /** Feedback on answers, by learning id (daemon/kbs). */
+  feedback: FeedbackService;
   vectorsets: VectorsetService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
@@ -118,6 +121,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     learning,
     synonyms,
     kvSchemas: new KvSchemaService(kbs),
+    feedback: new FeedbackService(kbs),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
     predict: new PredictService(kbs, models, settings.generation),

@@ -20,6 +20,7 @@ import * as models from "./routes/models.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
+import * as sdkExtras from "./routes/sdk-extras.js";
 import * as search from "./routes/search.js";
 import * as searchConfigs from "./routes/search-configs.js";
 import * as standalone from "./routes/standalone.js";
@@ -53,6 +54,7 @@ const AREAS: Area[] = [
   uploads.register,
   standalone.register,
   kbSettings.register,
+  sdkExtras.register,
 ];
 
 export interface AppOptions {

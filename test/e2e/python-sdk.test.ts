@@ -286,3 +286,41 @@ describe("knowledge box settings the SDK manages", () => {
     expect((await call("DELETE", `/kb/${uuid}/vectorsets/nothing`)).status).toBe(404);
   });
 });
+
+describe("feedback, reindex, trainset, generative providers", () => {
+  it("feedback is stored against an ask's learning id", async () => {
+    const ask = await call("POST", `/kb/${kbid}/ask`, { query: "When do releases ship?" }, { ...ROLES, "x-synchronous": "true" });
+    const { learning_id } = up.SyncAskResponse.parse(ask.json);
+    expect(learning_id).toMatch(/^[0-9a-f]{32}$/);
+    const sent = await call("POST", `/kb/${kbid}/feedback`, {
+      ident: learning_id,
+      good: false,
+      task: "CHAT",
+      feedback: "Too short",
+    });
+    expect(sent.status).toBe(200);
+    expect((await call("POST", `/kb/${kbid}/feedback`, { ident: learning_id, good: true, task: "SEARCH" })).status).toBe(422);
+    const list = (await call("GET", `/kb/${kbid}/feedback?ident=${learning_id}`)).json as { feedback: unknown[] };
+    expect(list.feedback).toEqual([
+      { ident: learning_id, good: false, task: "CHAT", feedback: "Too short", created: expect.any(String) },
+    ]);
+  });
+
+  it("reindex rewrites a resource's rows from its record; reindex_vectors processes it again", async () => {
+    expect((await call("POST", `/kb/${kbid}/resource/${rids.office}/reindex`)).status).toBe(200);
+    expect((await call("POST", `/kb/${kbid}/slug/office/reindex?reindex_vectors=true`)).status).toBe(200);
+    const pending = (await call("GET", `/kb/${kbid}/resource/${rids.office}`)).json as { metadata: { status: string } };
+    expect(pending.metadata.status).toMatch(/^(PENDING|PROCESSED)$/);
+    await d.daemon.services.processing.idle();
+    const r = await call("POST", `/kb/${kbid}/find`, { query: "Lisbon desks", features: ["keyword"] });
+    expect(Object.keys((r.json as { resources: object }).resources)).toContain(rids.office);
+    expect((await call("POST", `/kb/${kbid}/resource/${"0".repeat(32)}/reindex`)).status).toBe(404);
+  });
+
+  it("trainset partitions and generative providers", async () => {
+    expect((await call("GET", `/kb/${kbid}/trainset`)).json).toEqual({ partitions: [kbid] });
+    const g = (await call("GET", `/kb/${kbid}/generative_providers`)).json as Record<string, { name: string; type: string }[]>;
+    expect(g.extractive.map((m) => m.name)).toEqual(["extractive"]);
+    for (const models of Object.values(g)) for (const m of models) expect(m.type).toBe("generative");
+  });
+});
