@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { PredictService } from "./ask/predict.js";
 import { AskService } from "./ask/service.js";
+import { SummarizeService } from "./ask/summarize.js";
 import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
@@ -61,6 +62,8 @@ export interface Services {
   /** Feedback on answers, by learning id (daemon/kbs). */
   feedback: FeedbackService;
   vectorsets: VectorsetService;
+  /** Resource summaries, extractive or generated (daemon/ask). */
+  summarize: SummarizeService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
   /** The understanding API served locally: chat, chat completions, sentences, query analysis, models. */
@@ -124,6 +127,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     feedback: new FeedbackService(kbs),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
+    summarize: new SummarizeService(kbs, resources, settings.generation),
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,
