@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { PredictService } from "./ask/predict.js";
+import { RetrievalService } from "./ask/retrieval.js";
 import { AskService } from "./ask/service.js";
 import { SummarizeService } from "./ask/summarize.js";
 import { AuthService } from "./auth/service.js";
@@ -64,6 +65,8 @@ export interface Services {
   vectorsets: VectorsetService;
   /** Resource summaries, extractive or generated (daemon/ask). */
   summarize: SummarizeService;
+  /** Retrieve and augment: the two halves of ask as separate calls (daemon/ask). */
+  retrieval: RetrievalService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
   /** The understanding API served locally: chat, chat completions, sentences, query analysis, models. */
@@ -128,6 +131,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     vectorsets: new VectorsetService(kbs, models, learning),
     ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
     summarize: new SummarizeService(kbs, resources, settings.generation),
+    retrieval: new RetrievalService(kbs, resources, search),
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,

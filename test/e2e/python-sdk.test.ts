@@ -365,3 +365,39 @@ describe("summarize", () => {
     }
   });
 });
+
+describe("retrieve and augment: ask in two calls", () => {
+  it("retrieve answers scored paragraph ids; augment gives their text, neighbours, fields and resources", async () => {
+    const r = await call("POST", `/kb/${kbid}/retrieve`, {
+      query: { query: "When do hotfixes ship?", override: { semantic: "disabled" } },
+      top_k: 3,
+    });
+    expect(r.status).toBe(200);
+    const { matches } = up.RetrievalResponse.parse(r.json);
+    expect(matches.length).toBeGreaterThan(0);
+    expect(matches[0].id.startsWith(rids.shipping)).toBe(true);
+    expect(matches[0].score).toMatchObject({ source: "index", type: "keyword" });
+    const raw = up.RetrievalResponse.parse(
+      (await call("POST", `/kb/${kbid}/retrieve`, { query: { keyword: { query: "purr" } } })).json,
+    );
+    expect(raw.matches[0].id.startsWith(rids.cats)).toBe(true);
+
+    const best = matches.find((m) => m.id.includes("/t/body/"))?.id ?? "";
+    const field = `${rids.shipping}/t/body`;
+    const a = await call("POST", `/kb/${kbid}/augment`, {
+      resources: [{ given: [rids.shipping], title: true, classification_labels: true }],
+      fields: [{ given: [field], text: true }],
+      paragraphs: [{ given: [{ id: best }], neighbours_before: 1, neighbours_after: 1 }],
+    });
+    expect(a.status).toBe(200);
+    const aug = up.AugmentResponse.parse(a.json);
+    expect(aug.resources[rids.shipping]).toMatchObject({
+      title: "Release planning",
+      classification_labels: { topic: ["planning"] },
+    });
+    expect(aug.fields[field].text).toContain("Hotfixes can ship on any weekday.");
+    const para = aug.paragraphs[best];
+    expect(para.text).toContain("Hotfixes");
+    expect([...(para.neighbours_before ?? []), ...(para.neighbours_after ?? [])].length).toBeGreaterThan(0);
+  });
+});

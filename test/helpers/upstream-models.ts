@@ -133,3 +133,45 @@ export const StatusResponse = z.object({
   processed: z.number().int().optional(),
   retries: z.number().int().optional(),
 });
+
+const ScoreSource = z.enum(["index", "rank_fusion", "reranker"]);
+const ScoreType = z.enum(["semantic", "keyword", "graph", "rrf", "wCombSUM", "reranker"]);
+/** retrieval.RetrievalResponse (every model of it forbids unknown members). */
+export const RetrievalResponse = z.strictObject({
+  matches: z.array(
+    z.strictObject({
+      id: z.string(),
+      score: z.strictObject({
+        value: z.number(),
+        source: ScoreSource,
+        type: ScoreType,
+        history: z.array(z.strictObject({ score: z.number(), source: ScoreSource, type: ScoreType })),
+      }),
+      metadata: z.strictObject({
+        field_labels: z.array(z.string()),
+        paragraph_labels: z.array(z.string()),
+        is_an_image: z.boolean(),
+        is_a_table: z.boolean(),
+        source_file: z.string().nullable(),
+        page: z.number().int().nullable(),
+        in_page_with_visual: z.boolean().nullable(),
+      }),
+    }),
+  ),
+});
+
+/** augment.AugmentResponse */
+export const AugmentResponse = z.object({
+  resources: z.record(
+    z.string(),
+    z.object({ id: z.string(), title: opt(z.string()), classification_labels: opt(z.record(z.string(), z.array(z.string()))) }),
+  ),
+  fields: z.record(
+    z.string(),
+    z.object({ text: opt(z.string()), classification_labels: opt(z.record(z.string(), z.array(z.string()))) }),
+  ),
+  paragraphs: z.record(
+    z.string(),
+    z.object({ text: opt(z.string()), neighbours_before: opt(z.array(z.string())), neighbours_after: opt(z.array(z.string())) }),
+  ),
+});
