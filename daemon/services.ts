@@ -7,6 +7,7 @@ import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
+import { EntitiesGroupService } from "./kbs/entities.js";
 import { FeedbackService } from "./kbs/feedback.js";
 import { KvSchemaService } from "./kbs/kv-schemas.js";
 import { LearningService } from "./kbs/learning.js";
@@ -62,6 +63,8 @@ export interface Services {
   kvSchemas: KvSchemaService;
   /** Feedback on answers, by learning id (daemon/kbs). */
   feedback: FeedbackService;
+  /** Entities groups the user defines (daemon/kbs). */
+  entities: EntitiesGroupService;
   vectorsets: VectorsetService;
   /** Resource summaries, extractive or generated (daemon/ask). */
   summarize: SummarizeService;
@@ -128,6 +131,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     synonyms,
     kvSchemas: new KvSchemaService(kbs),
     feedback: new FeedbackService(kbs),
+    entities: new EntitiesGroupService(kbs),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
     summarize: new SummarizeService(kbs, resources, settings.generation),

@@ -401,3 +401,22 @@ describe("retrieve and augment: ask in two calls", () => {
     expect([...(para.neighbours_before ?? []), ...(para.neighbours_after ?? [])].length).toBeGreaterThan(0);
   });
 });
+
+describe("entities groups", () => {
+  it("create, list, read, change and delete a group", async () => {
+    const made = await call("POST", `/kb/${kbid}/entitiesgroups`, {
+      group: "PEOPLE",
+      title: "People",
+      entities: { maria: { value: "Maria Lopez", represents: ["M. Lopez"] } },
+    });
+    expect(made.status).toBe(200);
+    expect((await call("POST", `/kb/${kbid}/entitiesgroups`, { group: "PEOPLE" })).status).toBe(409);
+    const all = up.KnowledgeBoxEntities.parse((await call("GET", `/kb/${kbid}/entitiesgroups`)).json);
+    expect(all).toEqual({ uuid: kbid, groups: { PEOPLE: { title: "People", custom: true } } });
+    await call("PATCH", `/kb/${kbid}/entitiesgroup/PEOPLE`, { add: { bob: { value: "Bob" } }, delete: ["maria"] });
+    const g = up.EntitiesGroup.parse((await call("GET", `/kb/${kbid}/entitiesgroup/PEOPLE`)).json);
+    expect(Object.keys(g.entities)).toEqual(["bob"]);
+    expect((await call("DELETE", `/kb/${kbid}/entitiesgroup/PEOPLE`)).status).toBe(204);
+    expect((await call("GET", `/kb/${kbid}/entitiesgroup/PEOPLE`)).status).toBe(404);
+  });
+});

@@ -175,3 +175,17 @@ export const AugmentResponse = z.object({
     z.object({ text: opt(z.string()), neighbours_before: opt(z.array(z.string())), neighbours_after: opt(z.array(z.string())) }),
   ),
 });
+
+const UpEntity = z.object({ value: z.string(), merged: z.boolean().optional(), represents: z.array(z.string()).optional() });
+/** entities.KnowledgeBoxEntities */
+export const KnowledgeBoxEntities = z.object({
+  uuid: z.string(),
+  groups: z.record(z.string(), z.object({ title: opt(z.string()), color: opt(z.string()), custom: z.boolean().optional() })),
+});
+/** entities.EntitiesGroup */
+export const EntitiesGroup = z.object({
+  title: opt(z.string()),
+  color: opt(z.string()),
+  custom: z.boolean().optional(),
+  entities: z.record(z.string(), UpEntity),
+});

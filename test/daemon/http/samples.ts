@@ -36,6 +36,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   name: "cfg",
   model_id: "no-such-model",
   schema_id: "product",
+  group: "PEOPLE",
   vectorset_id: "bge-small-en-v1.5",
 };
 
