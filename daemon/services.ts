@@ -1,15 +1,22 @@
 import { join } from "node:path";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
+import { RetrievalService } from "./ask/retrieval.js";
 import { AskService } from "./ask/service.js";
+import { SummarizeService } from "./ask/summarize.js";
 import { AuthService } from "./auth/service.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
+import { EntitiesGroupService } from "./kbs/entities.js";
+import { FeedbackService } from "./kbs/feedback.js";
+import { KvSchemaService } from "./kbs/kv-schemas.js";
 import { LearningService } from "./kbs/learning.js";
 import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
+import { SynonymService } from "./kbs/synonyms.js";
+import { VectorsetService } from "./kbs/vectorsets.js";
 import type { Log } from "./lifecycle/logger.js";
 import { McpService } from "./mcp/service.js";
 import { ModelService } from "./models/service.js";
@@ -54,6 +61,18 @@ export interface Services {
   models: KbModelService;
   /** A knowledge box's model (learning) configuration: read, validated updates, available models. */
   learning: LearningService;
+  /** Custom synonyms, key-value schemas and vectorsets of a knowledge box (daemon/kbs). */
+  synonyms: SynonymService;
+  kvSchemas: KvSchemaService;
+  /** Feedback on answers, by learning id (daemon/kbs). */
+  feedback: FeedbackService;
+  /** Entities groups the user defines (daemon/kbs). */
+  entities: EntitiesGroupService;
+  vectorsets: VectorsetService;
+  /** Resource summaries, extractive or generated (daemon/ask). */
+  summarize: SummarizeService;
+  /** Retrieve and augment: the two halves of ask as separate calls (daemon/ask). */
+  retrieval: RetrievalService;
   /** Ask: retrieval, context, generation and citations (daemon/ask). */
   ask: AskService;
   /** The understanding API served locally: chat, chat completions, sentences, query analysis, models. */
@@ -85,7 +104,9 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const models = new KbModelService(kbs, new ModelService(join(settings.paths.data, "models"), settings.models, info.log));
   const backups = await BackupService.open(store, kbs, info.version, info.log);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups, info.log);
-  const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search);
+  const synonyms = new SynonymService(kbs);
+  const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search, synonyms);
+  const learning = new LearningService(kbs, models, settings.generation);
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources, settings.uploads.maxBytes);
@@ -127,8 +148,15 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     labelsets: new LabelsetService(kbs),
     strategies: new StrategyService(kbs, [sync]),
     models,
-    learning: new LearningService(kbs, models, settings.generation),
+    learning,
+    synonyms,
+    kvSchemas: new KvSchemaService(kbs),
+    feedback: new FeedbackService(kbs),
+    entities: new EntitiesGroupService(kbs),
+    vectorsets: new VectorsetService(kbs, models, learning),
     ask,
+    summarize: new SummarizeService(kbs, resources, settings.generation),
+    retrieval: new RetrievalService(kbs, resources, search),
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,

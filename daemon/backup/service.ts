@@ -226,6 +226,16 @@ export class BackupService {
     return doc;
   }
 
+  /** An export's status as the upstream StatusResponse (total and processed in bytes), with kbox's size and progress. */
+  exportStatus(kbid: string, id: string) {
+    const d = this.exportOf(kbid, id);
+    const progress = this.progress(d.id);
+    const status = d.status === "failed" ? ("errored" as const) : d.status;
+    const total = progress?.total ?? d.size;
+    const processed = status === "finished" ? total : (progress?.done ?? 0);
+    return { status, total, processed, retries: 0, size: d.size, error: d.error, progress };
+  }
+
   /** The archive of a finished backup or export. */
   archive(id: string, kind?: BackupKind): BackupDoc {
     const doc = this.get(id, kind);
@@ -281,9 +291,13 @@ export class BackupService {
   }
 
   /** Status of an import: known ids are finished (a failed import answered with its error). */
-  importStatus(kbid: string, id: string): "finished" {
+  async importStatus(
+    kbid: string,
+    id: string,
+  ): Promise<{ status: "finished"; total: number; processed: number; retries: number }> {
     if (this.imports.get(id) !== this.kbs.require(kbid).uuid) throw notFound(`Import ${id} not found`);
-    return "finished";
+    const { store } = await this.kbs.open(kbid);
+    return { status: "finished", total: store.resources.size, processed: store.resources.size, retries: 0 };
   }
 
   /** Wait for running backups (the daemon is stopping). */

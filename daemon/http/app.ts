@@ -14,6 +14,7 @@ import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
+import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as learning from "./routes/learning.js";
@@ -22,8 +23,10 @@ import * as models from "./routes/models.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
+import * as sdkExtras from "./routes/sdk-extras.js";
 import * as search from "./routes/search.js";
 import * as searchConfigs from "./routes/search-configs.js";
+import * as standalone from "./routes/standalone.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
 import * as uploads from "./routes/uploads.js";
@@ -54,6 +57,9 @@ const AREAS: Area[] = [
   processing.register,
   uploads.register,
   mcp.register,
+  standalone.register,
+  kbSettings.register,
+  sdkExtras.register,
 ];
 
 export interface AppOptions {

@@ -243,6 +243,16 @@ export class ResourceService {
     return { seqid: next.last_seqid };
   }
 
+  /** Index a resource again: rewrite its indexed rows from the stored record, or (vectors) process it again. */
+  async reindex(kbid: string, ref: ResourceRef, vectors: boolean): Promise<null> {
+    if (vectors) await this.reprocess(kbid, ref);
+    else {
+      const { store, res } = await this.resolve(kbid, ref);
+      await this.processing.enqueue(store.kbid, res.id, []);
+    }
+    return null;
+  }
+
   /** Copy request attributes onto the record and prepare every field the request carries. */
   private async applyInput(
     store: KbStore,

@@ -15,6 +15,7 @@ import { annForFetch, underFilter } from "./prefilter.js";
 import { queryRelations } from "./relations.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
+import { expandSynonyms, type SynonymSource } from "./synonyms.js";
 
 /** What search needs of the model service (daemon/models), when one is installed. */
 export interface SearchModels {
@@ -54,6 +55,8 @@ export class SearchService {
     readonly configs: SearchConfigService,
     private readonly models: SearchModels | undefined,
     private readonly settings: SearchSettings,
+    /** Custom synonyms keyword queries expand to (none when not given). */
+    private readonly synonyms?: SynonymSource,
   ) {
     kbs.onDrop(async (kbid) => {
       for (const [store, m] of this.maintainers) if (store.kbid === kbid) await m.close(), this.maintainers.delete(store);
@@ -108,6 +111,11 @@ export class SearchService {
     return this.run(kb, store, resolveFind(merged, kb), signal);
   }
 
+  /** The keyword query with the knowledge box's custom synonyms added. */
+  private async keywordQuery(kbid: string, query: string): Promise<string> {
+    return this.synonyms ? expandSynonyms(query, (await this.synonyms.get(kbid)).synonyms) : query;
+  }
+
   private async run(kb: KbDoc, store: KbStore, req: ResolvedFind, signal: AbortSignal): Promise<Retrieval> {
     const m = await this.maintainer(store);
     const langs = this.languages(store);
@@ -117,7 +125,7 @@ export class SearchService {
     const vector = req.semantic ? await this.queryVector(kb, store, req) : undefined;
     const ann = vector ? m.annFor(vector.vectorset) : { indexed: false, nprobes: 0, refineFactor: 0 };
     signal.throwIfAborted();
-    const query = parseQuery(req.query);
+    const query = parseQuery(await this.keywordQuery(kb.uuid, req.query));
     const [kw, sem] = await Promise.all([
       req.keyword && req.query.trim()
         ? underFilter((where, limit) => store.paragraphs.keyword(query, langs, where, limit), filter, window)

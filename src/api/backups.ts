@@ -151,12 +151,23 @@ export const startExport = route({
   summary: "Export the knowledge box as a backup archive (download it when finished; kept a day)",
 });
 
+/** An export's or import's status, as the upstream StatusResponse (errored where a backup says failed). */
+export const TransferStatus = z.enum(["scheduled", "running", "finished", "errored"]);
+export type TransferStatus = z.infer<typeof TransferStatus>;
+const TransferCounts = {
+  /** Export: bytes to write; import: resources imported. */
+  total: z.number().int(),
+  processed: z.number().int(),
+  retries: z.number().int(),
+};
+
 export const exportStatus = route({
   method: "GET",
   path: "/api/v1/kb/:kbid/export/:export_id/status",
   params: ExportParams,
   response: z.object({
-    status: BackupStatus,
+    status: TransferStatus,
+    ...TransferCounts,
     size: z.number().int(),
     error: z.string().optional(),
     progress: Backup.shape.progress,
@@ -187,7 +198,7 @@ export const importStatus = route({
   method: "GET",
   path: "/api/v1/kb/:kbid/import/:import_id/status",
   params: z.object({ kbid: z.string(), import_id: z.string() }),
-  response: z.object({ status: BackupStatus }),
+  response: z.object({ status: TransferStatus, ...TransferCounts }),
   role: "MANAGER",
   summary: "Status of an import (imports finish before their request answers)",
 });

@@ -175,6 +175,17 @@ export const reprocessResource = byIdAndSlug("POST", "/reprocess", {
   summary: "Process a resource again",
 });
 
+/**
+ * Index a resource again from what is stored: its paragraphs' resource-level columns (labels, facets,
+ * dates) are rewritten; with `reindex_vectors` it is processed again (extracted and embedded anew).
+ */
+export const reindexResource = byIdAndSlug("POST", "/reindex", {
+  query: z.object({ reindex_vectors: BoolString.optional() }),
+  response: z.null(),
+  role: "WRITER",
+  summary: "Index a resource again (reindex_vectors: process and embed it again)",
+});
+
 /** Field routes name the kind in the path; the PUT body schema is the kind's. */
 export const FIELD_BODIES = {
   text: TextField,

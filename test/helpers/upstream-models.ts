@@ -125,3 +125,67 @@ export const SyncAskResponse = z.object({
   retrieval_results: z.object({ resources: z.record(z.string(), z.unknown()) }),
   relations: opt(Relations),
 });
+
+/** export_import.StatusResponse */
+export const StatusResponse = z.object({
+  status: z.enum(["scheduled", "running", "finished", "errored"]),
+  total: z.number().int().optional(),
+  processed: z.number().int().optional(),
+  retries: z.number().int().optional(),
+});
+
+const ScoreSource = z.enum(["index", "rank_fusion", "reranker"]);
+const ScoreType = z.enum(["semantic", "keyword", "graph", "rrf", "wCombSUM", "reranker"]);
+/** retrieval.RetrievalResponse (every model of it forbids unknown members). */
+export const RetrievalResponse = z.strictObject({
+  matches: z.array(
+    z.strictObject({
+      id: z.string(),
+      score: z.strictObject({
+        value: z.number(),
+        source: ScoreSource,
+        type: ScoreType,
+        history: z.array(z.strictObject({ score: z.number(), source: ScoreSource, type: ScoreType })),
+      }),
+      metadata: z.strictObject({
+        field_labels: z.array(z.string()),
+        paragraph_labels: z.array(z.string()),
+        is_an_image: z.boolean(),
+        is_a_table: z.boolean(),
+        source_file: z.string().nullable(),
+        page: z.number().int().nullable(),
+        in_page_with_visual: z.boolean().nullable(),
+      }),
+    }),
+  ),
+});
+
+/** augment.AugmentResponse */
+export const AugmentResponse = z.object({
+  resources: z.record(
+    z.string(),
+    z.object({ id: z.string(), title: opt(z.string()), classification_labels: opt(z.record(z.string(), z.array(z.string()))) }),
+  ),
+  fields: z.record(
+    z.string(),
+    z.object({ text: opt(z.string()), classification_labels: opt(z.record(z.string(), z.array(z.string()))) }),
+  ),
+  paragraphs: z.record(
+    z.string(),
+    z.object({ text: opt(z.string()), neighbours_before: opt(z.array(z.string())), neighbours_after: opt(z.array(z.string())) }),
+  ),
+});
+
+const UpEntity = z.object({ value: z.string(), merged: z.boolean().optional(), represents: z.array(z.string()).optional() });
+/** entities.KnowledgeBoxEntities */
+export const KnowledgeBoxEntities = z.object({
+  uuid: z.string(),
+  groups: z.record(z.string(), z.object({ title: opt(z.string()), color: opt(z.string()), custom: z.boolean().optional() })),
+});
+/** entities.EntitiesGroup */
+export const EntitiesGroup = z.object({
+  title: opt(z.string()),
+  color: opt(z.string()),
+  custom: z.boolean().optional(),
+  entities: z.record(z.string(), UpEntity),
+});

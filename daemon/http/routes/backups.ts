@@ -53,10 +53,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.startExport, async ({ params }) => ({
     export_id: (await s.backups.create(params.kbid, { kind: "export" })).id,
   }));
-  mount(app, api.exportStatus, async ({ params }) => {
-    const d = s.backups.exportOf(params.kbid, params.export_id);
-    return { status: d.status, size: d.size, error: d.error, progress: s.backups.progress(d.id) };
-  });
+  mount(app, api.exportStatus, async ({ params }) => s.backups.exportStatus(params.kbid, params.export_id));
   mount(app, api.downloadExport, async ({ params }) => {
     s.backups.exportOf(params.kbid, params.export_id);
     return download(s.backups.archive(params.export_id, "export"));
@@ -65,7 +62,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     const { id, kb } = await s.backups.importInto(params.kbid, bodyStream(req));
     return { import_id: id, kbid: kb.uuid, slug: kb.slug };
   });
-  mount(app, api.importStatus, async ({ params }) => ({ status: s.backups.importStatus(params.kbid, params.import_id) }));
+  mount(app, api.importStatus, async ({ params }) => s.backups.importStatus(params.kbid, params.import_id));
   mount(app, api.importNewKb, async ({ query, req }) => {
     const kb = await s.backups.importNew(bodyStream(req), query);
     return { kbid: kb.uuid, slug: kb.slug };

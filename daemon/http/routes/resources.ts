@@ -28,6 +28,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.putField, async ({ params, body }) =>
     s.resources.putField(params.kbid, refOf(params), params.field_type, params.field_id, body),
   );
+  mount(app, api.reindexResource, async ({ params, query }) =>
+    s.resources.reindex(params.kbid, refOf(params), query.reindex_vectors === true),
+  );
   mount(app, api.getField, async ({ params, query }) =>
     s.resources.getField(
       params.kbid,

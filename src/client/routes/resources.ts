@@ -53,6 +53,10 @@ export const putField: Routed<typeof api.putField> = {
   byId: { method: "PUT", path: "/api/v1/kb/:kbid/resource/:rid/:field_type/:field_id", stream: false },
   bySlug: { method: "PUT", path: "/api/v1/kb/:kbid/slug/:rslug/:field_type/:field_id", stream: false },
 };
+export const reindexResource: Routed<typeof api.reindexResource> = {
+  byId: { method: "POST", path: "/api/v1/kb/:kbid/resource/:rid/reindex", stream: false },
+  bySlug: { method: "POST", path: "/api/v1/kb/:kbid/slug/:rslug/reindex", stream: false },
+};
 export const reprocessField: Routed<typeof api.reprocessField> = {
   byId: { method: "POST", path: "/api/v1/kb/:kbid/resource/:rid/:field_type/:field_id/reprocess", stream: false },
   bySlug: { method: "POST", path: "/api/v1/kb/:kbid/slug/:rslug/:field_type/:field_id/reprocess", stream: false },

@@ -13,7 +13,7 @@ export const ACCOUNT = { account_id: "local" };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-type Status = { status: bk.Backup["status"]; error?: string; progress?: { done: number; total: number } };
+type Status = { status: bk.Backup["status"] | bk.TransferStatus; error?: string; progress?: { done: number; total: number } };
 
 /** Poll until a backup or export is written, showing its progress on stderr. */
 export async function waitArchive<T extends Status>(
@@ -30,7 +30,7 @@ export async function waitArchive<T extends Status>(
       bar.done();
       return s;
     }
-    if (s.status === "failed") {
+    if (s.status === "failed" || s.status === "errored") {
       bar.done();
       throw new CliError(`${what} failed: ${s.error ?? "unknown error"}`, EXIT.failure);
     }

@@ -36,6 +36,9 @@ export const PARAM_SAMPLES: Record<string, string> = {
   name: "cfg",
   agentic_id: "cfg",
   model_id: "no-such-model",
+  schema_id: "product",
+  group: "PEOPLE",
+  vectorset_id: "bge-small-en-v1.5",
 };
 
 /**

@@ -1,0 +1,56 @@
+import type { CreateEntitiesGroup, EntitiesGroup, UpdateEntitiesGroup } from "../../src/api/entities.js";
+import { conflict, notFound } from "../errors.js";
+import { KbDocs } from "./kb-docs.js";
+import type { KbService } from "./service.js";
+
+type Stored = EntitiesGroup & { id: string };
+
+/** The entities groups a user defines for a knowledge box (stored; not yet matched in text). */
+export class EntitiesGroupService {
+  private readonly docs: KbDocs<Stored>;
+  constructor(private readonly kbs: KbService) {
+    this.docs = new KbDocs(kbs, "entities_groups");
+  }
+
+  async list(kbid: string) {
+    const kb = this.kbs.require(kbid);
+    const groups = [...(await this.docs.of(kbid)).values()].sort((a, b) => a.id.localeCompare(b.id));
+    return {
+      uuid: kb.uuid,
+      groups: Object.fromEntries(groups.map((g) => [g.id, { title: g.title, color: g.color, custom: g.custom, entities: {} }])),
+    };
+  }
+
+  async get(kbid: string, group: string): Promise<EntitiesGroup> {
+    const g = (await this.docs.of(kbid)).get(group);
+    if (!g) throw notFound(`Entities group ${group} does not exist`);
+    const { id: _id, ...rest } = g;
+    return rest;
+  }
+
+  async create(kbid: string, body: CreateEntitiesGroup): Promise<null> {
+    const t = await this.docs.of(kbid);
+    if (t.has(body.group)) throw conflict(`Entities group ${body.group} already exists`);
+    await t.put(body.group, { id: body.group, title: body.title, color: body.color, custom: true, entities: body.entities });
+    return null;
+  }
+
+  async update(kbid: string, group: string, body: UpdateEntitiesGroup): Promise<null> {
+    const cur = await this.get(kbid, group);
+    const entities = { ...cur.entities, ...body.add };
+    for (const [k, v] of Object.entries(body.update)) {
+      if (!entities[k]) throw notFound(`Entity ${k} does not exist in group ${group}`);
+      entities[k] = v;
+    }
+    for (const k of body.delete) delete entities[k];
+    const next = { ...cur, entities, title: body.title ?? cur.title, color: body.color ?? cur.color };
+    await (await this.docs.of(kbid)).put(group, { id: group, ...next });
+    return null;
+  }
+
+  async delete(kbid: string, group: string): Promise<void> {
+    const t = await this.docs.of(kbid);
+    if (!t.has(group)) throw notFound(`Entities group ${group} does not exist`);
+    await t.delete(group);
+  }
+}
