@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
+    '') subs='backup daemon kb models resource sa profile auth config completion doctor find ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile -q --quiet -h --help'; valued='--profile=profiles'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
@@ -14,8 +14,8 @@ _kbox_spec() {
     'daemon stop') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon status') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'daemon restart') subs=''; opts='--listen --trust-roles-header -h --help --profile -q --quiet'; valued='--listen=any --profile=profiles'; args='' ;;
-    'daemon logs') subs=''; opts='-n --lines -f --follow -h --help --profile -q --quiet'; valued='-n=any --lines=any --profile=profiles'; args='' ;;
-    'kb') subs='create list show update config delete use export import ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
+    'daemon logs') subs=''; opts='-n --lines -f --follow --level --json -h --help --profile -q --quiet'; valued='-n=any --lines=any --level=any --profile=profiles'; args='' ;;
+    'kb') subs='create list show update config delete use export import agentic-config ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'kb create') subs=''; opts='--title --description --use --json -h --help --profile -q --quiet'; valued='--title=any --description=any --profile=profiles'; args='any' ;;
     'kb list') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'kb show') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='kbs' ;;
@@ -27,6 +27,12 @@ _kbox_spec() {
     'kb use') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='kbs' ;;
     'kb export') subs=''; opts='--kb -o --out --json -h --help --profile -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles'; args='' ;;
     'kb import') subs=''; opts='--slug --title --into --json -h --help --profile -q --quiet'; valued='--slug=any --title=any --into=kbs --profile=profiles'; args='file' ;;
+    'kb agentic-config') subs='create update list show delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
+    'kb agentic-config create') subs=''; opts='--kb --config --file --title --rephrase-prompt --rephrase-model --system-prompt --user-prompt --model -h --help --profile -q --quiet'; valued='--kb=kbs --config=any --file=file --title=any --rephrase-prompt=any --rephrase-model=any --system-prompt=any --user-prompt=any --model=any --profile=profiles'; args='any' ;;
+    'kb agentic-config update') subs=''; opts='--kb --config --file --title --rephrase-prompt --rephrase-model --system-prompt --user-prompt --model -h --help --profile -q --quiet'; valued='--kb=kbs --config=any --file=file --title=any --rephrase-prompt=any --rephrase-model=any --system-prompt=any --user-prompt=any --model=any --profile=profiles'; args='any' ;;
+    'kb agentic-config list') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
+    'kb agentic-config show') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
+    'kb agentic-config delete') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
     'models') subs='list pull use add remove ls=list rm=remove'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'models list') subs=''; opts='--all --json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'models pull') subs=''; opts='--revision --from --dtype --pooling --query-prefix --passage-prefix --reranker --use --json -h --help --profile -q --quiet'; valued='--revision=any --from=file --dtype=choice:q8|fp32 --pooling=choice:cls|mean --query-prefix=any --passage-prefix=any --profile=profiles'; args='any' ;;
@@ -34,7 +40,7 @@ _kbox_spec() {
     'models add') subs=''; opts='--url --model --api-key --dim --query-prefix --passage-prefix --no-check --use --json -h --help --profile -q --quiet'; valued='--url=any --model=any --api-key=any --dim=any --query-prefix=any --passage-prefix=any --profile=profiles'; args='any' ;;
     'models remove') subs=''; opts='-y --yes --force --json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='any' ;;
     'resource') subs='create list show status update delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
-    'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
+    'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --wait --json -h --help --profile -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles'; args='' ;;
     'resource list') subs=''; opts='--kb --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --page=any --size=any --profile=profiles'; args='' ;;
     'resource show') subs=''; opts='--kb --show --json -h --help --profile -q --quiet'; valued='--kb=kbs --show=any --profile=profiles'; args='any' ;;
     'resource status') subs=''; opts='--kb --json -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='any' ;;
@@ -65,8 +71,9 @@ _kbox_spec() {
     'completion') subs=''; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='choice:bash|zsh|fish' ;;
     'doctor') subs=''; opts='--json -h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'find') subs=''; opts='--kb --top-k --page --filter --label --path --type --features --config --vectorset --min-score --show-hidden --json -h --help --profile -q --quiet'; valued='--kb=kbs --top-k=any --page=any --filter=any --label=any --path=file --type=any --features=any --config=any --vectorset=any --min-score=any --profile=profiles'; args='any' ;;
-    'ask') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --citations --rag --prompt --max-tokens --sync --json -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='any' ;;
-    'chat') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --citations --rag --prompt --max-tokens -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='' ;;
+    'ask') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --agentic-config --citations --rag --prompt --max-tokens --sync --json -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --agentic-config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='any' ;;
+    'chat') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --agentic-config --citations --rag --prompt --max-tokens -h --help --profile -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --agentic-config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles'; args='' ;;
+    'mcp') subs=''; opts='--kb -h --help --profile -q --quiet'; valued='--kb=kbs --profile=profiles'; args='' ;;
     'catalog') subs=''; opts='--kb --match --status --label --sort --page --size --json -h --help --profile -q --quiet'; valued='--kb=kbs --match=any --status=any --label=any --sort=any --page=any --size=any --profile=profiles'; args='any' ;;
     'search-config') subs='save list show delete ls=list rm=delete'; opts='-h --help --profile -q --quiet'; valued='--profile=profiles'; args='' ;;
     'search-config save') subs=''; opts='--kb --kind --config --file -h --help --profile -q --quiet'; valued='--kb=kbs --kind=any --config=any --file=file --profile=profiles'; args='any' ;;

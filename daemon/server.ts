@@ -55,7 +55,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
   mkdirSync(paths.runtime, { recursive: true, mode: 0o700 });
   chmodSync(paths.runtime, 0o700);
   mkdirSync(paths.data, { recursive: true, mode: 0o700 });
-  const log = createLogger(paths.logs, settings.foreground);
+  const log = createLogger(paths.logs, settings.foreground, settings.logLevel);
   const lock = acquirePidLock(paths.pid);
   if (!lock.ok) throw new Error(`kboxd is already running (pid ${lock.pid})`);
   applyNativeSettings(settings);
@@ -93,7 +93,10 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
     if (stopping) return stopping;
     stopping = (async () => {
       log("stopping: draining requests and queued work");
-      await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+      const drained = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+      // MCP sessions hold a server stream open (GET) until they end: end them, or the drain never finishes.
+      await services.mcp.close();
+      await drained;
       await services.close();
       rmSync(paths.socket, { force: true });
       releasePidLock(paths.pid);

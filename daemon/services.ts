@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
 import { AskService } from "./ask/service.js";
 import { AuthService } from "./auth/service.js";
@@ -9,6 +10,8 @@ import { LearningService } from "./kbs/learning.js";
 import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
+import type { Log } from "./lifecycle/logger.js";
+import { McpService } from "./mcp/service.js";
 import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
@@ -28,8 +31,8 @@ export interface DaemonInfo {
   listen: string[];
   /** Ask the daemon to drain and stop. */
   requestStop: () => void;
-  /** The daemon log (file, and stderr in the foreground). */
-  log: (msg: string) => void;
+  /** The daemon log (JSON lines in kboxd.log, and stderr in the foreground). */
+  log: Log;
 }
 
 /** Every service of the daemon, built once at start; routes receive this. */
@@ -62,6 +65,8 @@ export interface Services {
   /** Direct uploads and resumable (TUS) uploads into file fields (daemon/uploads). */
   uploads: UploadService;
   tus: TusService;
+  /** Every knowledge box as an MCP server (streamable HTTP sessions; daemon/mcp). */
+  mcp: McpService;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -78,16 +83,32 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const kbs = new KbService(store);
   const auth = new AuthService(store);
   const models = new KbModelService(kbs, new ModelService(join(settings.paths.data, "models"), settings.models, info.log));
-  const backups = await BackupService.open(store, kbs, info.version);
-  const backupSchedules = await BackupScheduler.open(store, kbs, backups);
+  const backups = await BackupService.open(store, kbs, info.version, info.log);
+  const backupSchedules = await BackupScheduler.open(store, kbs, backups, info.log);
   const search = new SearchService(kbs, new SearchConfigService(kbs), models, settings.search);
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
   const uploads = new UploadService(kbs, resources);
-  const sync = new SyncService(kbs, resources, info.log);
+  const sync = new SyncService(
+    kbs,
+    resources,
+    { ...settings.sync, dataDir: settings.paths.data, fetch: settings.fetch },
+    info.log,
+  );
+  const catalog = new CatalogService(kbs, search);
+  const ask = new AskService(
+    kbs,
+    resources,
+    search,
+    settings.ask,
+    settings.generation,
+    new AgenticConfigService(kbs, settings.generation),
+  );
+  const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: readonly (() => Promise<void>)[] = [
+    () => mcp.close(),
     () => sync.runner.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
@@ -102,17 +123,18 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     backups,
     backupSchedules,
     search,
-    catalog: new CatalogService(kbs, search),
+    catalog,
     labelsets: new LabelsetService(kbs),
     strategies: new StrategyService(kbs, [sync]),
     models,
     learning: new LearningService(kbs, models, settings.generation),
-    ask: new AskService(kbs, resources, search, settings.ask, settings.generation),
+    ask,
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,
     uploads,
     tus: new TusService(kbs, uploads),
+    mcp,
     settings,
     info,
     close: async () => {
@@ -123,8 +145,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     },
   };
   // Resume PENDING work left by the last run (kill -9 included) without delaying start-up.
-  void processing.start().catch((e) => info.log(`ingest start failed: ${(e as Error).message}`));
+  void processing.start().catch((e) => info.log.error(`ingest start failed: ${(e as Error).message}`));
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
-  void sync.runner.start().catch((e) => info.log(`sync start failed: ${(e as Error).message}`));
+  void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;
 }

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { API_PACKAGES, DAEMON_AREAS } from "./import-rules.js";
+import { API_PACKAGES, DAEMON_AREAS, STORE_PACKAGES } from "./import-rules.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DIRS = ["bin", "src", "daemon"];
@@ -131,6 +131,8 @@ export function ruleViolation(file: string, e: Edge): string | undefined {
       return `${file} imports ${e.pkg}: src/api imports only ${API_PACKAGES.join(", ")}`;
     if (e.to && !e.to.startsWith("src/api/")) return `${file} imports ${e.to}: src/api imports only src/api`;
   }
+  if (e.pkg && STORE_PACKAGES.includes(e.pkg) && !file.startsWith("daemon/store/"))
+    return `${file} imports ${e.pkg}: only daemon/store imports ${STORE_PACKAGES.join(", ")}`;
   if (file.startsWith("src/") && e.to?.startsWith("daemon/")) return `${file} imports ${what}: src/ never imports daemon/`;
   if (file.startsWith("daemon/") && e.to?.startsWith("src/") && !e.to.startsWith("src/api/"))
     return `${file} imports ${what}: daemon/ imports only src/api of src/`;

@@ -11,18 +11,22 @@ const DOMAIN: Record<string, readonly string[]> = {
   /** Text analysis (tokens, stems, languages): the store computes keyword terms with it on write. */
   text: [],
   store: ["text"],
-  models: ["errors"],
+  /** The outbound-fetch policy: every fetch the daemon makes for a request goes through it. */
+  net: ["errors"],
+  models: ["errors", "net"],
   auth: ["errors", "store"],
-  kbs: ["errors", "store", "models"],
+  kbs: ["errors", "store", "models", "net"],
   resources: ["errors", "store", "kbs"],
   search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "text", "store", "models", "kbs", "resources"],
+  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net"],
   uploads: ["errors", "store", "kbs", "resources"],
-  sync: ["errors", "lifecycle", "store", "kbs", "resources"],
-  backup: ["errors", "store", "kbs"],
-  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search"],
+  sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
+  backup: ["errors", "lifecycle", "store", "kbs"],
+  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net"],
+  /** Every knowledge box as an MCP server: tools over search, ask and resources. */
+  mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "store", "models", "search", "ingest", "ask"],
+  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {
@@ -33,6 +37,9 @@ export const DAEMON_AREAS: Record<string, readonly string[]> = {
   server: ["errors", "lifecycle", "settings", "services", "http"],
   main: ["lifecycle", "settings", "server"],
 };
+
+/** Packages only `daemon/store` may import: it is the only code that knows LanceDB (tables, columns, SQL, Arrow). */
+export const STORE_PACKAGES: readonly string[] = ["@lancedb/lancedb", "apache-arrow"];
 
 /** Packages `src/api` (the wire contract, shared by daemon and client) may import. */
 export const API_PACKAGES: readonly string[] = ["zod"];

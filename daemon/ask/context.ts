@@ -1,7 +1,7 @@
 import type { AugmentedText, RagStrategy } from "../../src/api/ask.js";
 import type { ContextPiece } from "../models/generate/types.js";
 import { approxTokens } from "../models/generate/types.js";
-import type { ResourceDoc } from "../store/index.js";
+import { fieldRecordKey, type ResourceDoc, ridOf } from "../store/index.js";
 import type { ParagraphReader, StoredParagraph } from "./paragraphs.js";
 
 /** A retrieved paragraph, in final rank order. */
@@ -59,7 +59,7 @@ export async function buildContext(input: ContextInput): Promise<BuiltContext> {
       doneRids.add(r.rid);
       for (const p of reader.of(r.rid)) add(p, null, null);
       for (const field of new Set(reader.of(r.rid).map((p) => p.field))) {
-        const id = `${r.rid}/${field}`;
+        const id = fieldRecordKey(r.rid, field);
         augmented.fields[id] = { id, text: reader.fieldText(r.rid, field), parent: null, augmentation_type: "full_resource" };
       }
       continue;
@@ -105,7 +105,7 @@ function extendFields(
       const paras = reader.of(rid, field);
       if (!paras.length) continue;
       for (const p of paras) add(p, null, null);
-      const id = `${rid}/${field}`;
+      const id = fieldRecordKey(rid, field);
       augmented.fields[id] = { id, text: reader.fieldText(rid, field), parent: null, augmentation_type: "field_extension" };
     }
   }
@@ -122,7 +122,8 @@ function decorate(
   const meta = pick(strategies, "metadata_extension");
   if (!hierarchy && !meta) return;
   for (const piece of pieces) {
-    const res = /^[0-9a-f]{32}\//.test(piece.id) ? resource(piece.id.slice(0, 32)) : undefined;
+    const rid = ridOf(piece.id);
+    const res = rid === undefined ? undefined : resource(rid);
     if (!res) continue;
     let text = piece.text;
     if (hierarchy) {

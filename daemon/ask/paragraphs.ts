@@ -1,5 +1,4 @@
-import { sqlIn } from "../store/db.js";
-import type { KbStore } from "../store/index.js";
+import { type KbStore, ridOf } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 
 /** A stored paragraph as the context strategies need it. */
@@ -18,15 +17,19 @@ export class ParagraphReader {
   async load(rids: Iterable<string>): Promise<void> {
     const missing = [...new Set(rids)].filter((r) => !this.byRid.has(r));
     if (!missing.length) return;
-    const rows = await this.store.paragraphs.table
-      .query()
-      .where(sqlIn("rid", missing))
-      .select(["id", "rid", "field", "field_type", "split", "start", "end", "idx", "text"])
-      .toArray();
+    const rows = await this.store.paragraphs.ofResources(missing, [
+      "id",
+      "rid",
+      "field",
+      "field_type",
+      "split",
+      "start",
+      "end",
+      "idx",
+      "text",
+    ]);
     for (const r of missing) this.byRid.set(r, []);
-    for (const row of rows as unknown as StoredParagraph[]) {
-      this.byRid.get(row.rid)?.push({ ...row, start: Number(row.start), end: Number(row.end), idx: Number(row.idx) });
-    }
+    for (const row of rows) this.byRid.get(row.rid)?.push(row);
     for (const r of missing) this.byRid.get(r)?.sort(readingOrder);
   }
 
@@ -38,7 +41,8 @@ export class ParagraphReader {
 
   /** The paragraph with this id, if its resource is loaded. */
   get(id: string): StoredParagraph | undefined {
-    return this.of(id.slice(0, 32)).find((p) => p.id === id);
+    const rid = ridOf(id);
+    return rid === undefined ? undefined : this.of(rid).find((p) => p.id === id);
   }
 
   /** A field's text: its paragraphs joined in order. */

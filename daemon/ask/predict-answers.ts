@@ -62,8 +62,9 @@ export async function chatCompletion(
   body: ChatCompletionBody,
   maxTokens: number | undefined,
   signal: AbortSignal,
+  untrusted = true,
 ): Promise<object | AsyncIterable<object>> {
-  const g = predict.generator(body.model);
+  const g = predict.generator(body.model, undefined, untrusted);
   const req = predict.completionRequest(body, maxTokens, signal);
   const model = body.model || g.id;
   if (body.stream) return completionChunks(g, req, model);
@@ -109,9 +110,9 @@ async function* chatChunks(g: Generator, req: GenerateRequest): AsyncGenerator<{
 export async function predictChat(
   predict: PredictService,
   body: PredictChatBody,
-  opts: { model?: string; kbid?: string; synchronous: boolean; signal: AbortSignal },
+  opts: { model?: string; kbid?: string; synchronous: boolean; signal: AbortSignal; untrusted?: boolean },
 ): Promise<object | AsyncIterable<object>> {
-  const g = predict.generator(body.generative_model ?? opts.model, opts.kbid);
+  const g = predict.generator(body.generative_model ?? opts.model, opts.kbid, opts.untrusted ?? true);
   const req = predict.chatRequest(body, opts.signal);
   if (!opts.synchronous) return chatChunks(g, req);
   const r = await collect(g, req);

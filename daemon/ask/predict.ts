@@ -52,11 +52,16 @@ export class PredictService {
   ) {}
 
   /** The generator for a model name (the KB's model when a kbid is given and no name is). */
-  generator(model: string | null | undefined, kbid?: string, loc: string[] = ["body", "model"]): Generator {
+  generator(model: string | null | undefined, kbid?: string, untrusted = true, loc: string[] = ["body", "model"]): Generator {
     const lc = kbid ? this.kbs.require(kbid, "Knowledge Box not found").learning_configuration : undefined;
     const name = !model || model === "default" || model === "kbox" ? (lc?.generative_model ?? undefined) : model;
     try {
-      return resolveGenerator(name, { userKeys: lc?.user_keys as Record<string, unknown>, settings: this.generation });
+      return resolveGenerator(name, {
+        userKeys: lc?.user_keys as Record<string, unknown>,
+        settings: this.generation,
+        configured: lc?.generative_model,
+        untrusted,
+      });
     } catch (e) {
       if (e instanceof ModelNameError) throw invalid([{ type: "value_error", loc, msg: e.message, input: model }]);
       throw e;

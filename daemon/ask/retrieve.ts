@@ -1,11 +1,12 @@
 import type { AskBody, RagStrategy } from "../../src/api/ask.js";
 import { FindBody, type FindResponse } from "../../src/api/find.js";
 import type { Principal } from "../auth/service.js";
+import type { Retrieval as Found } from "../search/service.js";
 import type { Ranked } from "./context.js";
 
-/** What ask needs of search (daemon/search's SearchService). */
+/** What ask needs of search (daemon/search's SearchService): a find with its ranked paragraphs. */
 export interface FindService {
-  find(kbid: string, body: FindBody, opts?: { principal?: Principal; signal?: AbortSignal }): Promise<FindResponse>;
+  retrieve(kbid: string, body: FindBody, opts?: { principal?: Principal; signal?: AbortSignal }): Promise<Found>;
 }
 
 export interface Retrieval {
@@ -30,16 +31,6 @@ export function findPart(body: AskBody, query: string, rid?: string): FindBody {
   return out as FindBody;
 }
 
-/** Paragraphs of a find response by id, with their resource. */
-function paragraphsOf(r: FindResponse): Map<string, Ranked> {
-  const out = new Map<string, Ranked>();
-  for (const [rid, res] of Object.entries(r.resources)) {
-    for (const f of Object.values(res.fields))
-      for (const [id, p] of Object.entries(f.paragraphs)) out.set(id, { id, rid, text: p.text });
-  }
-  return out;
-}
-
 /**
  * Run the main find and any prequeries; fuse them with reciprocal ranks scaled by each query's
  * weight (main_query_weight for the main one). `prefilter` prequeries restrict the main query to
@@ -55,40 +46,37 @@ export async function retrieve(
   const pre = (body.rag_strategies ?? []).find((s): s is Extract<RagStrategy, { name: "prequeries" }> => s.name === "prequeries");
   const mainReq = findPart(body, query, opts.rid);
   const prequeries: Record<string, FindResponse> = {};
-  const weighted: { res: FindResponse; weight: number }[] = [];
+  const weighted: { res: Found; weight: number }[] = [];
   if (pre) {
     const results = await Promise.all(
       pre.queries.map((q) =>
-        search.find(kbid, { ...(q.request as FindBody), ...(opts.rid ? { resource_filters: [opts.rid] } : {}) }, opts),
+        search.retrieve(kbid, { ...(q.request as FindBody), ...(opts.rid ? { resource_filters: [opts.rid] } : {}) }, opts),
       ),
     );
     const prefilterRids = new Set<string>();
     pre.queries.forEach((q, i) => {
-      prequeries[q.id ?? `prequery_${i}`] = results[i];
+      prequeries[q.id ?? `prequery_${i}`] = results[i].response;
       weighted.push({ res: results[i], weight: q.weight });
-      if (q.prefilter) for (const rid of Object.keys(results[i].resources)) prefilterRids.add(rid);
+      if (q.prefilter) for (const rid of Object.keys(results[i].response.resources)) prefilterRids.add(rid);
     });
     if (pre.queries.some((q) => q.prefilter))
       mainReq.resource_filters = [...prefilterRids].filter((r) => !opts.rid || r === opts.rid);
   }
   const main =
     pre && mainReq.resource_filters && mainReq.resource_filters.length === 0 && pre.queries.some((q) => q.prefilter)
-      ? emptyFind(query)
-      : await search.find(kbid, mainReq, opts);
+      ? { response: emptyFind(query), page: [] }
+      : await search.retrieve(kbid, mainReq, opts);
   weighted.unshift({ res: main, weight: pre?.main_query_weight ?? 1 });
   const scores = new Map<string, { p: Ranked; score: number }>();
   for (const { res, weight } of weighted) {
-    const paras = paragraphsOf(res);
-    res.best_matches.forEach((id, rank) => {
-      const p = paras.get(id);
-      if (!p) return;
-      const cur = scores.get(id) ?? { p, score: 0 };
+    res.page.forEach((h, rank) => {
+      const cur = scores.get(h.id) ?? { p: { id: h.id, rid: h.rid, text: h.text }, score: 0 };
       cur.score += weight / (60 + rank);
-      scores.set(id, cur);
+      scores.set(h.id, cur);
     });
   }
   const ranked = [...scores.values()].sort((a, b) => b.score - a.score).map((x) => x.p);
-  return { main, prequeries: pre ? prequeries : undefined, ranked };
+  return { main: main.response, prequeries: pre ? prequeries : undefined, ranked };
 }
 
 /** A find response with nothing in it (the no-retrieval path). */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type AskBody, AskBody as AskBodySchema, type AskItem } from "../../src/api/ask.js";
+import { type AskBody, AskBody as AskBodySchema, type AskItem, type ChatMessage } from "../../src/api/ask.js";
 import { toValidationIssues } from "../../src/api/errors.js";
 import type { FindResponse } from "../../src/api/find.js";
 import { invalid } from "../errors.js";
@@ -7,13 +7,15 @@ import type { KbService } from "../kbs/service.js";
 import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { ResourceService } from "../resources/service.js";
+import { ridOf } from "../store/index.js";
+import { type AgenticConfigService, applyAgentic, type RephraseWith } from "./agentic.js";
 import { type BuiltContext, buildContext } from "./context.js";
 import { evidence } from "./evidence.js";
 import { generateItems } from "./generate.js";
 import { genInfo, retrievalItem } from "./items.js";
 import { ParagraphReader } from "./paragraphs.js";
 import { renderPrompt } from "./prompt.js";
-import { rephraseQuery, shouldRephrase } from "./rephrase.js";
+import { modelRephrase, rephraseQuery, shouldRephrase } from "./rephrase.js";
 import { emptyFind, type FindService, type Retrieval, retrieve } from "./retrieve.js";
 import type { AskOptions, PreparedAsk } from "./types.js";
 
@@ -42,7 +44,32 @@ export class AskService {
     private readonly search: AskSearch,
     private readonly settings: AskSettings,
     private readonly generation: GeneratorSettings,
+    /** Agentic configurations, which `agentic_config_id` applies over the request. */
+    readonly agentic: AgenticConfigService,
   ) {}
+
+  /** A generator by name, or the wire's 422 located at `loc`. */
+  private generatorFor(
+    name: string | null | undefined,
+    kb: PreparedAsk["kb"],
+    opts: AskOptions,
+    loc: string,
+    input: unknown,
+  ): Generator {
+    const lc = kb.learning_configuration;
+    try {
+      return resolveGenerator(name ?? lc?.generative_model, {
+        userKeys: lc?.user_keys as Record<string, unknown>,
+        settings: this.generation,
+        configured: lc?.generative_model,
+        // A TCP caller may not point the daemon at a model endpoint or file of its choosing.
+        untrusted: opts.principal !== undefined && opts.principal.via !== "socket",
+      });
+    } catch (e) {
+      if (!(e instanceof ModelNameError)) throw e;
+      throw invalid([{ type: "value_error", loc: ["body", loc], msg: e.message, input }]);
+    }
+  }
 
   /** Validate and resolve everything an ask needs; throws the wire's errors (404, 400, 422). */
   async prepare(kbid: string, input: AskBody, opts: AskOptions = {}): Promise<PreparedAsk> {
@@ -61,24 +88,22 @@ export class AskService {
     // The KB's prefer_markdown_generative_response applies when the request does not say.
     if (body.prefer_markdown === undefined && lc?.prefer_markdown_generative_response !== undefined)
       body = { ...body, prefer_markdown: lc.prefer_markdown_generative_response };
-    let generator: Generator;
-    try {
-      generator = resolveGenerator(body.generative_model ?? lc?.generative_model, {
-        userKeys: lc?.user_keys as Record<string, unknown>,
-        settings: this.generation,
-      });
-    } catch (e) {
-      if (!(e instanceof ModelNameError)) throw e;
-      throw invalid([
-        {
-          type: "value_error",
-          loc: ["body", "generative_model"],
-          msg: e.message,
-          input: body.generative_model ?? lc?.generative_model,
-        },
-      ]);
-    }
-    return { kb, store, body, rid, generator, learningId: randomUUID().replace(/-/g, ""), opts };
+    let rephrase: RephraseWith | undefined;
+    let hideHistory: boolean | undefined;
+    if (body.agentic_config_id)
+      ({ body, rephrase, hideHistory } = applyAgentic(body, await this.agentic.forRequest(kb.uuid, body.agentic_config_id)));
+    const generator = this.generatorFor(
+      body.generative_model,
+      kb,
+      opts,
+      "generative_model",
+      body.generative_model ?? lc?.generative_model,
+    );
+    const rephraser = rephrase && {
+      ...rephrase,
+      generator: rephrase.model ? this.generatorFor(rephrase.model, kb, opts, "agentic_config_id", rephrase.model) : generator,
+    };
+    return { kb, store, body, rid, generator, rephraser, hideHistory, learningId: randomUUID().replace(/-/g, ""), opts };
   }
 
   /** The stream of an ask, item by item (see wire.md for the order). */
@@ -86,9 +111,7 @@ export class AskService {
     const { body, opts } = p;
     const t0 = performance.now();
     const history = body.chat_history ?? body.context ?? [];
-    const rephrased = shouldRephrase(body.query, history, body.rephrase, body.chat_history_relevance_threshold)
-      ? rephraseQuery(body.query, history)
-      : body.query;
+    const rephrased = await this.rephrased(p, history);
     let retrieval: Retrieval;
     try {
       retrieval = await retrieve(this.search, p.kb.uuid, body, rephrased, {
@@ -122,9 +145,25 @@ export class AskService {
       return;
     }
     const ctx = await this.context(p, retrieval);
-    for (const c of ctx.pieces) c.title ??= p.store.resources.get(c.id.slice(0, 32))?.title;
+    for (const c of ctx.pieces) c.title ??= p.store.resources.get(ridOf(c.id) ?? "")?.title;
     const ev = extra.length ? undefined : this.evidence(p, ctx, rephrased);
-    yield* this.answer(p, retrieval, ctx, rephrased, history, retrievalMs, ev);
+    yield* this.answer(p, retrieval, ctx, rephrased, p.hideHistory ? [] : history, retrievalMs, ev);
+  }
+
+  /** The query retrieval uses: rephrased by a model (an agentic configuration), or with the history's words. */
+  private async rephrased(p: PreparedAsk, history: ChatMessage[]): Promise<string> {
+    const { body } = p;
+    const r = p.rephraser;
+    if (r && r.generator.kind !== "extractive") {
+      try {
+        return await modelRephrase(r.generator, r.prompt, body.query, r.history ? history : [], p.opts.signal);
+      } catch {
+        // The model failed: rephrase as without a model, and let the answer's generation report a broken endpoint.
+      }
+    }
+    return shouldRephrase(body.query, history, body.rephrase, body.chat_history_relevance_threshold)
+      ? rephraseQuery(body.query, history)
+      : body.query;
   }
 
   private async context(p: PreparedAsk, r: Retrieval): Promise<BuiltContext> {

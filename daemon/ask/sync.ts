@@ -1,5 +1,13 @@
 import type { AskItem, SyncAskResponse } from "../../src/api/ask.js";
 
+/** The stream with a relations item after a retrieval that carries relations (`features: relations`). */
+async function* withRelations(items: AsyncIterable<AskItem>): AsyncGenerator<AskItem> {
+  for await (const item of items) {
+    yield item;
+    if (item.type === "retrieval" && item.results.relations) yield { type: "relations", relations: item.results.relations };
+  }
+}
+
 /** Fold the stream's items into the synchronous response (`x-synchronous: true`). */
 export async function collectSync(items: AsyncIterable<AskItem>, learningId: string): Promise<SyncAskResponse> {
   const out: SyncAskResponse = {
@@ -15,7 +23,7 @@ export async function collectSync(items: AsyncIterable<AskItem>, learningId: str
   };
   let reasoning = "";
   const errors: string[] = [];
-  for await (const item of items) {
+  for await (const item of withRelations(items)) {
     switch (item.type) {
       case "answer":
         out.answer += item.text;
@@ -74,5 +82,5 @@ export async function collectSync(items: AsyncIterable<AskItem>, learningId: str
 
 /** The ask stream's NDJSON lines: each item as `{"item": AskItem}` (the encoder frames them). */
 export async function* askLines(items: AsyncIterable<AskItem>): AsyncGenerator<{ item: AskItem }> {
-  for await (const item of items) yield { item };
+  for await (const item of withRelations(items)) yield { item };
 }

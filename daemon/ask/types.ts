@@ -19,6 +19,10 @@ export interface PreparedAsk {
   body: AskBody;
   rid?: string;
   generator: Generator;
+  /** An agentic configuration's rephrase section: the model (and prompt) that rephrases the question. */
+  rephraser?: { generator: Generator; prompt?: string; history: boolean };
+  /** An agentic configuration's summarize.history false: the answering model sees no chat history. */
+  hideHistory?: boolean;
   learningId: string;
   opts: AskOptions;
 }

@@ -13,7 +13,7 @@ import type { BackupManifest } from "./types.js";
 /** Present in a knowledge box folder from the moment it is moved into place until its record exists. */
 const MARKER = ".kbox-restoring";
 
-const slugTaken = () => new KboxError(419, "Knowledge box already exists");
+const slugTaken = (slug: string) => new KboxError(419, `Knowledge box already exists: the slug ${JSON.stringify(slug)} is taken`);
 
 interface Staged {
   dir: string;
@@ -54,7 +54,7 @@ export class Restorer {
   async restoreStream(input: Readable, target: { slug?: string; title?: string }): Promise<KbDoc> {
     if (target.slug && this.hasSlug(target.slug)) {
       input.destroy();
-      throw slugTaken();
+      throw slugTaken(target.slug);
     }
     const staged = await this.stage(input);
     try {
@@ -62,7 +62,7 @@ export class Restorer {
       const uuid = randomUUID();
       const dataDir = await this.dataFolder(staged.dir);
       await writeFile(join(dataDir, MARKER), "", { mode: 0o600 });
-      if (this.hasSlug(slug)) throw slugTaken();
+      if (this.hasSlug(slug)) throw slugTaken(slug);
       await installKbDir(this.store, uuid, dataDir);
       const kb: KbDoc = {
         ...staged.kb,
@@ -75,7 +75,7 @@ export class Restorer {
       // The record goes last: once it is written the box exists, whole.
       if (this.hasSlug(slug)) {
         await rm(this.store.kbDir(uuid), { recursive: true, force: true });
-        throw slugTaken();
+        throw slugTaken(slug);
       }
       await this.store.kbs.put(uuid, kb);
       await rm(join(this.store.kbDir(uuid), MARKER), { force: true });

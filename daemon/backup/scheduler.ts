@@ -1,7 +1,8 @@
 import { rm } from "node:fs/promises";
 import { notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { DocTable } from "../store/doc-table.js";
+import { type Log, silentLog } from "../lifecycle/logger.js";
+import type { DocTable } from "../store/doc-table.js";
 import type { Store } from "../store/index.js";
 import type { BackupService } from "./service.js";
 import type { ScheduleDoc } from "./types.js";
@@ -24,10 +25,11 @@ export class BackupScheduler {
     private readonly backups: BackupService,
     private readonly kbs: KbService,
     private readonly schedules: DocTable<ScheduleDoc>,
+    private readonly log: Log,
   ) {}
 
-  static async open(store: Store, kbs: KbService, backups: BackupService): Promise<BackupScheduler> {
-    const s = new BackupScheduler(backups, kbs, await DocTable.open<ScheduleDoc>(store.meta, "backup_schedules"));
+  static async open(store: Store, kbs: KbService, backups: BackupService, log: Log = silentLog): Promise<BackupScheduler> {
+    const s = new BackupScheduler(backups, kbs, await store.metaTable<ScheduleDoc>("backup_schedules"), log);
     kbs.onDrop(async (kbid) => {
       await s.remove(kbid).catch(() => undefined);
     });
@@ -105,6 +107,7 @@ export class BackupScheduler {
         if (done.status === "finished") await this.prune(s.kb_id, s.keep);
       } catch (e) {
         doc = { last_backup_id: s.last_backup_id, last_error: (e as Error).message };
+        this.log.error(`scheduled backup of ${s.kb_id} failed: ${(e as Error).message}`, { kb: s.kb_id });
       }
       // The schedule may have been changed or removed while the backup ran.
       const current = this.schedules.get(s.kb_id);
@@ -116,7 +119,8 @@ export class BackupScheduler {
   /** Keep the newest `keep` finished scheduled backups of a knowledge box; manual ones are never pruned. */
   private async prune(kbid: string, keep: number): Promise<void> {
     const scheduled = this.backups.list("backup", kbid).filter((b) => b.scheduled && b.status === "finished");
-    for (const old of scheduled.slice(keep)) await this.backups.delete(old.id).catch(() => undefined);
+    for (const old of scheduled.slice(keep))
+      await this.backups.delete(old.id).catch((e) => this.log.warn(`cannot prune backup ${old.id}: ${(e as Error).message}`));
   }
 
   private async expireExports(): Promise<void> {

@@ -6,7 +6,8 @@ import { LOCAL_ACCOUNT } from "../../src/api/accounts.js";
 import type { Backup } from "../../src/api/backups.js";
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { DocTable } from "../store/doc-table.js";
+import { type Log, silentLog } from "../lifecycle/logger.js";
+import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store } from "../store/index.js";
 import { type KbSnapshot, snapshotKb, trimSnapshot } from "../store/snapshot.js";
 import { checksums, writeArchive } from "./archive.js";
@@ -42,6 +43,7 @@ export class BackupService {
     private readonly kbs: KbService,
     private readonly records: DocTable<BackupDoc>,
     private readonly version: string,
+    private readonly log: Log,
   ) {
     this.backupsDir = join(store.dataDir, "backups");
     this.exportsDir = join(store.dataDir, "exports");
@@ -50,9 +52,9 @@ export class BackupService {
   }
 
   /** Open the records, clear staging left by a killed daemon, and mark its unfinished backups failed. */
-  static async open(store: Store, kbs: KbService, version: string): Promise<BackupService> {
-    const records = await DocTable.open<BackupDoc>(store.meta, "backups");
-    const s = new BackupService(store, kbs, records, version);
+  static async open(store: Store, kbs: KbService, version: string, log: Log = silentLog): Promise<BackupService> {
+    const records = await store.metaTable<BackupDoc>("backups");
+    const s = new BackupService(store, kbs, records, version, log);
     await rm(s.tmpDir, { recursive: true, force: true });
     await Promise.all([s.backupsDir, s.exportsDir, s.tmpDir].map((d) => mkdir(d, { recursive: true, mode: 0o700 })));
     await s.restorer.cleanOrphans();
@@ -60,6 +62,10 @@ export class BackupService {
       if (doc.status !== "running") continue;
       await rm(`${doc.path}.partial`, { force: true });
       await records.put(doc.id, { ...doc, status: "failed", error: "interrupted: the daemon stopped" });
+      log.warn(`${doc.kind} ${doc.id} of ${doc.kb_data.slug} failed: interrupted by the last stop`, {
+        kb: doc.kb_data.slug,
+        backup: doc.id,
+      });
     }
     return s;
   }
@@ -76,6 +82,7 @@ export class BackupService {
       snap = await snapshotKb(kbStore, stage, `kbox-backup-${id}`);
     } catch (e) {
       await rm(stage, { recursive: true, force: true });
+      this.log.error(`${kind} of ${kb.slug} failed: ${(e as Error).message}`, { kb: kb.slug });
       throw e;
     }
     const doc: BackupDoc = {
@@ -94,6 +101,7 @@ export class BackupService {
       scheduled: opts.scheduled ?? false,
     };
     await this.records.put(id, doc);
+    this.log(`${kind} ${id} of ${kb.slug} started${doc.scheduled ? " (scheduled)" : ""}`, { kb: kb.slug, backup: id });
     const progress = { done: 0, total: 0 };
     const promise = this.write(doc, kb, snap, stage, progress).finally(() => this.jobs.delete(id));
     this.jobs.set(id, { promise, progress });
@@ -131,6 +139,14 @@ export class BackupService {
       await rm(stage, { recursive: true, force: true });
     }
     await this.records.put(doc.id, next);
+    const fields = {
+      kb: doc.kb_data.slug,
+      backup: doc.id,
+      size: next.size,
+      ms: Date.parse(next.finished_at!) - Date.parse(doc.started_at),
+    };
+    if (next.status === "finished") this.log(`${doc.kind} ${doc.id} of ${doc.kb_data.slug} finished`, fields);
+    else this.log.error(`${doc.kind} ${doc.id} of ${doc.kb_data.slug} failed: ${next.error}`, fields);
     return next;
   }
 
@@ -196,22 +212,35 @@ export class BackupService {
     if (this.jobs.has(id)) throw conflict(`Backup ${id} is still running`);
     await rm(doc.path, { force: true });
     await this.records.delete(id);
+    this.log(`${doc.kind} ${id} of ${doc.kb_data.slug} deleted`, { kb: doc.kb_data.slug, backup: id });
   }
 
   /** Restore a recorded backup into a new knowledge box. */
   async restore(id: string, slug: string, title: string): Promise<KbDoc> {
     const doc = this.archive(id);
-    return this.restorer.restoreFile(doc.path, { slug, title });
+    return this.logged(`restore of backup ${id} as ${slug}`, () => this.restorer.restoreFile(doc.path, { slug, title }));
+  }
+
+  /** Run a restore or import, logging its outcome. */
+  private async logged(what: string, fn: () => Promise<KbDoc>): Promise<KbDoc> {
+    try {
+      const kb = await fn();
+      this.log(`${what} finished: knowledge box ${kb.slug}`, { kb: kb.slug });
+      return kb;
+    } catch (e) {
+      this.log.warn(`${what} failed: ${(e as Error).message}`);
+      throw e;
+    }
   }
 
   /** Import an archive as a new knowledge box. */
   importNew(input: Readable, target: { slug?: string; title?: string }): Promise<KbDoc> {
-    return this.restorer.restoreStream(input, target);
+    return this.logged(`import${target.slug ? ` as ${target.slug}` : ""}`, () => this.restorer.restoreStream(input, target));
   }
 
   /** Import an archive into an existing empty knowledge box; returns the import id with the box. */
   async importInto(kbid: string, input: Readable): Promise<{ id: string; kb: KbDoc }> {
-    const kb = await this.restorer.importInto(kbid, input);
+    const kb = await this.logged(`import into ${kbid}`, () => this.restorer.importInto(kbid, input));
     const id = randomUUID();
     this.imports.set(id, kb.uuid);
     return { id, kb };

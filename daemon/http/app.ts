@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import { ANONYMOUS } from "../auth/service.js";
+import type { Log } from "../lifecycle/logger.js";
 import type { Services } from "../services.js";
 import { type AuthOptions, authenticate, type HttpEnv, type MountContext } from "./auth.js";
 import { errorResponse } from "./mount.js";
 import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
+import * as agenticConfigs from "./routes/agentic-configs.js";
 import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
 import * as catalog from "./routes/catalog.js";
@@ -15,6 +17,7 @@ import * as find from "./routes/find.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as learning from "./routes/learning.js";
+import * as mcp from "./routes/mcp.js";
 import * as models from "./routes/models.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
@@ -45,15 +48,17 @@ const AREAS: Area[] = [
   catalog.register,
   models.register,
   ask.register,
+  agenticConfigs.register,
   predict.register,
   sync.register,
   processing.register,
   uploads.register,
+  mcp.register,
 ];
 
 export interface AppOptions {
   trustRolesHeader: boolean;
-  log: (msg: string) => void;
+  log: Log;
   /** JSON bodies above this many bytes are refused with 413 (default 64 MiB). */
   jsonBodyLimit?: number;
   /** The areas to mount (default: every area of the daemon); tests mount routes of their own. */
@@ -75,7 +80,10 @@ export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
   app.use("*", async (c, next) => {
     c.set("principal", isPublic(app, c.req.method, c.req.path) ? ANONYMOUS : authenticate(c, authOpts));
     c.set("mount", context);
+    const t0 = performance.now();
     await next();
+    // One debug event per request (KBOX_LOG_LEVEL=debug): a stream's is logged when its answer starts.
+    opts.log.debug(`${c.req.method} ${c.req.path} ${c.res.status}`, { ms: Math.round(performance.now() - t0) });
   });
   for (const register of opts.areas ?? AREAS) register(app, s);
   app.notFound((c) => unrouted(app, c.req.method, c.req.path));

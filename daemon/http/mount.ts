@@ -110,10 +110,10 @@ function isRouteDef(v: Defs): v is RouteDef {
 }
 
 /** Turn thrown errors into the wire's error bodies; unknown errors are 500 and logged. */
-export function errorResponse(err: unknown, log: (msg: string) => void): Response {
+export function errorResponse(err: unknown, log: { error(msg: string): void }): Response {
   if (err instanceof KboxError) {
     return Response.json({ detail: err.detail }, { status: err.status, headers: err.headers });
   }
-  log(`internal error: ${(err as Error)?.stack ?? String(err)}`);
+  log.error(`internal error: ${(err as Error)?.stack ?? String(err)}`);
   return Response.json({ detail: "Internal server error" }, { status: 500 });
 }

@@ -1,5 +1,6 @@
 import type { FieldError } from "../../src/api/common.js";
 import type { ConversationField, FileField, KeyValueField, LinkField, TextField } from "../../src/api/fields.js";
+import type { FetchPolicy } from "../net/outbound.js";
 import type { BlobStore } from "../store/blobs.js";
 import type { FieldDoc } from "../store/index.js";
 import {
@@ -38,8 +39,8 @@ export type BlobPaths = Pick<BlobStore, "path">;
 export interface ProcessOptions {
   /** How the splitter cuts (from the field's split strategy: see ingest/strategy.ts splitOptionsFor). */
   split?: SplitOptions;
-  /** Links may reach loopback/private addresses (the daemon's KBOX_LINKS_ALLOW_PRIVATE policy); default true. */
-  allowPrivateLinks?: boolean;
+  /** What links may reach (the daemon's outbound policy, KBOX_FETCH_ALLOW*); default: anything. */
+  fetchPolicy?: FetchPolicy;
   /** Read images and PDF pages without a text layer by OCR (the daemon's KBOX_OCR); default true. */
   ocr?: boolean;
 }
@@ -68,7 +69,7 @@ export async function extractField(
       });
     }
     case "link":
-      return extractLinkField(doc.value as LinkField, { signal, allowPrivate: opts?.allowPrivateLinks });
+      return extractLinkField(doc.value as LinkField, { signal, policy: opts?.fetchPolicy });
     case "conversation":
       return extractConversationField(doc.value as ConversationField);
     case "key_value":

@@ -1,6 +1,6 @@
 import type { ResourceStatus } from "../../src/api/common.js";
 import { fieldKey } from "../resources/fields.js";
-import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey, type KbStore, type ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import { embedRows, type VectorsetEmbedder } from "./embed.js";
 import {
@@ -11,7 +11,6 @@ import {
   type ProcessOptions,
   transientOf,
 } from "./process-field.js";
-import { refreshResource } from "./refresh.js";
 import { expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
 import { buildRows } from "./rows.js";
 import { splitOptionsFor } from "./strategy.js";
@@ -35,7 +34,6 @@ export interface RunStats {
   fields: number;
   paragraphs: number;
   embedded: number;
-  refreshed: number;
   errors: number;
 }
 
@@ -101,7 +99,7 @@ async function prepare(ctx: RunContext, rid: string, fields: string[], stats: Ru
   const work = await Promise.all(
     keys.map(async (key): Promise<Work> => {
       const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
-      const doc = docs.get(`${rid}/${key}`);
+      const doc = docs.get(fieldRecordKey(rid, key));
       const outcome: FieldOutcome = doc
         ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc) })
         : failedOutcome(new Error("the field's value is missing"));
@@ -150,7 +148,7 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
       if (!next.mime) delete next.mime;
       if (w.outcome.error) next.errors = [w.outcome.error];
       else delete next.errors;
-      return ctx.store.fields.put(`${rid}/${w.key}`, rid, next);
+      return ctx.store.fields.put(fieldRecordKey(rid, w.key), rid, next);
     }),
   );
   // The outputs the records no longer point to: the previous ones (new outputs always get new keys),
@@ -207,16 +205,14 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
   return ctx.store.resources.put(rid, next);
 }
 
-/** Process the listed fields of a resource, refresh the denormalised columns of the others, and settle its status. */
-export async function processResource(ctx: RunContext, rid: string, fields: string[], refresh: boolean): Promise<RunStats> {
-  const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
+/** Process the listed fields of a resource and settle its status. */
+export async function processResource(ctx: RunContext, rid: string, fields: string[]): Promise<RunStats> {
+  const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
   if (!ctx.store.resources.get(rid)) return stats;
   const work = fields.length ? await prepare(ctx, rid, fields, stats) : [];
   for (const w of work) expireIfDue(ctx.retry, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
   const results = work.length ? await write(ctx, rid, work, stats) : [];
-  const res = ctx.store.resources.get(rid);
-  if (!res) return stats;
-  if (refresh) stats.refreshed = await refreshResource(ctx.store, res, new Set(fields));
+  if (!ctx.store.resources.get(rid)) return stats;
   await commitStatuses(ctx, rid, results);
   return stats;
 }

@@ -1,6 +1,6 @@
 import type { KbService } from "../kbs/service.js";
+import { type Log, silentLog } from "../lifecycle/logger.js";
 import type { ProcessingSink } from "../resources/service.js";
-import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
 import { ExtractPool } from "./extract-pool.js";
@@ -17,19 +17,13 @@ export interface EmbedderSource {
 export interface QueueOptions {
   /** Waiting resources above which `enqueue` waits (back-pressure on writers). */
   highWater?: number;
-  log?: (msg: string) => void;
+  log?: Log;
 }
 
 interface Item {
   kbid: string;
   rid: string;
   fields: Set<string>;
-  refresh: boolean;
-}
-
-/** A pending metadata refresh, journaled so that it survives a crash (fields carry their own PENDING status). */
-interface RefreshMark {
-  rid: string;
 }
 
 const MAX_ATTEMPTS = 3;
@@ -45,7 +39,6 @@ export class ProcessingQueue implements ProcessingSink {
   private readonly waiting = new Map<string, Item>();
   private readonly running = new Map<string, Item>();
   private readonly attempts = new Map<string, number>();
-  private readonly journals = new Map<string, Promise<DocTable<RefreshMark>>>();
   private readonly abort = new AbortController();
   private readonly touched = new Set<string>();
   /** Fields being written right now (before their enqueue): results computed from older values are dropped. */
@@ -57,11 +50,11 @@ export class ProcessingQueue implements ProcessingSink {
   readonly concurrency: number;
   readonly highWater: number;
   private readonly pool: ExtractPool;
-  private readonly log: (msg: string) => void;
+  private readonly log: Log;
   /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
   private readonly retries = new RetryTimers();
   /** Totals since start, for status and benchmarks. */
-  readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, refreshed: 0, errors: 0 };
+  readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
 
   constructor(
     private readonly kbs: KbService,
@@ -72,25 +65,25 @@ export class ProcessingQueue implements ProcessingSink {
     this.concurrency = settings.concurrency;
     this.pool = new ExtractPool({ size: settings.extractWorkers });
     this.highWater = opts.highWater ?? 10_000;
-    this.log = opts.log ?? (() => undefined);
+    this.log = opts.log ?? silentLog;
     kbs.onDrop((kbid) => this.dropKb(kbid));
     // A restored or imported box may hold PENDING work from the moment it was backed up.
     kbs.onArrive(
-      (kbid) => void this.scanKb(kbid, true).catch((e) => this.log(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)),
+      (kbid) => void this.scanKb(kbid).catch((e) => this.log.error(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)),
     );
   }
 
-  /** Scan every knowledge box for PENDING work and journaled refreshes; call once at start. */
+  /** Scan every knowledge box for PENDING work; call once at start. */
   async start(): Promise<void> {
     for (const kb of this.kbs.list()) {
       try {
-        const n = await this.scanKb(kb.uuid, true);
+        const n = await this.scanKb(kb.uuid);
         if (n) this.log(`ingest: resuming ${n} resource(s) of ${kb.slug}`);
       } catch (e) {
-        this.log(`ingest: cannot scan ${kb.slug}: ${(e as Error).message}`);
+        this.log.error(`ingest: cannot scan ${kb.slug}: ${(e as Error).message}`);
       }
     }
-    void this.sweepOrphans().catch((e) => this.log(`ingest: orphan sweep failed: ${(e as Error).message}`));
+    void this.sweepOrphans().catch((e) => this.log.error(`ingest: orphan sweep failed: ${(e as Error).message}`));
   }
 
   /** Delete the paragraphs of resources that are gone (see sweepOrphans). */
@@ -100,12 +93,8 @@ export class ProcessingQueue implements ProcessingSink {
 
   async enqueue(kbid: string, rid: string, fieldKeys: string[]): Promise<void> {
     if (this.stopping) return; // the records say PENDING: the next start picks it up
-    const { store } = await this.kbs.open(kbid);
-    const res = store.resources.get(rid);
-    // Already indexed fields outside this change carry copies of resource attributes: refresh them.
-    const refresh = Boolean(res && Object.entries(res.fields).some(([k, f]) => !fieldKeys.includes(k) && f.status !== "PENDING"));
-    if (refresh) await (await this.journal(kbid)).put(rid, { rid });
-    this.add(kbid, rid, fieldKeys, refresh);
+    await this.kbs.open(kbid); // a box that does not exist (any more) gets no work
+    this.add(kbid, rid, fieldKeys);
     while (this.waiting.size > this.highWater && !this.stopping) await new Promise<void>((r) => this.spaceWaiters.push(r));
   }
 
@@ -114,10 +103,6 @@ export class ProcessingQueue implements ProcessingSink {
     if (item && fieldKeys) for (const k of fieldKeys) item.fields.delete(k);
     else if (item) this.waiting.delete(keyOf(kbid, rid));
     this.retries.cancel(kbid, rid, fieldKeys);
-    if (!fieldKeys) {
-      const j = await this.journal(kbid).catch(() => undefined);
-      if (j?.has(rid)) await j.delete(rid);
-    }
   }
 
   touch(kbid: string, rid: string, fieldKeys: string[]): void {
@@ -183,39 +168,23 @@ export class ProcessingQueue implements ProcessingSink {
     await this.pool.close();
   }
 
-  private add(kbid: string, rid: string, fieldKeys: Iterable<string>, refresh: boolean): void {
+  private add(kbid: string, rid: string, fieldKeys: Iterable<string>): void {
     const k = keyOf(kbid, rid);
     let item = this.waiting.get(k);
     if (!item) {
-      item = { kbid, rid, fields: new Set(), refresh: false };
+      item = { kbid, rid, fields: new Set() };
       this.waiting.set(k, item);
     }
     for (const f of fieldKeys) item.fields.add(f);
     this.retries.cancel(kbid, rid, item.fields); // run now: a scheduled retry of these fields is moot
-    item.refresh ||= refresh;
     this.touched.add(kbid);
     this.pump();
   }
 
-  private journal(kbid: string): Promise<DocTable<RefreshMark>> {
-    let j = this.journals.get(kbid);
-    if (!j) {
-      j = this.kbs.open(kbid).then(({ store }) => store.docTable<RefreshMark>("ingest_refresh"));
-      this.journals.set(kbid, j);
-      j.catch(() => this.journals.delete(kbid));
-    }
-    return j;
-  }
-
   /** Queue every resource of a KB with PENDING fields (or a PENDING aggregate) not already queued. */
-  private async scanKb(kbid: string, withJournal: boolean): Promise<number> {
+  private async scanKb(kbid: string): Promise<number> {
     const { store } = await this.kbs.open(kbid);
     let n = 0;
-    const marks = withJournal ? [...(await this.journal(kbid)).values()] : [];
-    for (const m of marks) {
-      if (store.resources.has(m.rid)) this.add(kbid, m.rid, [], true);
-      n++;
-    }
     for (const res of store.resources.values()) {
       const k = keyOf(kbid, res.id);
       const busy = this.running.get(k);
@@ -227,7 +196,7 @@ export class ProcessingQueue implements ProcessingSink {
         .map(([key]) => key);
       const settle = !pending.length && !later.length && res.metadata.status === "PENDING" && !busy && !this.waiting.has(k);
       if (pending.length || settle) {
-        this.add(kbid, res.id, pending, false);
+        this.add(kbid, res.id, pending);
         n++;
       }
     }
@@ -283,21 +252,13 @@ export class ProcessingQueue implements ProcessingSink {
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
       extract: (doc, blobs, signal, opts) =>
-        this.pool.run(doc, blobs, signal, {
-          ...opts,
-          allowPrivateLinks: this.settings.allowPrivateLinks,
-          ocr: this.settings.ocr,
-        }),
+        this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr }),
       signal: this.abort.signal,
       retry: this.settings.retry,
     };
-    const stats = await processResource(ctx, item.rid, [...item.fields], item.refresh);
-    this.afterRun(item, store);
-    if (item.refresh) {
-      const j = await this.journal(item.kbid);
-      // A newer refresh of the same resource may be waiting: its mark must stay.
-      if (j.has(item.rid) && !this.waiting.get(keyOf(item.kbid, item.rid))?.refresh) await j.delete(item.rid);
-    }
+    const t0 = performance.now();
+    const stats = await processResource(ctx, item.rid, [...item.fields]);
+    this.afterRun(item, kb, store, stats, Math.round(performance.now() - t0));
     return stats;
   }
 
@@ -305,9 +266,15 @@ export class ProcessingQueue implements ProcessingSink {
   private async failed(k: string, item: Item, err: unknown): Promise<void> {
     const n = (this.attempts.get(k) ?? 0) + 1;
     this.attempts.set(k, n);
-    this.log(`ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`);
+    this.log[n < MAX_ATTEMPTS ? "warn" : "error"](
+      `ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`,
+      {
+        kb: item.kbid,
+        rid: item.rid,
+      },
+    );
     if (n < MAX_ATTEMPTS) {
-      setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields, item.refresh), 200 * n).unref();
+      setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields), 200 * n).unref();
       return;
     }
     this.attempts.delete(k);
@@ -325,13 +292,13 @@ export class ProcessingQueue implements ProcessingSink {
     this.reconcileTimer = setTimeout(() => {
       const kbids = [...this.touched];
       this.touched.clear();
-      for (const kbid of kbids) void this.scanKb(kbid, false).catch(() => undefined);
+      for (const kbid of kbids) void this.scanKb(kbid).catch(() => undefined);
     }, 500);
     this.reconcileTimer.unref();
   }
 
-  /** Log what failed in this run and schedule the retries of the fields that failed transiently. */
-  private afterRun(item: Item, store: KbStore): void {
+  /** Log what this run did and what failed, and schedule the retries of the fields that failed transiently. */
+  private afterRun(item: Item, kb: KbDoc, store: KbStore, stats: RunStats | undefined, ms: number): void {
     const res = store.resources.get(item.rid);
     if (!res || this.stopping) return;
     const k = keyOf(item.kbid, item.rid);
@@ -341,14 +308,27 @@ export class ProcessingQueue implements ProcessingSink {
       (f) => Boolean(this.waiting.get(k)?.fields.has(f)),
       (f) => this.retryField(item.kbid, item.rid, f),
     );
+    const title = res.title || res.slug || item.rid;
+    const at = { kb: kb.slug, rid: item.rid };
+    const statuses = Object.fromEntries([...item.fields].map((key) => [key, res.fields[key]?.status ?? "DELETED"]));
+    this.log(`ingest: ${title}: processed`, {
+      ...at,
+      fields: statuses,
+      ...(stats ? { paragraphs: stats.paragraphs, embedded: stats.embedded } : {}),
+      ms,
+    });
     for (const key of item.fields) {
       const f = res.fields[key];
       if (f && later.includes(key) && f.retry) {
-        this.log(
-          `ingest: ${item.rid} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`,
+        this.log.warn(
+          `ingest: ${title} ${key} failed (attempt ${f.retry.attempts}, failing since ${f.retry.since}): ${f.error?.body}; next attempt ${f.retry.next}`,
+          { ...at, field: key },
         );
-      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED"))
-        this.log(`ingest: ${item.rid} ${key} ${f.status}: ${f.error?.body}`);
+      } else if (f && (f.status === "EXPIRED" || f.status === "BLOCKED" || f.status === "ERROR"))
+        this.log[f.status === "BLOCKED" ? "warn" : "error"](`ingest: ${title} ${key} ${f.status}: ${f.error?.body}`, {
+          ...at,
+          field: key,
+        });
     }
   }
 
@@ -358,7 +338,7 @@ export class ProcessingQueue implements ProcessingSink {
     void this.kbs.open(kbid).then(
       ({ store }) => {
         const f = store.resources.get(rid)?.fields[field];
-        if (f?.status === "PENDING" && f.retry) this.add(kbid, rid, [field], false);
+        if (f?.status === "PENDING" && f.retry) this.add(kbid, rid, [field]);
       },
       () => undefined,
     );
@@ -367,7 +347,6 @@ export class ProcessingQueue implements ProcessingSink {
   private dropKb(kbid: string): void {
     this.retries.clear(kbid);
     for (const [k, item] of this.waiting) if (item.kbid === kbid) this.waiting.delete(k);
-    this.journals.delete(kbid);
     this.touched.delete(kbid);
   }
 }

@@ -1,5 +1,5 @@
 import type { KbService } from "../kbs/service.js";
-import type { FieldDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey } from "../store/index.js";
 import { fieldError } from "./process-field.js";
 import { aggregateStatus } from "./process-resource.js";
 
@@ -12,11 +12,7 @@ export async function sweepOrphans(kbs: KbService, stopping: () => boolean, log:
   for (const kb of kbs.list()) {
     if (stopping()) break;
     const { store } = await kbs.open(kb.uuid);
-    const rids = new Set<string>();
-    for await (const batch of store.paragraphs.table.query().select(["rid"])) {
-      for (const r of batch.getChild("rid")?.toArray() ?? []) rids.add(r as string);
-    }
-    for (const rid of rids) {
+    for (const rid of await store.paragraphs.resourceIds()) {
       if (store.resources.has(rid) || stopping()) continue;
       await store.paragraphs.deleteResource(rid);
       n++;
@@ -51,9 +47,11 @@ export async function markFailed(
   await store.resources.put(rid, next).catch(() => undefined);
   await Promise.all(
     keys.map(async (key) => {
-      const doc = await store.fields.get(`${rid}/${key}`).catch(() => undefined);
+      const doc = await store.fields.get(fieldRecordKey(rid, key)).catch(() => undefined);
       if (doc)
-        await store.fields.put(`${rid}/${key}`, rid, { ...doc, errors: [error] } satisfies FieldDoc).catch(() => undefined);
+        await store.fields
+          .put(fieldRecordKey(rid, key), rid, { ...doc, errors: [error] } satisfies FieldDoc)
+          .catch(() => undefined);
     }),
   );
 }

@@ -5,7 +5,9 @@
  * count and the next attempt live on the field's summary in the resource record, so a restart neither
  * forgets the schedule nor resets the deadline.
  */
+
 import type { FieldError } from "../../src/api/common.js";
+import type { FetchPolicy } from "../net/outbound.js";
 import type { FieldSummary } from "../store/records.js";
 import type { FieldOutcome } from "./process-field.js";
 
@@ -26,8 +28,8 @@ export interface IngestSettings {
   /** Extraction worker processes (KBOX_EXTRACT_WORKERS). */
   extractWorkers: number;
   retry: RetryPolicy;
-  /** Links may reach loopback/private/link-local addresses (KBOX_LINKS_ALLOW_PRIVATE). */
-  allowPrivateLinks: boolean;
+  /** What links may reach: the daemon's outbound policy (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
+  fetch: FetchPolicy;
   /** Images and PDF pages without a text layer are read by OCR (KBOX_OCR). */
   ocr: boolean;
 }

@@ -259,7 +259,6 @@ const colName = (vectorset: string) => vectorColumn(vectorset).slice("vec_".leng
 /** Paragraphs holding a vector, per vector column (named as ParagraphStore names them). */
 async function vectorCounts(store: KbStore): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const col of store.paragraphs.vectorColumns().keys())
-    out.set(col, await store.paragraphs.count(`${vectorColumn(col)} IS NOT NULL`));
+  for (const col of store.paragraphs.vectorColumns().keys()) out.set(col, await store.paragraphs.countVectors(col));
   return out;
 }

@@ -118,6 +118,11 @@ export class KbModelService {
     return this.models.pulling(ref);
   }
 
+  /** 403 before a pull starts when the caller may not import its folder or the daemon may not reach its hub. */
+  checkPull(req: PullModel, owner: boolean): void {
+    this.models.checkPull(req, owner);
+  }
+
   /** `kbox models pull`: download (or import) and install; `emit` receives progress. */
   pull(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<ModelRecord> {
     return this.models.pull(req, emit, signal, this.users());

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CreateKb, KbRecord, UpdateKb } from "../../src/api/kbs.js";
+import type { ModelConfiguration } from "../../src/api/learning.js";
 import { conflict, KboxError, notFound } from "../errors.js";
 import type { KbDoc, KbStore, Store } from "../store/index.js";
 
@@ -107,14 +108,21 @@ export class KbService {
     let fields = 0;
     for (const r of store.resources.values()) fields += Object.keys(r.fields).length;
     const paragraphs = await store.paragraphs.count();
-    const stats = await store.paragraphs.table.stats().catch(() => undefined);
-    return { resources: store.resources.size, paragraphs, fields, sentences: paragraphs, index_size: stats?.totalBytes ?? 0 };
+    const index_size = await store.paragraphs.sizeBytes();
+    return { resources: store.resources.size, paragraphs, fields, sentences: paragraphs, index_size };
   }
 
   /** The wire's view of a knowledge box; `model` is its effective model configuration (LearningService). */
-  static record(kb: KbDoc, model: KbRecord["model"]): KbRecord {
+  static record(kb: KbDoc, model: ModelConfiguration | null): KbRecord {
     const { uuid, slug, learning_configuration: _lc, ...config } = kb;
-    return { uuid, slug, config: { ...config, slug }, model };
+    // Vectors are compared by cosine similarity (daemon/search/semantic.ts).
+    const full = model && {
+      ...model,
+      similarity_function: "cosine" as const,
+      vector_dimension: model.semantic_vector_size,
+      default_min_score: null,
+    };
+    return { uuid, slug, config: { ...config, slug }, model: full };
   }
 
   private slugTaken(slug: string): boolean {

@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { KboxError } from "../errors.js";
+import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../net/outbound.js";
 import { checksumFromHeaders, type HubFile, hubError } from "./hub.js";
 
 /** A stalled transfer (no byte for this long) is abandoned; the `.part` stays for the next pull. */
@@ -23,6 +24,8 @@ export interface DownloadResult {
 
 export interface DownloadOptions {
   signal?: AbortSignal;
+  /** What the daemon may fetch (each redirect hop is checked). */
+  policy?: FetchPolicy;
   /** Called as bytes arrive with the file's bytes so far (including a resumed offset). */
   onProgress?: (fileBytes: number, fileTotal: number | null) => void;
   /** Called once the server has answered, with the offset the transfer starts from. */
@@ -80,7 +83,8 @@ export async function downloadFile(
   try {
     let res: Response;
     try {
-      res = await fetch(url, { signal, headers: offset > 0 ? { range: `bytes=${offset}-` } : {}, redirect: "follow" });
+      const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-` } : {};
+      res = await guardedFetch(url, { signal, headers }, opts.policy ?? OPEN_POLICY);
     } catch (e) {
       throw hubError(base, e);
     }

@@ -3,6 +3,7 @@
  * file sizes and LFS sha256) and file downloads (`/{id}/resolve/{revision}/{file}`).
  */
 import { KboxError } from "../errors.js";
+import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../net/outbound.js";
 
 /** A file of a repo, with what the hub tells about its content. */
 export interface HubFile {
@@ -55,11 +56,17 @@ interface Sibling {
 }
 
 /** List a repo's files with sizes and checksums; 404 when the hub has no such repo or revision. */
-export async function listRepo(base: string, id: string, revision: string, signal?: AbortSignal): Promise<HubListing> {
+export async function listRepo(
+  base: string,
+  id: string,
+  revision: string,
+  signal?: AbortSignal,
+  policy: FetchPolicy = OPEN_POLICY,
+): Promise<HubListing> {
   const url = `${base}/api/models/${id}${revision === "main" ? "" : `/revision/${encodeURIComponent(revision)}`}?blobs=true`;
   let res: Response;
   try {
-    res = await fetch(url, { signal: anySignal(signal, 30_000), headers: { accept: "application/json" } });
+    res = await guardedFetch(url, { signal: anySignal(signal, 30_000), headers: { accept: "application/json" } }, policy);
   } catch (e) {
     throw hubError(base, e);
   }

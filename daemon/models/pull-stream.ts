@@ -42,10 +42,12 @@ function channel<T>(run: (emit: (item: T) => void) => Promise<void>): AsyncItera
 /** What a pull stream needs of a model service (the KB-aware one adds the boxes that use each model). */
 export interface Puller {
   pulling(ref: string): boolean;
+  checkPull(req: PullModel, owner: boolean): void;
   pull(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<ModelRecord>;
 }
 
-export function pullEvents(models: Puller, req: PullModel, signal: AbortSignal): AsyncIterable<PullEvent> {
+export function pullEvents(models: Puller, req: PullModel, signal: AbortSignal, owner: boolean): AsyncIterable<PullEvent> {
+  models.checkPull(req, owner);
   if (models.pulling(req.id)) throw conflict(`model ${req.id} is already being pulled`);
   return channel<PullEvent>(async (emit) => {
     try {

@@ -6,6 +6,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:
 import { dirname, join, relative } from "node:path";
 import type { PullEvent } from "../../src/api/models.js";
 import { KboxError } from "../errors.js";
+import type { FetchPolicy } from "../net/outbound.js";
 import { downloadFile, verifyFile } from "./download.js";
 import { type HubFile, type HubListing, listRepo, resolveUrl } from "./hub.js";
 import { MANIFEST, type Manifest, modelDir } from "./manifest.js";
@@ -15,6 +16,8 @@ export interface PullRequest {
   id: string;
   revision?: string;
   endpoint: string;
+  /** What the daemon may fetch (the hub, its redirects to a CDN); the service always passes the daemon's. */
+  policy?: FetchPolicy;
   /** A local folder with the repo's files, imported instead of downloaded. */
   from?: string;
   dtype?: "q8" | "fp32";
@@ -74,13 +77,13 @@ export async function pull(
     emit({ type: "start", id, revision, files: plan.map((f) => ({ path: f.path, size: f.size })), total_bytes: sum(plan) });
     files = await importFiles(req.from, staging, plan, emit);
   } else {
-    listing = await listRepo(req.endpoint, id, revision, signal).catch((e) => {
+    listing = await listRepo(req.endpoint, id, revision, signal, req.policy).catch((e) => {
       // A known model can still be fetched by its fixed file list when only the listing API fails.
       if (known && e instanceof KboxError && e.status === 502) return knownListing(known, revision);
       throw e;
     });
     const plan = planFiles(id, listing.files, known, req.dtype);
-    files = await downloadAll(req.endpoint, id, revision, staging, plan, emit, signal);
+    files = await downloadAll(req, id, revision, staging, plan, emit, signal);
   }
   const settings = await deriveSettings(staging, known, req, files.find((f) => f.path.endsWith(".onnx"))?.path ?? "");
   const manifest: Manifest = {
@@ -101,7 +104,7 @@ export async function pull(
 const sum = (files: HubFile[]) => files.reduce((a, f) => a + (f.size ?? 0), 0);
 
 async function downloadAll(
-  endpoint: string,
+  { endpoint, policy }: PullRequest,
   id: string,
   revision: string,
   staging: string,
@@ -128,6 +131,7 @@ async function downloadAll(
     const optional = !REQUIRED.includes(file.path) && !file.path.endsWith(".onnx") && file.size === null;
     const r = await downloadFile(resolveUrl(endpoint, id, revision, file.path), dest, file, {
       signal,
+      policy,
       onStart: (offset, size) =>
         emit({ type: "file", path: file.path, status: offset > 0 ? "resuming" : "downloading", offset, size }),
       onProgress: (bytes, fileTotal) => {

@@ -3,6 +3,7 @@
  * vLLM, hosted APIs) and a remote zone's Predict Sentences (`{object: list, data, model, usage}`).
  */
 import { KboxError } from "../errors.js";
+import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../net/outbound.js";
 import { normalize } from "./onnx.js";
 import type { Embedder, EmbedKind } from "./types.js";
 
@@ -23,7 +24,10 @@ const BATCH = 64;
 const TIMEOUT_MS = 120_000;
 
 /** The URL and headers of one provider's call. */
-function request(e: RemoteEntry, input: string[]): { url: string; init: RequestInit } {
+function request(
+  e: RemoteEntry,
+  input: string[],
+): { url: string; init: { method: string; headers: Record<string, string>; body: string } } {
   const base = e.url.replace(/\/+$/, "");
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (e.provider === "openai") {
@@ -70,15 +74,16 @@ export class RemoteEmbedder implements Embedder {
   private constructor(
     private readonly e: RemoteEntry,
     readonly dim: number,
+    private readonly policy: FetchPolicy,
   ) {
     this.id = `${e.provider}:${e.model ?? e.name}@${e.url}`;
   }
 
   /** Connect to an entry; an unknown dimension is discovered with one call. */
-  static async connect(e: RemoteEntry, signal?: AbortSignal): Promise<RemoteEmbedder> {
-    if (e.dim) return new RemoteEmbedder(e, e.dim);
-    const [v] = await new RemoteEmbedder(e, 0).embed(["dimension probe"], "passage", signal);
-    return new RemoteEmbedder(e, v.length);
+  static async connect(e: RemoteEntry, signal?: AbortSignal, policy: FetchPolicy = OPEN_POLICY): Promise<RemoteEmbedder> {
+    if (e.dim) return new RemoteEmbedder(e, e.dim, policy);
+    const [v] = await new RemoteEmbedder(e, 0, policy).embed(["dimension probe"], "passage", signal);
+    return new RemoteEmbedder(e, v.length, policy);
   }
 
   async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
@@ -97,14 +102,16 @@ export class RemoteEmbedder implements Embedder {
     const t = AbortSignal.timeout(TIMEOUT_MS);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, t]) : t });
+      res = await guardedFetch(url, { ...init, signal: signal ? AbortSignal.any([signal, t]) : t, maxRedirects: 0 }, this.policy);
     } catch (e) {
+      if (e instanceof KboxError) throw e;
       const err = e as Error & { cause?: { code?: string } };
       throw unavailable(`cannot reach ${where}: ${err.cause?.code ?? err.message}`);
     }
     const text = await res.text();
     if (!res.ok) {
-      const msg = `${where} answered ${res.status}: ${text.slice(0, 300)}`;
+      // The reply's body is not repeated: the caller chose the URL, and could read pages with it.
+      const msg = `${where} answered ${res.status}`;
       if (res.status === 408 || res.status === 429 || res.status >= 500) throw unavailable(msg, res.headers.get("retry-after"));
       throw new KboxError(502, msg);
     }

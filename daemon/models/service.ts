@@ -6,6 +6,7 @@
 import { rm } from "node:fs/promises";
 import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
 import { conflict, KboxError, notFound } from "../errors.js";
+import { checkTarget, type FetchPolicy } from "../net/outbound.js";
 import { type Entry, entryFor, matches, record } from "./entries.js";
 import { hubEndpoint } from "./hub.js";
 import { type Manifest, modelDir, readInstalled } from "./manifest.js";
@@ -27,6 +28,8 @@ export interface ModelServiceSettings {
   hubEndpoint: string;
   /** Intra-op threads of each ONNX model (KBOX_MODEL_THREADS). */
   threads: number;
+  /** What hubs and endpoints the daemon may reach (daemon/net/outbound.ts). */
+  fetch: FetchPolicy;
 }
 
 /** A user of models (a knowledge box): its name and the model names it uses. */
@@ -114,7 +117,7 @@ export class ModelService {
     const reg = this.registered.get(entry.name);
     if (reg) return reg;
     if (entry.remote) {
-      const e = await RemoteEmbedder.connect(entry.remote);
+      const e = await RemoteEmbedder.connect(entry.remote, undefined, this.settings.fetch);
       if (!entry.remote.dim) {
         this.file.update((s) => {
           const r = s.remotes[entry.name];
@@ -147,6 +150,16 @@ export class ModelService {
     }
   }
 
+  /**
+   * A pull's sources, checked before it starts: a local folder (`from`) only for the socket's owner (a
+   * TCP key never makes the daemon read a folder it names); a hub endpoint the outbound policy allows.
+   */
+  checkPull(req: PullModel, owner: boolean): void {
+    if (req.from && !owner)
+      throw new KboxError(403, "only the daemon's owner (over the Unix socket) may import a model from a local folder");
+    if (req.endpoint) checkTarget(req.endpoint, this.settings.fetch);
+  }
+
   /** Is this model being pulled now? Throws 422 for a reference that is not a model id. */
   pulling(ref: string): boolean {
     return this.pulls.has(canonicalId(ref));
@@ -155,7 +168,12 @@ export class ModelService {
   private pullOnce(req: PullModel, emit: (e: PullEvent) => void, signal?: AbortSignal): Promise<Manifest> {
     const id = canonicalId(req.id);
     if (this.pulls.has(id)) throw conflict(`model ${id} is already being pulled`);
-    const p = pull({ ...req, id, endpoint: hubEndpoint(req.endpoint, this.settings.hubEndpoint) }, this.cacheDir, emit, signal);
+    const p = pull(
+      { ...req, id, endpoint: hubEndpoint(req.endpoint, this.settings.hubEndpoint), policy: this.settings.fetch },
+      this.cacheDir,
+      emit,
+      signal,
+    );
     this.pulls.set(id, p);
     return p.finally(() => this.pulls.delete(id));
   }
@@ -187,6 +205,7 @@ export class ModelService {
 
   /** `kbox models add`: a remote embedder entry, probed first unless `check` is false. */
   async addRemote(body: RemoteModel, users: ModelUser[]): Promise<ModelRecord> {
+    checkTarget(body.url, this.settings.fetch);
     const [provider, short] = body.name.split(":") as ["openai" | "predict", string];
     if (provider === "openai" && !body.model) throw new KboxError(422, "an OpenAI-compatible entry needs a model (--model)");
     const clash = this.entries().find((e) => e.vectorset === short && e.name !== body.name);
@@ -201,7 +220,7 @@ export class ModelService {
       query_prefix: body.query_prefix,
       passage_prefix: body.passage_prefix,
     };
-    if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry)).dim;
+    if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry, undefined, this.settings.fetch)).dim;
     this.file.update((s) => {
       s.remotes[body.name] = entry;
     });

@@ -7,6 +7,7 @@ import type { FileField } from "../../src/api/fields.js";
 import { FIELD_BODIES, type WritableFieldType } from "../../src/api/resources.js";
 import { invalid } from "../errors.js";
 import type { BlobStore } from "../store/blobs.js";
+import { fileBlobKey } from "../store/keys.js";
 
 /** Bytes of a file field that arrive as a stream (uploads, sync) instead of a base64 payload. */
 export type FileSource = () => Readable;
@@ -29,11 +30,6 @@ function hashOf(v: unknown): string {
   return createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 32);
 }
 
-/** Where a file field's bytes live. */
-export function fileBlobKey(rid: string, fieldId: string, nonce = randomBytes(4).toString("hex")): string {
-  return `r/${rid}/f/${encodeURIComponent(fieldId).replace(/%/g, "_")}/${nonce}`;
-}
-
 /**
  * Turn a validated field body into the stored value. Inline base64 file payloads are written to the
  * blob store and replaced by a reference; `loc` locates validation problems in the request.
@@ -52,7 +48,7 @@ export async function prepareField(
   let md5 = file.md5 ?? undefined;
   let blob: string | undefined;
   if (ctx.source) {
-    blob = fileBlobKey(ctx.rid, id);
+    blob = fileBlobKey(ctx.rid, id, randomBytes(4).toString("hex"));
     const written = await ctx.blobs.write(blob, ctx.source());
     size = written.size;
     md5 = written.md5;
@@ -60,7 +56,7 @@ export async function prepareField(
     if (!BASE64.test(file.payload))
       throw invalid([issue("base64_decode", [...ctx.loc, "file", "payload"], "Invalid base64 payload", "<payload>")]);
     const bytes = Buffer.from(file.payload, "base64");
-    blob = fileBlobKey(ctx.rid, id);
+    blob = fileBlobKey(ctx.rid, id, randomBytes(4).toString("hex"));
     const written = await ctx.blobs.write(blob, bytes);
     size = written.size;
     md5 = written.md5;

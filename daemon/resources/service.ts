@@ -4,7 +4,7 @@ import type { CreateResource, GetResourceQuery, UpdateResource, WritableFieldTyp
 import { conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies, fieldStrategyRefs, inputStrategyRefs } from "../kbs/strategies.js";
-import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey, type KbStore, type ResourceDoc } from "../store/index.js";
 import { type FileSource, fieldKey, type PreparedField, parseFieldBody, prepareField } from "./fields.js";
 import { basicView, fieldEntry, resourceView } from "./view.js";
 
@@ -151,7 +151,7 @@ export class ResourceService {
     await Promise.all([
       store.fields.deleteGroup(res.id),
       store.paragraphs.deleteResource(res.id),
-      store.blobs.remove(`r/${res.id}`),
+      store.removeResourceBlobs(res.id),
     ]);
   }
 
@@ -168,14 +168,24 @@ export class ResourceService {
     return { seqid: next.last_seqid };
   }
 
-  async getField(kbid: string, ref: ResourceRef, type: FieldType, id: string, show: string[], extracted?: string[]) {
+  async getField(
+    kbid: string,
+    ref: ResourceRef,
+    type: FieldType,
+    id: string,
+    asked: string[],
+    extracted?: string[],
+    page?: number,
+  ) {
+    // The field-level show values upstream clients send (value, error) name the resource's (values, errors).
+    const show = asked.map((v) => (v === "value" ? "values" : v === "error" ? "errors" : v));
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
     const summary = res.fields[key];
     if (!summary) throw notFound("Field does not exist");
-    const doc = await store.fields.get(`${res.id}/${key}`);
+    const doc = await store.fields.get(fieldRecordKey(res.id, key));
     if (show.includes("extracted")) await store.loadExtracted([doc]);
-    const entry = fieldEntry(doc, summary, new Set(show.length ? show : ["values"]), extracted);
+    const entry = fieldEntry(doc, summary, new Set(show.length ? show : ["values"]), extracted, page);
     return { field_type: type, field_id: id, ...entry };
   }
 
@@ -188,7 +198,7 @@ export class ResourceService {
   ): Promise<{ store: KbStore; res: ResourceDoc; doc: FieldDoc }> {
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
-    const doc = res.fields[key] ? await store.fields.get(`${res.id}/${key}`) : undefined;
+    const doc = res.fields[key] ? await store.fields.get(fieldRecordKey(res.id, key)) : undefined;
     if (!doc) throw notFound("Field does not exist");
     return { store, res, doc };
   }
@@ -197,21 +207,21 @@ export class ResourceService {
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey(type, id);
     if (!res.fields[key]) throw notFound("Field does not exist");
-    const old = await store.fields.get(`${res.id}/${key}`);
+    const old = await store.fields.get(fieldRecordKey(res.id, key));
     const next = structuredClone(res);
     delete next.fields[key];
     next.last_seqid = this.nextSeq();
     next.modified = new Date().toISOString();
     await store.resources.put(res.id, next);
     await this.processing.forget(store.kbid, res.id, [key]);
-    await Promise.all([store.fields.delete(`${res.id}/${key}`), store.paragraphs.replaceField(res.id, key, [])]);
+    await Promise.all([store.fields.delete(fieldRecordKey(res.id, key)), store.paragraphs.replaceField(res.id, key, [])]);
     await store.removeBlobs([old?.blob, old?.extracted_blob]);
   }
 
   async appendMessages(kbid: string, ref: ResourceRef, id: string, messages: unknown[]): Promise<{ seqid: number }> {
     const { store, res } = await this.resolve(kbid, ref);
     const key = fieldKey("conversation", id);
-    const doc = res.fields[key] ? await store.fields.get(`${res.id}/${key}`) : undefined;
+    const doc = res.fields[key] ? await store.fields.get(fieldRecordKey(res.id, key)) : undefined;
     const prev = (doc?.value as { messages?: unknown[] } | undefined)?.messages ?? [];
     return this.putField(kbid, { rid: res.id }, "conversation", id, {
       ...(doc?.value as object),
@@ -293,12 +303,12 @@ export class ResourceService {
     const replaced = await Promise.all(
       changed
         .filter((p) => res.fields[fieldKey(p.type, p.id)])
-        .map((p) => store.fields.get(`${res.id}/${fieldKey(p.type, p.id)}`)),
+        .map((p) => store.fields.get(fieldRecordKey(res.id, fieldKey(p.type, p.id)))),
     );
     await Promise.all(
       changed.map((p) => {
         const doc: FieldDoc = { rid: res.id, type: p.type, id: p.id, value: p.value, ...(p.blob ? { blob: p.blob } : {}) };
-        return store.fields.put(`${res.id}/${fieldKey(p.type, p.id)}`, res.id, doc);
+        return store.fields.put(fieldRecordKey(res.id, fieldKey(p.type, p.id)), res.id, doc);
       }),
     );
     for (const p of prepared) {

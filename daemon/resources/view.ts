@@ -1,6 +1,7 @@
 import { FIELD_MAP, type FieldType, LETTER_FIELD } from "../../src/api/common.js";
 import type { Show } from "../../src/api/resources.js";
-import type { FieldDoc, ResourceDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey, type ResourceDoc } from "../store/index.js";
+import { conversationValue, extractedView } from "./field-view.js";
 
 export interface ViewOptions {
   show: Show[];
@@ -58,7 +59,7 @@ function dataView(r: ResourceDoc, fields: Map<string, FieldDoc>, show: Set<strin
   for (const [key, summary] of Object.entries(r.fields)) {
     const type = LETTER_FIELD[key.split("/")[0]];
     if (!type || (types && !types.has(type))) continue;
-    const doc = fields.get(`${r.id}/${key}`);
+    const doc = fields.get(fieldRecordKey(r.id, key));
     const entry = fieldEntry(doc, summary, show, opts.extracted);
     const map = FIELD_MAP[type];
     data[map] ??= {};
@@ -73,12 +74,15 @@ export function fieldEntry(
   summary: ResourceDoc["fields"][string],
   show: Set<string>,
   extracted?: string[],
+  page?: number,
 ): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
-  if (show.has("values") && doc) entry.value = doc.value;
+  if (show.has("values") && doc) entry.value = doc.type === "conversation" ? conversationValue(doc.value, page) : doc.value;
   if (show.has("extracted") && doc?.extracted) {
     const wanted = extracted?.length ? new Set(extracted) : undefined;
-    entry.extracted = wanted ? Object.fromEntries(Object.entries(doc.extracted).filter(([k]) => wanted.has(k))) : doc.extracted;
+    entry.extracted = extractedView(
+      wanted ? Object.fromEntries(Object.entries(doc.extracted).filter(([k]) => wanted.has(k))) : doc.extracted,
+    );
   }
   if (show.has("errors")) {
     if (summary.error) entry.error = summary.error;

@@ -2,40 +2,52 @@ import type { FindResponse } from "../../src/api/find.js";
 import type { CatalogBody, SearchBody } from "../../src/api/search.js";
 import type { KbService } from "../kbs/service.js";
 import { basicView, resourceView } from "../resources/view.js";
-import type { ResourceDoc } from "../store/index.js";
+import { fieldRecordKey, type ResourceDoc } from "../store/index.js";
 import { fold, words } from "../text/analyzer.js";
 import { compileExpr } from "./filters.js";
-import { inWindow, labelsOf, pathMatches, resourceMatches } from "./resource-props.js";
+import { inWindow, pathMatches, resourceFacets, resourceMatches } from "./resource-props.js";
 import type { SearchService } from "./service.js";
 
-/** Every facet string a resource carries, for catalog facets and legacy filters. */
-export function resourceFacets(r: ResourceDoc): string[] {
-  const o = r.origin;
-  const out = [...labelsOf(r), `/n/s/${r.metadata.status}`];
-  for (const t of o?.tags ?? []) out.push(`/t/${t}`);
-  if (r.icon) out.push(`/n/i/${r.icon}`);
-  if (r.metadata.language) out.push(`/s/p/${r.metadata.language}`);
-  for (const [k, v] of Object.entries(o?.metadata ?? {})) out.push(`/m/${k}/${v}`);
-  if (o?.source_id) out.push(`/u/s/${o.source_id}`);
-  if (o?.path) {
-    const parts = o.path.split("/").filter(Boolean);
-    for (let i = 1; i <= parts.length; i++) out.push(`/p/${parts.slice(0, i).join("/")}`);
-  }
-  return out;
+/** The readable facet prefixes upstream clients ask for, and the system prefixes they stand for. */
+const FACET_ALIASES: Record<string, string> = {
+  icon: "n/i",
+  "metadata.status": "n/s",
+  "metadata.language": "s/p",
+  "metadata.languages": "s/s",
+  "origin.tags": "t",
+  "origin.metadata": "m",
+  "origin.path": "p",
+  "origin.source-id": "u/s",
+  "classification.labels": "l",
+  entities: "e",
+  field: "f",
+  "field-values": "fg",
+  "generated.data-augmentation": "g/da",
+};
+
+/** A facet prefix in system form: `/classification.labels/topic` is `/l/topic`. */
+function systemPrefix(p: string): string {
+  const [, first, ...rest] = p.split("/");
+  const sys = first === undefined ? undefined : FACET_ALIASES[first];
+  return sys ? ["", sys, ...rest].join("/") : p;
 }
 
-/** Count, for each requested facet prefix, the resources holding each facet one level below it. */
+/**
+ * Count, for each requested facet prefix, the resources holding each facet one level below it.
+ * An aliased prefix (`/classification.labels`) counts the system facets and answers in its own form.
+ */
 export function countFacets(resources: Iterable<ResourceDoc>, prefixes: string[]): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = Object.fromEntries(prefixes.map((p) => [p, {}]));
+  const bases = prefixes.map((p) => {
+    const slash = (x: string) => (x.endsWith("/") ? x : `${x}/`);
+    return { p, sys: slash(systemPrefix(p)), shown: slash(p) };
+  });
   for (const r of resources) {
     const fs = new Set(resourceFacets(r));
-    for (const p of prefixes) {
-      const base = p.endsWith("/") ? p : `${p}/`;
-      for (const f of fs) {
-        if (!f.startsWith(base)) continue;
-        const tag = base + f.slice(base.length).split("/")[0];
-        out[p][tag] = (out[p][tag] ?? 0) + 1;
-      }
+    for (const { p, sys, shown } of bases) {
+      // A resource counts once under a tag, however many of its facets lie below it (`/p/a/b`, `/p/a/b/c`).
+      const tags = new Set([...fs].filter((f) => f.startsWith(sys)).map((f) => shown + f.slice(sys.length).split("/")[0]));
+      for (const tag of tags) out[p][tag] = (out[p][tag] ?? 0) + 1;
     }
   }
   return out;
@@ -182,7 +194,7 @@ export class CatalogService {
     const paras = kw ? flatten(kw) : [];
     const fulltext = new Map<string, { score: number; rid: string; field_type: string; field: string }>();
     for (const p of paras) {
-      const key = `${p.rid}/${p.field}`;
+      const key = fieldRecordKey(p.rid, p.field);
       if (!fulltext.has(key)) fulltext.set(key, { score: p.score, rid: p.rid, field_type: p.field_type, field: p.field });
     }
     const rids = [...new Set([...paras, ...(sem ? flatten(sem) : [])].map((p) => p.rid))];

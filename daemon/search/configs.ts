@@ -7,8 +7,8 @@ import type { KbService } from "../kbs/service.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbStore } from "../store/index.js";
 
-/** One DocTable per knowledge box and name, opened once. */
-class PerKb<T> {
+/** One DocTable per knowledge box and name, opened once (stored configurations of any area). */
+export class PerKb<T> {
   private readonly tables = new WeakMap<KbStore, Promise<DocTable<T>>>();
   constructor(private readonly name: string) {}
   get(store: KbStore): Promise<DocTable<T>> {
@@ -83,6 +83,11 @@ export class SearchConfigService {
   }
 }
 
+/** A labelset without a kind applies to resources (the upstream default). */
+function withKind(ls: LabelSet): LabelSet {
+  return ls.kind?.length ? ls : { ...ls, kind: ["RESOURCES"] };
+}
+
 /** Labelsets of a knowledge box. */
 export class LabelsetService {
   private readonly tables = new PerKb<LabelSet & { id: string }>("labelsets");
@@ -94,14 +99,14 @@ export class LabelsetService {
   }
 
   async set(kbid: string, id: string, ls: LabelSet): Promise<void> {
-    await (await this.table(kbid)).put(id, { id, ...ls });
+    await (await this.table(kbid)).put(id, { id, ...withKind(ls) });
   }
 
   async get(kbid: string, id: string): Promise<LabelSet> {
     const ls = (await this.table(kbid)).get(id);
     if (!ls) throw notFound(`Labelset ${id} does not exist`);
     const { id: _id, ...rest } = ls;
-    return rest;
+    return withKind(rest);
   }
 
   async delete(kbid: string, id: string): Promise<void> {
@@ -110,12 +115,14 @@ export class LabelsetService {
     await t.delete(id);
   }
 
-  async list(kbid: string): Promise<Record<string, LabelSet>> {
+  /** Every labelset, under the knowledge box's uuid (the upstream KnowledgeBoxLabels). */
+  async list(kbid: string): Promise<{ uuid: string; labelsets: Record<string, LabelSet> }> {
+    const { kb, store } = await this.kbs.open(kbid, "Knowledge Box not found");
     const out: Record<string, LabelSet> = {};
-    for (const ls of [...(await this.table(kbid)).values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    for (const ls of [...(await this.tables.get(store)).values()].sort((a, b) => a.id.localeCompare(b.id))) {
       const { id, ...rest } = ls;
-      out[id] = rest;
+      out[id] = withKind(rest);
     }
-    return out;
+    return { uuid: kb.uuid, labelsets: out };
   }
 }

@@ -11,9 +11,9 @@ import type {
 import { invalid } from "../errors.js";
 import { sqlString } from "../store/db.js";
 import type { KbDoc, KbStore, ResourceDoc } from "../store/index.js";
-import { analyze } from "../text/analyzer.js";
+import { termsSql } from "../store/paragraph-search.js";
+import { and, eq, FALSE, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet, TRUE } from "../store/sql.js";
 import { resourceMatches } from "./resource-props.js";
-import { and, eq, FALSE, inList, likeLiteral, listHas, listHasPrefix, not, or, ridSet, TRUE } from "./sql.js";
 
 /** Everything of a request that restricts which paragraphs may be returned. */
 export interface FilterInput {
@@ -47,7 +47,36 @@ export async function compileExpr<T>(e: Expr<T>, leaf: (x: T) => Promise<string>
   return leaf(e as T);
 }
 
-const ridCache = new WeakMap<object, { rev: number; sql: Map<string, string> }>();
+/**
+ * A set of resources a filter keeps: as SQL (`rid IN (…)` or `rid NOT IN (…)`) and as a test on a
+ * hit's resource, so that search can apply a large set to its hits rather than send the list.
+ */
+export interface ResourceSet {
+  sql: string;
+  keep(rid: string): boolean;
+  /** Ids the SQL lists. */
+  listed: number;
+  /** The share of the knowledge box's resources kept (0..1). */
+  share: number;
+}
+
+interface Memo {
+  rev: number;
+  sql: Map<string, string>;
+  /** SQL → the set it stands for (what compileFilters pulls out of a request's conjuncts). */
+  sets: Map<string, ResourceSet>;
+}
+const ridCache = new WeakMap<object, Memo>();
+
+function memoOf(ctx: FilterContext): Memo {
+  const res = ctx.store.resources;
+  let memo = ridCache.get(res);
+  if (!memo || memo.rev !== res.revision) {
+    memo = { rev: res.revision, sql: new Map(), sets: new Map() };
+    ridCache.set(res, memo);
+  }
+  return memo;
+}
 
 /**
  * The resources satisfying `pred`, as SQL. `key` names the predicate (same key, same predicate):
@@ -55,18 +84,20 @@ const ridCache = new WeakMap<object, { rev: number; sql: Map<string, string> }>(
  * security and a scan of every record per query would dominate a cheap keyword query.
  */
 function rids(ctx: FilterContext, key: string | undefined, pred: (r: ResourceDoc) => boolean): string {
-  const res = ctx.store.resources;
-  let memo = ridCache.get(res);
-  if (!memo || memo.rev !== res.revision) {
-    memo = { rev: res.revision, sql: new Map() };
-    ridCache.set(res, memo);
-  }
+  const memo = memoOf(ctx);
   const hit = key === undefined ? undefined : memo.sql.get(key);
   if (hit !== undefined) return hit;
   const yes: string[] = [];
   const no: string[] = [];
-  for (const r of res.values()) (pred(r) ? yes : no).push(r.id);
+  for (const r of ctx.store.resources.values()) (pred(r) ? yes : no).push(r.id);
   const sql = ridSet(yes, no);
+  if (sql !== TRUE && sql !== FALSE && !memo.sets.has(sql)) {
+    const ids = new Set(yes.length <= no.length ? yes : no);
+    const inside = yes.length <= no.length;
+    const share = yes.length / Math.max(1, yes.length + no.length);
+    if (memo.sets.size >= 256) memo.sets.clear();
+    memo.sets.set(sql, { sql, keep: (rid) => ids.has(rid) === inside, listed: ids.size, share });
+  }
   if (key === undefined) return sql;
   if (memo.sql.size >= 256) memo.sql.clear();
   memo.sql.set(key, sql);
@@ -77,12 +108,8 @@ function rids(ctx: FilterContext, key: string | undefined, pred: (r: ResourceDoc
 const ridsMatching = (ctx: FilterContext, p: FieldProp | CatalogProp) =>
   rids(ctx, JSON.stringify(p), (r) => resourceMatches(r, p) === true);
 
-/** The keyword terms of `word` as a contiguous run in the `terms` column, in any of the KB's languages. */
-function keywordSql(word: string, langs: string[]): string {
-  const alts = new Set(langs.map((l) => analyze(word, l)).filter(Boolean));
-  if (!alts.size) return FALSE;
-  return or([...alts].map((t) => `(' ' || terms || ' ') LIKE ${sqlString(`% ${likeLiteral(t)} %`)}`));
-}
+/** The keyword terms of `word` as a contiguous run of a paragraph's terms, in any of the KB's languages. */
+const keywordSql = termsSql;
 
 const facetTest = (col: string, prefix: string, exact: boolean) =>
   exact ? listHas(col, prefix) : listHasPrefix(col, `${prefix}/`);
@@ -101,7 +128,8 @@ export function fieldPropSql(p: FieldProp | CatalogProp, ctx: FilterContext): st
         ? listHas("facets", `/g/da/${p.da_task}`)
         : or([listHas("facets", "/g/da"), listHasPrefix("facets", "/g/da/")]);
     case "label":
-      return or([ridsMatching(ctx, p), facetTest("facets", `/l/${p.labelset}${p.label ? `/${p.label}` : ""}`, Boolean(p.label))]);
+      // Resource labels (the user's and those processing found) live in the resource record.
+      return ridsMatching(ctx, p);
     case "entity":
       return or([ridsMatching(ctx, p), facetTest("facets", `/e/${p.subtype}${p.value ? `/${p.value}` : ""}`, Boolean(p.value))]);
     case "language":
@@ -203,19 +231,18 @@ export function facetSql(f: string, ctx: FilterContext): string {
   }
 }
 
-function legacySql(filters: LegacyFilter[], ctx: FilterContext): string {
-  return and(
-    filters.map((f) => {
-      if (typeof f === "string") return facetSql(f, ctx);
-      const each = (xs: string[] | undefined) => (xs ?? []).map((x) => facetSql(x, ctx));
-      return and([
-        f.all ? and(each(f.all)) : TRUE,
-        f.any ? or(each(f.any)) : TRUE,
-        f.none ? not(or(each(f.none))) : TRUE,
-        f.not_all ? not(and(each(f.not_all))) : TRUE,
-      ]);
-    }),
-  );
+/** Legacy filters, one conjunct each. */
+function legacySql(filters: LegacyFilter[], ctx: FilterContext): string[] {
+  return filters.map((f) => {
+    if (typeof f === "string") return facetSql(f, ctx);
+    const each = (xs: string[] | undefined) => (xs ?? []).map((x) => facetSql(x, ctx));
+    return and([
+      f.all ? and(each(f.all)) : TRUE,
+      f.any ? or(each(f.any)) : TRUE,
+      f.none ? not(or(each(f.none))) : TRUE,
+      f.not_all ? not(and(each(f.not_all))) : TRUE,
+    ]);
+  });
 }
 
 /** `fields`: `a/title` (one field) or `t` (a field type letter). */
@@ -264,18 +291,38 @@ function securitySql(req: FilterInput, ctx: FilterContext): string {
   });
 }
 
-/** Compile every filter of a request into one LanceDB prefilter (TRUE when nothing restricts). */
-export async function compileFilters(req: FilterInput, ctx: FilterContext): Promise<string> {
+/** The members of a top-level `and`, so that each can be applied on its own. */
+const conjuncts = <T>(e: Expr<T>): Expr<T>[] => {
+  const o = e as { and?: Expr<T>[] };
+  return Array.isArray(o.and) ? o.and.flatMap(conjuncts) : [e];
+};
+
+/**
+ * A request's filters, compiled. `sql` is the whole prefilter. `where` and `resources` are the same
+ * conditions split: the paragraph-level part, and the resource sets it is ANDed with, which search
+ * may apply to its hits instead (a `rid IN` list of thousands of ids is slow for LanceDB).
+ */
+export interface CompiledFilter {
+  sql: string;
+  where: string;
+  resources: ResourceSet[];
+}
+
+/** Compile every filter of a request (TRUE when nothing restricts). */
+export async function compileFilters(req: FilterInput, ctx: FilterContext): Promise<CompiledFilter> {
   const parts: string[] = [];
   const fe = req.filter_expression;
   if (fe) {
-    const sub: string[] = [];
-    if (fe.field) sub.push(await compileExpr(fe.field, (p) => fieldPropSql(p, ctx)));
+    const field = fe.field ? (fe.operator === "or" ? [fe.field] : conjuncts(fe.field)) : [];
+    const sub: string[] = await Promise.all(field.map((x) => compileExpr(x, (p) => fieldPropSql(p, ctx))));
     if (fe.paragraph) sub.push(await compileExpr(fe.paragraph, (p) => paragraphPropSql(p, ctx)));
     if (fe.key_value) sub.push(await keyValueSql(fe.key_value, ctx));
-    if (sub.length) parts.push(fe.operator === "or" ? or(sub) : and(sub));
+    if (sub.length) {
+      if (fe.operator === "or") parts.push(or(sub));
+      else parts.push(...sub);
+    }
   }
-  if (req.filters?.length) parts.push(legacySql(req.filters, ctx));
+  if (req.filters?.length) parts.push(...legacySql(req.filters, ctx));
   if (req.fields?.length) parts.push(fieldsSql(req.fields));
   if (req.field_type_filter?.length) parts.push(inList("field_type", req.field_type_filter));
   if (req.resource_filters?.length) parts.push(resourceFiltersSql(req.resource_filters));
@@ -288,5 +335,13 @@ export async function compileFilters(req: FilterInput, ctx: FilterContext): Prom
   if (ms || me) parts.push(fieldPropSql({ prop: "modified", since: ms ?? undefined, until: me ?? undefined }, ctx));
   parts.push(securitySql(req, ctx));
   if (!req.show_hidden) parts.push(rids(ctx, "hidden", (r) => r.hidden !== true));
-  return and(parts);
+  const sets = memoOf(ctx).sets;
+  const where: string[] = [];
+  const resources: ResourceSet[] = [];
+  for (const p of parts) {
+    const set = sets.get(p);
+    if (set) resources.push(set);
+    else where.push(p);
+  }
+  return { sql: and(parts), where: and(where), resources };
 }

@@ -1,4 +1,4 @@
-import type { Hit } from "./keyword.js";
+import type { ParagraphHit as Hit } from "../store/paragraph-search.js";
 
 export type ScoreType = "VECTOR" | "BM25" | "BOTH" | "RERANKER";
 export type Ranked = Hit & { score_type: ScoreType };

@@ -1,24 +1,8 @@
-import * as lancedb from "@lancedb/lancedb";
-import type { ParagraphStore } from "../store/paragraphs.js";
-import { vectorColumn } from "../store/paragraphs.js";
-import type { AnnSettings } from "./semantic.js";
+import type { AnnSettings } from "../store/paragraph-search.js";
+import { type ParagraphStore, vectorColumn } from "../store/paragraphs.js";
 
-export const FTS_INDEX = "terms_idx";
 /** Fewer, larger partitions than LanceDB's default sqrt(n): cheaper to train, and recall holds. */
 const partitionsFor = (n: number) => Math.max(8, Math.round(Math.sqrt(n) / 2));
-/** Vector index type built and expected: an index of another type (an older kbox's) is rebuilt. */
-const ANN_TYPE = "IvfRq";
-
-/** The full-text index: a whitespace tokenizer over terms the analyzer already produced. */
-export const ftsIndex = () =>
-  lancedb.Index.fts({
-    baseTokenizer: "whitespace",
-    lowercase: false,
-    stem: false,
-    removeStopWords: false,
-    asciiFolding: false,
-    withPosition: false,
-  });
 
 /**
  * Keeps one paragraph table's indexes fresh in the background, after writes settle. `optimize` folds
@@ -52,15 +36,11 @@ export class IndexMaintainer {
 
   /** The FTS index exists (created at once on an empty table; built in the background otherwise). */
   async ensureFts(): Promise<void> {
-    const names = (await this.paragraphs.table.listIndices()).map((i) => i.name);
-    if (!names.includes(FTS_INDEX))
-      await this.paragraphs.buildIndex("terms", { config: ftsIndex(), name: FTS_INDEX, replace: false }).catch(() => undefined);
-    for (const i of await this.paragraphs.table.listIndices()) {
-      const col = i.columns[0];
-      if (col?.startsWith("vec_") && !this.ann.has(col)) {
-        const rows = (await this.paragraphs.table.indexStats(i.name))?.numIndexedRows ?? 0;
+    await this.paragraphs.ensureKeywordIndex().catch(() => undefined);
+    for (const i of await this.paragraphs.indexes()) {
+      if (i.vectorset !== undefined && !this.ann.has(i.column)) {
         // rows 0 makes the next step rebuild it as IVF_RQ; it is searched as it is meanwhile.
-        this.ann.set(col, { rows: i.indexType === ANN_TYPE ? rows : 0, partitions: partitionsFor(rows) });
+        this.ann.set(i.column, { rows: i.current ? i.indexedRows : 0, partitions: partitionsFor(i.indexedRows) });
       }
     }
   }
@@ -129,27 +109,20 @@ export class IndexMaintainer {
   }
 
   private async step(force: boolean): Promise<void> {
-    const t = this.paragraphs.table;
     await this.ensureFts();
-    const stats = await t.indexStats(FTS_INDEX);
-    const unindexed = stats?.numUnindexedRows ?? 0;
-    if (unindexed > 0 && (force || unindexed >= Math.max(2000, (stats?.numIndexedRows ?? 0) * 0.5))) {
+    const fts = (await this.paragraphs.indexes()).find((i) => i.column === "terms");
+    const unindexed = fts?.unindexedRows ?? 0;
+    if (unindexed > 0 && (force || unindexed >= Math.max(2000, (fts?.indexedRows ?? 0) * 0.5))) {
       // Between commits of the table's write queue, so it never races the store's own compaction.
       await this.timed("optimize", () => this.paragraphs.compact(true));
     }
     for (const vs of this.paragraphs.vectorColumns().keys()) {
-      const col = vectorColumn(vs);
-      const n = await t.countRows(`${col} IS NOT NULL`);
-      const have = this.ann.get(col);
+      const n = await this.paragraphs.countVectors(vs);
+      const have = this.ann.get(vectorColumn(vs));
       if (n < this.annMinRows || (have && n < have.rows * 2)) continue;
       const partitions = partitionsFor(n);
-      await this.timed(`ivf_rq ${vs} (${n} vectors)`, () =>
-        this.paragraphs.buildIndex(col, {
-          config: lancedb.Index.ivfRq({ distanceType: "cosine", numPartitions: partitions }),
-          replace: true,
-        }),
-      );
-      this.ann.set(col, { rows: n, partitions });
+      await this.timed(`ivf_rq ${vs} (${n} vectors)`, () => this.paragraphs.buildVectorIndex(vs, partitions));
+      this.ann.set(vectorColumn(vs), { rows: n, partitions });
     }
   }
 

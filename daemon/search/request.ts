@@ -10,6 +10,8 @@ export interface ResolvedFind extends Omit<FindBody, "features" | "show" | "top_
   page_number: number;
   keyword: boolean;
   semantic: boolean;
+  /** features includes relations: the answer carries the relations of the entities the query names. */
+  relations: boolean;
   show: Show[];
   minSemantic: number | null;
   minBm25: number;
@@ -46,6 +48,7 @@ export function resolveFind(b: FindBody, kb: KbDoc): ResolvedFind {
     page_number: b.page_number ?? 0,
     keyword: features.some((f) => f === "keyword" || f === "fulltext" || f === "paragraphs"),
     semantic: features.some((f) => f === "semantic" || f === "vectors"),
+    relations: features.includes("relations"),
     show: b.show ?? ["basic"],
     minSemantic: min.semantic,
     minBm25: min.bm25,

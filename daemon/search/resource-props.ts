@@ -2,9 +2,10 @@ import type { CatalogProp } from "../../src/api/filters.js";
 import type { ResourceDoc } from "../store/index.js";
 
 /**
- * Resource-level filter properties evaluated against the resource records (kept in memory). They
- * live here rather than on paragraph rows so a PATCH of labels, origin or security takes effect at
- * once, without reindexing paragraphs.
+ * Resource-level filter properties and facets, evaluated against the resource records (kept in
+ * memory): the one definition catalog, find and search share. They live here rather than on
+ * paragraph rows so a PATCH of labels, origin or security takes effect at once, without rewriting
+ * paragraphs.
  */
 
 export function labelsOf(r: ResourceDoc): string[] {
@@ -14,6 +15,42 @@ export function labelsOf(r: ResourceDoc): string[] {
     classifications?: { labelset: string; label: string }[];
   }[]) {
     for (const c of fc.classifications ?? []) out.push(`/l/${c.labelset}/${c.label}`);
+  }
+  return out;
+}
+
+/** The origin source(s) of a resource: `source_id`, and `source` when it differs. */
+export function originSources(r: ResourceDoc): string[] {
+  const o = r.origin;
+  return [...new Set([o?.source_id, o?.source].filter((s): s is string => Boolean(s)))];
+}
+
+/** Every facet a resource carries (catalog facets, legacy `filters`): labels, status, tags, icon, language, metadata, source, path. */
+export function resourceFacets(r: ResourceDoc): string[] {
+  const o = r.origin;
+  const out = [...labelsOf(r), `/n/s/${r.metadata.status}`];
+  for (const t of o?.tags ?? []) out.push(`/t/${t}`);
+  if (r.icon) out.push(`/n/i/${r.icon}`);
+  if (r.metadata.language) out.push(`/s/p/${r.metadata.language}`);
+  for (const [k, v] of Object.entries(o?.metadata ?? {})) out.push(`/m/${k}/${v}`);
+  for (const s of originSources(r)) out.push(`/u/s/${s}`);
+  if (o?.path) {
+    const parts = o.path.split("/").filter(Boolean);
+    for (let i = 1; i <= parts.length; i++) out.push(`/p/${parts.slice(0, i).join("/")}`);
+  }
+  return out;
+}
+
+/** Paragraph labels a user attached through `fieldmetadata`, by paragraph id. */
+export function userParagraphLabels(res: ResourceDoc): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  type Fm = { paragraphs?: { key: string; classifications: { labelset: string; label: string }[] }[] };
+  for (const fm of (res.fieldmetadata ?? []) as Fm[]) {
+    for (const p of fm.paragraphs ?? [])
+      out.set(
+        p.key,
+        p.classifications.map((c) => `/l/${c.labelset}/${c.label}`),
+      );
   }
   return out;
 }
@@ -80,7 +117,7 @@ export function resourceMatches(r: ResourceDoc, p: CatalogProp): boolean | undef
     case "origin_path":
       return pathMatches(o?.path, p.prefix);
     case "origin_source":
-      return p.id === undefined ? Boolean(o?.source_id ?? o?.source) : o?.source_id === p.id || o?.source === p.id;
+      return p.id === undefined ? originSources(r).length > 0 : originSources(r).includes(p.id);
     case "origin_collaborator":
       return (o?.collaborators ?? []).includes(p.collaborator);
     case "status":

@@ -4,6 +4,7 @@ import { resourceView } from "../resources/view.js";
 import type { FieldDoc, KbStore } from "../store/index.js";
 import { analysisLanguage, term, words } from "../text/analyzer.js";
 import type { Ranked } from "./fusion.js";
+import { userParagraphLabels } from "./resource-props.js";
 
 const list = (v: unknown): string[] => (v ? Array.from(v as Iterable<string>) : []);
 
@@ -22,8 +23,8 @@ export function highlight(text: string, lang: string, terms: Set<string>): strin
   return out + text.slice(at);
 }
 
-/** One paragraph as the wire's find result. */
-export function paragraphResult(h: Ranked, order: number, text: string): FindParagraph {
+/** One paragraph as the wire's find result; `userLabels` are the labels a user gave it (resource record). */
+export function paragraphResult(h: Ranked, order: number, text: string, userLabels: string[] = []): FindParagraph {
   const kind = String(h.kind ?? "TEXT");
   return {
     score: h.score,
@@ -31,7 +32,7 @@ export function paragraphResult(h: Ranked, order: number, text: string): FindPar
     order,
     text,
     id: h.id,
-    labels: [...list(h.labels), `/k/${kind.toLowerCase()}`],
+    labels: [...new Set([...list(h.labels), ...userLabels]), `/k/${kind.toLowerCase()}`],
     position: {
       page_number: Number(h.page ?? 0),
       index: Number(h.idx ?? 0),
@@ -63,6 +64,7 @@ export async function shapeResources(store: KbStore, hits: Ranked[], firstOrder:
     { id: string; fields: Record<string, { paragraphs: Record<string, FindParagraph> }> } & Record<string, unknown>
   > = {};
   const needsFields = o.show.some((s) => s === "values" || s === "extracted" || s === "errors");
+  const userLabels = new Map<string, Map<string, string[]>>();
   for (const [i, h] of hits.entries()) {
     let r = resources[h.rid];
     if (!r) {
@@ -74,13 +76,14 @@ export async function shapeResources(store: KbStore, hits: Ranked[], firstOrder:
         ? resourceView(doc, fields, { show: o.show, fieldTypes: o.fieldTypes as never, extracted: o.extracted })
         : { id: h.rid };
       r = { ...view, id: h.rid, fields: {} };
+      userLabels.set(h.rid, doc ? userParagraphLabels(doc) : new Map());
       resources[h.rid] = r;
     }
     const key = `/${String(h.field)}`;
     r.fields[key] ??= { paragraphs: {} };
     const lang = String(h.lang ?? "");
     const text = o.highlightTerms ? highlight(String(h.text), lang, o.highlightTerms(analysisLanguage(lang))) : String(h.text);
-    r.fields[key].paragraphs[h.id] = paragraphResult(h, firstOrder + i, text);
+    r.fields[key].paragraphs[h.id] = paragraphResult(h, firstOrder + i, text, userLabels.get(h.rid)?.get(h.id));
   }
   return resources;
 }

@@ -9,11 +9,12 @@ import { analysisLanguage, queryTerms } from "../text/analyzer.js";
 import type { SearchConfigService } from "./configs.js";
 import { compileFilters } from "./filters.js";
 import { fuse, type Ranked } from "./fusion.js";
-import { type Hit, keywordSearch, parseQuery, positiveText } from "./keyword.js";
+import { parseQuery, positiveText } from "./keyword.js";
 import { IndexMaintainer } from "./maintenance.js";
+import { annForFetch, underFilter } from "./prefilter.js";
+import { queryRelations } from "./relations.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
-import { semanticSearch } from "./semantic.js";
 
 /** What search needs of the model service (daemon/models), when one is installed. */
 export interface SearchModels {
@@ -30,7 +31,14 @@ export interface SearchSettings {
 
 export interface FindOptions {
   principal?: Principal;
+  /** Aborts the search between its steps (the client went away); the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+}
+
+/** A find's typed outcome: the wire response, and the paragraphs of its page as search ranked them (raw text). */
+export interface Retrieval {
+  response: FindResponse;
+  page: Ranked[];
 }
 
 const issue = (loc: string[], msg: string, input?: unknown) =>
@@ -80,7 +88,14 @@ export class SearchService {
   }
 
   /** Run a find request (as sent: a named search configuration is merged in first). */
-  async find(kbid: string, body: FindBody, _opts: FindOptions = {}): Promise<FindResponse> {
+  async find(kbid: string, body: FindBody, opts: FindOptions = {}): Promise<FindResponse> {
+    return (await this.retrieve(kbid, body, opts)).response;
+  }
+
+  /** A find, with the ranked paragraphs of its page for callers that build on them (ask). */
+  async retrieve(kbid: string, body: FindBody, opts: FindOptions = {}): Promise<Retrieval> {
+    const signal = opts.signal ?? new AbortController().signal;
+    signal.throwIfAborted();
     const { kb, store } = await this.kbs.open(kbid, "Knowledge Box not found");
     let merged = body;
     if (body.search_configuration) {
@@ -90,26 +105,38 @@ export class SearchService {
       if (!r.success) throw invalid(toValidationIssues(r.error, "body", raw));
       merged = r.data;
     }
-    return this.run(kb, store, resolveFind(merged, kb));
+    return this.run(kb, store, resolveFind(merged, kb), signal);
   }
 
-  private async run(kb: KbDoc, store: KbStore, req: ResolvedFind): Promise<FindResponse> {
+  private async run(kb: KbDoc, store: KbStore, req: ResolvedFind, signal: AbortSignal): Promise<Retrieval> {
     const m = await this.maintainer(store);
     const langs = this.languages(store);
     const filter = await compileFilters(req, { kb, store, langs });
     const need = (req.page_number + 1) * req.top_k + 1;
     const window = Math.max(need, req.rrf.window ?? 0, req.rerank.window ?? 0);
     const vector = req.semantic ? await this.queryVector(kb, store, req) : undefined;
+    const ann = vector ? m.annFor(vector.vectorset) : { indexed: false, nprobes: 0, refineFactor: 0 };
+    signal.throwIfAborted();
+    const query = parseQuery(req.query);
     const [kw, sem] = await Promise.all([
-      req.keyword && req.query.trim() ? keywordSearch(store.paragraphs.table, req.query, langs, filter, window) : undefined,
+      req.keyword && req.query.trim()
+        ? underFilter((where, limit) => store.paragraphs.keyword(query, langs, where, limit), filter, window)
+        : undefined,
       vector
-        ? semanticSearch(store.paragraphs.table, vector.vectorset, vector.vector, filter, window, m.annFor(vector.vectorset))
+        ? underFilter(
+            (where, limit, factor) =>
+              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, window, factor)),
+            filter,
+            window,
+          )
         : undefined,
     ]);
     const kwKept = kw?.filter((h) => h.score >= req.minBm25);
     const semKept = sem?.filter((h) => req.minSemantic === null || h.score >= req.minSemantic);
     let ranked = fuse(kwKept, semKept, req.rrf);
+    signal.throwIfAborted();
     ranked = await this.rerank(req, ranked);
+    signal.throwIfAborted();
     const page = ranked.slice(req.page_number * req.top_k, (req.page_number + 1) * req.top_k);
     const terms = req.highlight
       ? queryTerms(positiveText(parseQuery(req.query)), [...langs, ...new Set(page.map((h) => analysisLanguage(String(h.lang))))])
@@ -120,15 +147,15 @@ export class SearchService {
       extracted: req.extracted,
       highlightTerms: terms ? (l) => new Set(terms.get(l) ?? []) : undefined,
     });
-    return {
+    const response: FindResponse = {
       resources,
-      relations: null,
+      relations: req.relations ? queryRelations(store.resources.values(), req.query) : null,
       query: req.query,
       rephrased_query: null,
       total: ranked.length,
       page_number: req.page_number,
       page_size: req.top_k,
-      next_page: ranked.length > (req.page_number + 1) * req.top_k,
+      next_page: req.top_k > 0 && ranked.length > (req.page_number + 1) * req.top_k,
       nodes: null,
       shards: null,
       autofilters: [],
@@ -137,6 +164,7 @@ export class SearchService {
       metrics: null,
       search_after: null,
     };
+    return { response, page };
   }
 
   /** The query vector: the caller's, or the query embedded with the vectorset's model; none without either. */
@@ -191,5 +219,3 @@ export class SearchService {
     for (const m of this.maintainers.values()) await m.close();
   }
 }
-
-export type { Hit };

@@ -8,8 +8,11 @@ import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
 import type { IngestSettings } from "../ingest/retry.js";
+import type { LogLevel } from "../lifecycle/logger.js";
+import type { McpSettings } from "../mcp/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
 import type { ModelServiceSettings } from "../models/service.js";
+import type { FetchPolicy } from "../net/outbound.js";
 import type { SearchSettings } from "../search/service.js";
 import type { CacheSizes } from "../store/db.js";
 import { VARIABLES, type Variable } from "./variables.js";
@@ -31,6 +34,8 @@ export interface DaemonSettings {
   listen?: { host: string; port: number };
   trustRolesHeader: boolean;
   foreground: boolean;
+  /** The least level the daemon log keeps (KBOX_LOG_LEVEL). */
+  logLevel: LogLevel;
   store: CacheSizes;
   /** LanceDB's LANCE_FTS_PARTITION_SIZE (MiB), put into the process environment at start. */
   ftsPartitionMb: number;
@@ -39,6 +44,11 @@ export interface DaemonSettings {
   models: ModelServiceSettings;
   generation: GeneratorSettings;
   ask: AskSettings;
+  mcp: McpSettings;
+  /** What the daemon may fetch on a request's behalf (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
+  fetch: FetchPolicy;
+  /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
+  sync: { roots: string[] };
   /** The allocator the process runs on (reported by `kbox daemon status`). */
   allocator: "jemalloc" | "system";
 }
@@ -90,11 +100,20 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     },
     { home: homedir(), tmp: tmpdir(), uid: process.getuid?.() ?? userInfo().username },
   );
+  // The owner's own endpoints are allowed whatever their address: the owner configured them.
+  const origins = [v.openaiBaseUrl, v.zoneUrl, v.hfEndpoint].flatMap((u) => (u ? [new URL(u).origin] : []));
+  // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
+  const fetch: FetchPolicy = {
+    allowPrivate: v.fetchAllowPrivate ?? v.linksAllowPrivate ?? !listen,
+    allow: v.fetchAllow!,
+    origins,
+  };
   return {
     paths,
     listen,
     trustRolesHeader: opts.trustRolesHeader ?? false,
     foreground: opts.foreground ?? false,
+    logLevel: v.logLevel!,
     store: { indexCacheMb: v.indexCacheMb!, metadataCacheMb: v.metadataCacheMb! },
     ftsPartitionMb: v.ftsPartitionMb!,
     search: { annMinRows: v.annMinRows! },
@@ -102,23 +121,26 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       concurrency: v.ingestConcurrency!,
       extractWorkers: v.extractWorkers ?? defaultExtractWorkers(),
       retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
-      // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
-      allowPrivateLinks: v.linksAllowPrivate ?? !listen,
+      fetch,
       ocr: v.ocr!,
     },
-    models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads! },
+    models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads!, fetch },
     generation: {
       defaultModel: v.generativeModel!,
       openaiBaseUrl: v.openaiBaseUrl,
       openaiApiKey: v.openaiApiKey,
       zoneUrl: v.zoneUrl,
       nuaKey: v.nuaKey,
+      fetch,
     },
     ask: {
       contextTokens: v.contextTokens!,
       extractiveMinEvidence: v.extractiveMinEvidence!,
       generativeMinEvidence: v.generativeMinEvidence!,
     },
+    mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
+    fetch,
+    sync: { roots: v.syncRoots! },
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };

@@ -2,6 +2,7 @@
  * Every environment variable the daemon reads: its name, type, default and meaning (the source of
  * docs/settings.md, written by `npm run gen:settings`) and how its value is parsed and checked.
  */
+import { LOG_LEVELS, type LogLevel } from "../lifecycle/logger.js";
 import { DEFAULT_MODEL_THREADS } from "../models/onnx.js";
 
 /** One variable: documented, and parsed when set (an empty value counts as unset). */
@@ -106,6 +107,40 @@ function text(name: string, type: string, o: Doc & { fallback?: string }): Varia
   return { name, type, default: o.default ?? o.fallback ?? "unset", fallback: o.fallback, doc: o.doc, parse: (raw) => raw };
 }
 
+function list(name: string, type: string, o: Doc & { split: string; absolute?: boolean }): Variable<string[]> {
+  return {
+    name,
+    type,
+    default: o.default ?? "unset",
+    fallback: [],
+    doc: o.doc,
+    parse: (raw) => {
+      const items = raw
+        .split(o.split)
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const bad = o.absolute ? items.find((x) => !x.startsWith("/")) : undefined;
+      if (bad !== undefined) throw new Error(`must list absolute folders, not ${show(bad)}`);
+      return items;
+    },
+  };
+}
+
+function oneOf<T extends string>(name: string, values: readonly T[], o: Doc & { fallback: T }): Variable<T> {
+  return {
+    name,
+    type: values.join(", "),
+    default: o.fallback,
+    fallback: o.fallback,
+    doc: o.doc,
+    parse: (raw) => {
+      const v = raw.trim().toLowerCase();
+      if (!(values as readonly string[]).includes(v)) throw new Error(`must be one of ${values.join(", ")}, not ${show(raw)}`);
+      return v as T;
+    },
+  };
+}
+
 /** The daemon's variables, grouped as docs/settings.md shows them. */
 export const VARIABLES = {
   home: text("KBOX_HOME", "folder", {
@@ -123,6 +158,10 @@ export const VARIABLES = {
   stateHome: text("XDG_STATE_HOME", "folder", {
     default: "~/.local/state",
     doc: "Without KBOX_HOME: the daemon log (`$XDG_STATE_HOME/kbox`).",
+  }),
+  logLevel: oneOf<LogLevel>("KBOX_LOG_LEVEL", LOG_LEVELS, {
+    fallback: "info",
+    doc: "The least level of the events written to `kboxd.log` (JSON lines; `kbox daemon logs` reads them): `debug` adds every request.",
   }),
   indexCacheMb: int("KBOX_INDEX_CACHE_MB", {
     min: 1,
@@ -174,9 +213,22 @@ export const VARIABLES = {
     default: "10m",
     doc: "The longest wait between two retries.",
   }),
-  linksAllowPrivate: flag("KBOX_LINKS_ALLOW_PRIVATE", {
+  fetchAllowPrivate: flag("KBOX_FETCH_ALLOW_PRIVATE", {
     default: "1 with the Unix socket only, 0 with --listen",
-    doc: "Link fields may be fetched from loopback, private and link-local addresses (an SSRF guard blocks them otherwise).",
+    doc: "Every fetch the daemon makes for a request (links, sitemaps, robots.txt, model endpoints, hub mirrors) may reach loopback, private, link-local and metadata addresses. Refused otherwise, checked after DNS resolution and on every redirect (docs/security.md).",
+  }),
+  linksAllowPrivate: flag("KBOX_LINKS_ALLOW_PRIVATE", {
+    default: "unset",
+    doc: "The older name of KBOX_FETCH_ALLOW_PRIVATE, read when that one is unset.",
+  }),
+  fetchAllow: list("KBOX_FETCH_ALLOW", "comma-separated hosts, IPs, CIDR ranges", {
+    doc: "Non-public targets the daemon may fetch even when KBOX_FETCH_ALLOW_PRIVATE is 0 (a local model server: `127.0.0.1`, `ollama.lan`, `10.1.0.0/16`). The endpoints of KBOX_OPENAI_BASE_URL, KBOX_ZONE_URL and KBOX_HF_ENDPOINT (scheme, host and port) are allowed too.",
+    split: ",",
+  }),
+  syncRoots: list("KBOX_SYNC_ROOTS", "folders separated by `:`", {
+    doc: "Folders a TCP caller's `local_folder` sync may read (the folder or one inside it). The socket's owner may sync any folder; nobody may sync a folder inside the data folder. Unset: TCP callers may sync no folder.",
+    split: ":",
+    absolute: true,
   }),
   ocr: flag("KBOX_OCR", {
     fallback: true,
@@ -224,6 +276,16 @@ export const VARIABLES = {
   generativeMinEvidence: share("KBOX_GENERATIVE_MIN_EVIDENCE", {
     fallback: 0.15,
     doc: 'The same threshold for a generative model (lower: the model also answers "Not enough data" on its own when the context does not say).',
+  }),
+  mcpSessionIdle: duration("KBOX_MCP_SESSION_IDLE", {
+    fallback: 3600_000,
+    default: "1h",
+    doc: "An MCP session (streamable HTTP, `/api/v1/kb/{kbid}/mcp`) that sees no request for this long is closed.",
+  }),
+  mcpMaxSessions: int("KBOX_MCP_MAX_SESSIONS", {
+    min: 1,
+    fallback: 256,
+    doc: "Open MCP sessions at most; a new session closes the least recently used one beyond it.",
   }),
 } satisfies Record<string, Variable<unknown>>;
 

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { BlobStore } from "./blobs.js";
 import { type CacheSizes, type Connection, openDb, openSession, type Session } from "./db.js";
 import { DocTable, GroupedDocTable } from "./doc-table.js";
+import { checkTables, registerConnection, type TableHealth } from "./health.js";
+import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 
@@ -12,12 +14,24 @@ export class KbStore {
   private constructor(
     readonly kbid: string,
     readonly dir: string,
-    readonly db: Connection,
+    private readonly db: Connection,
     readonly resources: DocTable<ResourceDoc>,
     readonly fields: GroupedDocTable<FieldDoc>,
     readonly paragraphs: ParagraphStore,
     readonly blobs: BlobStore,
-  ) {}
+  ) {
+    registerConnection(this, db);
+  }
+
+  /** Every table of this knowledge box: opened, counted and read (doctor). */
+  health(): Promise<TableHealth[]> {
+    return checkTables(this.db);
+  }
+
+  /** Remove every blob of a resource (its files and extracted text); a failure only leaves orphan files behind. */
+  removeResourceBlobs(rid: string): Promise<void> {
+    return this.blobs.remove(resourceBlobPrefix(rid));
+  }
 
   /** Open a knowledge box's folder; `session` holds the caches shared with the daemon's other boxes. */
   static async open(kbid: string, dir: string, session?: Session): Promise<KbStore> {
@@ -46,7 +60,7 @@ export class KbStore {
    */
   async writeExtracted(rid: string, field: string, extracted: Record<string, unknown>): Promise<string> {
     const name = `${createHash("sha1").update(field).digest("hex").slice(0, 16)}-${randomBytes(4).toString("hex")}.json`;
-    const key = BlobStore.key("r", rid, "extracted", name);
+    const key = extractedBlobKey(rid, name);
     await this.blobs.write(key, Buffer.from(JSON.stringify(extracted)));
     return key;
   }
@@ -101,10 +115,20 @@ export class Store {
     readonly dataDir: string,
     /** LanceDB's caches, shared by every table of the store (undefined: LanceDB's defaults). */
     readonly session: Session | undefined,
-    readonly meta: Connection,
+    private readonly meta: Connection,
     readonly kbs: DocTable<KbDoc>,
     readonly accounts: DocTable<ServiceAccountDoc>,
   ) {}
+
+  /** Open another table of the account-level database (backups, schedules, ...). */
+  metaTable<T>(name: string): Promise<DocTable<T>> {
+    return DocTable.open<T>(this.meta, name);
+  }
+
+  /** Every account-level table: opened, counted and read (doctor). */
+  health(): Promise<TableHealth[]> {
+    return checkTables(this.meta);
+  }
 
   /** Open the data dir; every table of every knowledge box shares caches of `caches` size (LanceDB's defaults without). */
   static async open(dataDir: string, caches?: CacheSizes): Promise<Store> {
@@ -165,4 +189,7 @@ export class Store {
   }
 }
 
+export type { TableHealth } from "./health.js";
+export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraphId, resourceBlobPrefix, ridOf } from "./keys.js";
+export type { AnnSettings, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";

@@ -5,13 +5,25 @@ import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { ReplaceJournal } from "./paragraph-journal.js";
+import {
+  type AnnSettings,
+  ftsIndex,
+  type IndexInfo,
+  type KeywordQuery,
+  keywordSearch,
+  type ParagraphHit,
+  TERMS_INDEX,
+  VECTOR_INDEX_TYPE,
+  vectorSearch,
+} from "./paragraph-search.js";
 import { WriteQueue } from "./write-queue.js";
 
-const { Bool, Field, FixedSizeList, Float32, Int32, Int64, List, Schema, Utf8 } = arrow;
+const { Bool, Field, FixedSizeList, Float32, Int32, List, Schema, Utf8 } = arrow;
 
 /**
- * One indexed paragraph. Resource-level attributes that filters need (facets, path, dates, hidden,
- * security groups) are copied onto every paragraph so that filters run inside LanceDB as a prefilter.
+ * One indexed paragraph: what ingestion derives from a field's content. Resource-level attributes
+ * (labels, origin, path, dates, hidden, security groups) are not copied here: filters read them from
+ * the resource records, so a PATCH applies at once and no paragraph is rewritten for it.
  */
 export interface ParagraphRow {
   /** `{rid}/{letter}/{field_id}[/{split}]/{start}-{end}` */
@@ -29,19 +41,13 @@ export interface ParagraphRow {
   /** TEXT, OCR, INCEPTION, DESCRIPTION, TRANSCRIPT, TITLE, TABLE */
   kind: string;
   is_table: boolean;
-  /** Paragraph-level labels, as `/l/{labelset}/{label}`. */
+  /** Paragraph-level labels found by processing, as `/l/{labelset}/{label}` (a user's are in the resource record). */
   labels: string[];
-  /** Resource- and field-level facets: `/l/…`, `/t/tag`, `/n/i/mime`, `/s/p/lang`, `/m/k/v`, `/u/s/source`, … */
+  /** Field-level facets: the field's `/n/i/mime`, `/s/p/lang`, and what processing found (`/e/…`, `/g/da/…`). */
   facets: string[];
   text: string;
   /** Detected language (ISO 639-1) or "". */
   lang: string;
-  /** origin.path of the resource, or "". */
-  path: string;
-  created: number;
-  modified: number;
-  hidden: boolean;
-  groups: string[];
   /** Content hash of the text, used to skip re-embedding unchanged paragraphs. */
   hash: string;
   /** Analysed keyword terms (computed from text, context and lang when absent; see daemon/text/analyzer.ts). */
@@ -73,11 +79,6 @@ export const PARAGRAPH_BASE_FIELDS = [
   list("facets"),
   new Field("text", new Utf8(), false),
   new Field("lang", new Utf8(), false),
-  new Field("path", new Utf8(), false),
-  new Field("created", new Int64(), false),
-  new Field("modified", new Int64(), false),
-  new Field("hidden", new Bool(), false),
-  list("groups"),
   new Field("hash", new Utf8(), false),
   new Field("terms", new Utf8(), false),
 ];
@@ -94,6 +95,8 @@ export interface CompactionPolicy {
   minSmallFragments: number;
 }
 const RID_INDEX = "rid_idx";
+/** Resource attributes older versions copied onto every paragraph; dropped when such a table is opened. */
+const LEGACY_COLUMNS = ["path", "created", "modified", "hidden", "groups"];
 const DEFAULT_COMPACTION: CompactionPolicy = { checkEvery: 50, minSmallFragments: 64 };
 
 type Op = { kind: "replace"; rid: string; field: string; rows: ParagraphRow[] } | { kind: "deleteResource"; rid: string };
@@ -138,6 +141,8 @@ export class ParagraphStore {
     const writer = await openOrCreate(db, "paragraphs", new Schema(PARAGRAPH_BASE_FIELDS));
     const j = new ReplaceJournal(journal);
     await j.replay(writer);
+    const legacy = (await writer.schema()).fields.map((f) => f.name).filter((n) => LEGACY_COLUMNS.includes(n));
+    if (legacy.length) await writer.dropColumns(legacy);
     const indexed = (await writer.listIndices()).some((i) => i.columns[0] === "rid");
     const empty = !indexed && (await writer.countRows()) === 0;
     if (empty) await writer.createIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false });
@@ -154,12 +159,99 @@ export class ParagraphStore {
   }
 
   /** The table for queries: pinned to the last version with no replace half done. */
-  get table(): Table {
+  private get table(): Table {
     return this.reader;
   }
 
+  /** The table version readers see (never between the two commits of a replace): what a snapshot pins. */
+  readVersion(): Promise<number> {
+    return this.reader.version();
+  }
+
+  /** BM25 top `limit` paragraphs matching `query` (analysed in `langs`) under the prefilter `where`, best first. */
+  keyword(query: KeywordQuery, langs: string[], where: string, limit: number): Promise<ParagraphHit[]> {
+    return keywordSearch(this.table, query, langs, where, limit);
+  }
+
+  /** The `limit` paragraphs nearest to `vector` in a vectorset, under the prefilter `where`, best first. */
+  nearest(vectorset: string, vector: number[], where: string, limit: number, ann?: AnnSettings): Promise<ParagraphHit[]> {
+    return vectorSearch(this.table, vectorColumn(vectorset), vector, where, limit, ann);
+  }
+
+  /** The table's indexes, and how many rows each covers. */
+  async indexes(): Promise<IndexInfo[]> {
+    const out: IndexInfo[] = [];
+    for (const i of await this.table.listIndices()) {
+      const stats = await this.table.indexStats(i.name).catch(() => undefined);
+      const column = i.columns[0] ?? "";
+      out.push({
+        name: i.name,
+        column,
+        vectorset: column.startsWith("vec_") ? column.slice(4) : undefined,
+        current: i.name === TERMS_INDEX || (column.startsWith("vec_") && i.indexType === VECTOR_INDEX_TYPE),
+        indexedRows: stats?.numIndexedRows ?? 0,
+        unindexedRows: stats?.numUnindexedRows ?? 0,
+      });
+    }
+    return out;
+  }
+
+  /** Build the full-text index over the analysed terms, unless it exists. */
+  async ensureKeywordIndex(): Promise<void> {
+    const names = (await this.table.listIndices()).map((i) => i.name);
+    if (!names.includes(TERMS_INDEX)) await this.buildIndex("terms", { config: ftsIndex(), name: TERMS_INDEX, replace: false });
+  }
+
+  /** (Re)build a vectorset's ANN index (IVF_RQ, cosine) with `partitions` partitions. */
+  buildVectorIndex(vectorset: string, partitions: number): Promise<void> {
+    return this.buildIndex(vectorColumn(vectorset), {
+      config: lancedb.Index.ivfRq({ distanceType: "cosine", numPartitions: partitions }),
+      replace: true,
+    });
+  }
+
+  /** Paragraphs holding a vector of this vectorset. */
+  countVectors(vectorset: string): Promise<number> {
+    return this.vectorsets.has(vectorset) ? this.table.countRows(`${vectorColumn(vectorset)} IS NOT NULL`) : Promise.resolve(0);
+  }
+
+  /** Bytes the table takes on disk (0 when unknown). */
+  async sizeBytes(): Promise<number> {
+    const stats = await this.table.stats().catch(() => undefined);
+    return stats?.totalBytes ?? 0;
+  }
+
+  /** Every resource id that has paragraphs. */
+  async resourceIds(): Promise<Set<string>> {
+    const rids = new Set<string>();
+    for await (const batch of this.table.query().select(["rid"])) {
+      for (const r of batch.getChild("rid")?.toArray() ?? []) rids.add(r as string);
+    }
+    return rids;
+  }
+
+  /** Every paragraph of some resources, with the columns named (never vectors unless asked). */
+  async ofResources<K extends keyof ParagraphRow>(rids: Iterable<string>, columns: K[]): Promise<Pick<ParagraphRow, K>[]> {
+    const list = [...new Set(rids)];
+    if (!list.length) return [];
+    const rows = await this.table.query().where(sqlIn("rid", list)).select(columns).toArray();
+    return rows.map((r) => {
+      const out: Record<string, unknown> = {};
+      for (const c of columns) {
+        const v = (r as Record<string, unknown>)[c];
+        out[c] =
+          typeof v === "bigint"
+            ? Number(v)
+            : v && typeof v === "object" && "toArray" in v
+              ? Array.from(v as unknown as ArrayLike<unknown>)
+              : v;
+      }
+      return out as Pick<ParagraphRow, K>;
+    });
+  }
+
   /** Build an index on the latest version (reads and writes go on meanwhile), then show it to readers. */
-  async buildIndex(column: string, options: Partial<lancedb.IndexOptions>): Promise<void> {
+  private async buildIndex(column: string, options: Partial<lancedb.IndexOptions>): Promise<void> {
     await this.writer.createIndex(column, options);
     await this.queue.exclusive(() => this.publish());
   }
@@ -216,6 +308,7 @@ export class ParagraphStore {
     this.commitListeners.push(fn);
   }
 
+  /** Paragraphs stored (matching a filter over the table's columns: the store's own tests). */
   async count(filter?: string): Promise<number> {
     return this.table.countRows(filter);
   }
@@ -268,20 +361,16 @@ export class ParagraphStore {
       text: r.text as string,
       lang: r.lang as string,
       terms: r.terms as string | undefined,
-      path: r.path as string,
-      created: Number(r.created),
-      modified: Number(r.modified),
-      hidden: Boolean(r.hidden),
-      groups: list(r.groups),
       hash: r.hash as string,
       vectors,
     };
   }
 
   toArrowRow(row: ParagraphRow): Record<string, unknown> {
-    const { vectors, context, ...rest } = row;
-    const terms = row.terms ?? keywordTerms(row.text, context, analysisLanguage(row.lang));
-    const out: Record<string, unknown> = { ...rest, terms, created: BigInt(row.created), modified: BigInt(row.modified) };
+    const terms = row.terms ?? keywordTerms(row.text, row.context, analysisLanguage(row.lang));
+    const out: Record<string, unknown> = { terms };
+    for (const f of PARAGRAPH_BASE_FIELDS) if (f.name !== "terms") out[f.name] = row[f.name as keyof ParagraphRow];
+    const vectors = row.vectors;
     for (const [vs] of this.vectorsets) {
       const v = vectors?.[vs];
       out[vectorColumn(vs)] = v ? Array.from(v) : null;
@@ -326,6 +415,19 @@ export class ParagraphStore {
       await t.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) });
       this.compactions.push({ fragmentsBefore: stats?.fragmentStats.numFragments ?? 0, ms: performance.now() - t0 });
       return true;
+    });
+  }
+
+  /** Append rows in one commit, between commits of the queue (bulk loads: benchmarks, restores); no journal, no delete. */
+  bulkAdd(rows: ParagraphRow[]): Promise<void> {
+    return this.exclusive(async (t) => {
+      this.schema ??= t.schema();
+      await t.add(
+        makeArrowTable(
+          rows.map((r) => this.toArrowRow(r)),
+          { schema: await this.schema },
+        ),
+      );
     });
   }
 

@@ -2,6 +2,7 @@ import { link, mkdir, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openDb, type Session } from "./db.js";
 import { countRecords } from "./doc-table.js";
+import { connectionOf } from "./health.js";
 import type { KbStore, Store } from "./index.js";
 
 /** A point-in-time copy of a knowledge box's files: every table pinned at one version. */
@@ -96,7 +97,7 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
 
   // Children first: a resource created between two pins then has no paragraphs yet (like one still
   // processing) rather than paragraphs without a resource.
-  const names = (await kb.db.tableNames()).sort((a, b) => pinOrder(a) - pinOrder(b));
+  const names = (await connectionOf(kb).tableNames()).sort((a, b) => pinOrder(a) - pinOrder(b));
   const pinned: { name: string; version: number; rows: number; table: import("./db.js").Table }[] = [];
   const release = async () => {
     for (const p of pinned) {
@@ -106,10 +107,10 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
   };
   try {
     for (const name of names) {
-      const table = await kb.db.openTable(name);
+      const table = await connectionOf(kb).openTable(name);
       // The paragraph table's latest version may be between the two commits of a replace: pin the
       // version its readers see, which never is.
-      const version = name === "paragraphs" ? await kb.paragraphs.table.version() : await table.version();
+      const version = name === "paragraphs" ? await kb.paragraphs.readVersion() : await table.version();
       await (await table.tags()).create(tag, version);
       pinned.push({ name, version, rows: 0, table });
       await table.checkout(version);

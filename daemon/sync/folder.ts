@@ -1,4 +1,4 @@
-import { opendir, stat } from "node:fs/promises";
+import { lstat, opendir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SyncStats } from "../../src/api/sync.js";
 import type { SyncFilter } from "./filter.js";
@@ -47,6 +47,19 @@ function unchanged(f: LocalFile, origin: { modified?: string | null; metadata?: 
   return Date.parse(origin.modified) === Math.trunc(f.mtimeMs) && origin.metadata?.size === String(f.size);
 }
 
+/** The largest file a sync copies into a box (docs/security.md). */
+export const SYNC_MAX_FILE_BYTES = 2 * 1024 ** 3;
+
+/** Why a file is not copied into the box at all: too large, or sparse (mostly holes: it would be written densely). */
+async function refused(f: LocalFile): Promise<string | undefined> {
+  const st = await lstat(f.abs).catch(() => undefined);
+  if (!st?.isFile()) return "not a regular file";
+  if (st.size > SYNC_MAX_FILE_BYTES) return `larger than the ${SYNC_MAX_FILE_BYTES / 1024 ** 3} GiB limit of a synced file`;
+  if (st.size > 1024 ** 2 && st.blocks * 512 < st.size / 8)
+    return `a sparse file (${st.size} bytes, ${st.blocks * 512} on disk) is not copied`;
+  return undefined;
+}
+
 /** Files handled at once: enough for the store to batch their writes into few commits. */
 const CONCURRENCY = 16;
 
@@ -68,6 +81,12 @@ export async function syncFolder(
       if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
         stats.skipped++;
         ctx.retryLater(f.rel);
+        return;
+      }
+      const why = await refused(f);
+      if (why) {
+        stats.skipped++;
+        await ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel });
         return;
       }
       const res = owned.get(f.rel);

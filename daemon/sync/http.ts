@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { request } from "undici";
+import { BlockedFetchError, checkTarget, type FetchPolicy, policyDispatcher } from "../net/outbound.js";
 
 /** Limits that keep a slow or hostile site from stalling the daemon. */
 export const FETCH_LIMITS = { timeoutMs: 15_000, maxBytes: 50 * 1024 * 1024, retries: 3, backoffMs: 250 };
@@ -13,28 +14,52 @@ export interface Fetched {
 const UA = "kbox-sync/1 (+local knowledge box)";
 
 /** GET with a timeout, a size cap, bounded redirects and bounded retries with backoff on 5xx/network errors. */
-export async function fetchWithRetry(url: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Fetched> {
+export async function fetchWithRetry(
+  url: string,
+  policy: FetchPolicy,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Fetched> {
   let lastErr: unknown;
   for (let attempt = 0; attempt <= FETCH_LIMITS.retries; attempt++) {
     if (attempt) await new Promise((r) => setTimeout(r, FETCH_LIMITS.backoffMs * 2 ** (attempt - 1)));
     if (signal?.aborted) throw new Error("cancelled");
     try {
-      const res = await fetchOnce(url, headers, signal);
+      const res = await fetchOnce(url, policy, headers, signal);
       if (res.status >= 500 && attempt < FETCH_LIMITS.retries) {
         lastErr = new Error(`HTTP ${res.status}`);
         continue;
       }
       return res;
     } catch (e) {
+      // The owner's policy refused the target: trying again changes nothing.
+      const blocked = blockedIn(e);
+      if (blocked) throw blocked;
       lastErr = e;
     }
   }
   throw lastErr instanceof Error ? lastErr : new Error(String(lastErr));
 }
 
-async function fetchOnce(url: string, headers: Record<string, string>, signal?: AbortSignal, redirects = 5): Promise<Fetched> {
+function blockedIn(e: unknown): BlockedFetchError | undefined {
+  for (let x = e as { cause?: unknown } | undefined, i = 0; x && i < 6; x = x.cause as typeof x, i++)
+    if (x instanceof BlockedFetchError) return x;
+  return undefined;
+}
+
+/** One GET under the outbound policy: the URL and every redirect hop checked, the connected address checked. */
+async function fetchOnce(
+  url: string,
+  policy: FetchPolicy,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+  redirects = 5,
+): Promise<Fetched> {
+  const target = checkTarget(url, policy);
   const timeout = AbortSignal.timeout(FETCH_LIMITS.timeoutMs);
+  const dispatcher = policyDispatcher(policy, target);
   const res = await request(url, {
+    ...(dispatcher ? { dispatcher } : {}),
     method: "GET",
     headers: { "user-agent": UA, "accept-encoding": "identity", ...headers },
     signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
@@ -46,7 +71,7 @@ async function fetchOnce(url: string, headers: Record<string, string>, signal?: 
     if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : String(v);
   if (res.statusCode >= 300 && res.statusCode < 400 && h.location && redirects > 0) {
     await res.body.dump();
-    return fetchOnce(new URL(h.location, url).toString(), headers, signal, redirects - 1);
+    return fetchOnce(new URL(h.location, url).toString(), policy, headers, signal, redirects - 1);
   }
   const chunks: Buffer[] = [];
   let size = 0;

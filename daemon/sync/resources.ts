@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { constants, createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { contentTypeOf } from "../../src/api/mime.js";
 import type { SyncConfig } from "../../src/api/sync.js";
@@ -16,10 +16,15 @@ export interface LocalFile {
   hash?: string;
 }
 
+/** A synced file's bytes; a file swapped for a symlink since it was checked is not followed. */
+const readFile = (
+  abs: string, // fs.open takes numeric flags; the stream options type only says string.
+) => createReadStream(abs, { flags: (constants.O_RDONLY | constants.O_NOFOLLOW) as unknown as string });
+
 /** SHA-256 of a file, streamed. */
 export async function hashFile(abs: string): Promise<string> {
   const h = createHash("sha256");
-  for await (const chunk of createReadStream(abs)) h.update(chunk as Buffer);
+  for await (const chunk of readFile(abs)) h.update(chunk as Buffer);
   return h.digest("hex");
 }
 
@@ -69,7 +74,7 @@ export async function createFromFile(
       ...labels(config),
       files: { file: fileField(config, filename) },
     },
-    { fileSources: { file: () => createReadStream(f.abs) } },
+    { fileSources: { file: () => readFile(f.abs) } },
   );
   return res.uuid;
 }
@@ -87,7 +92,7 @@ export async function updateFromFile(
     kbid,
     { rid },
     { origin: origin(config, f), ...labels(config), files: { file: fileField(config, filename) } },
-    { fileSources: { file: () => createReadStream(f.abs) } },
+    { fileSources: { file: () => readFile(f.abs) } },
   );
 }
 

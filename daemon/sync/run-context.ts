@@ -1,4 +1,5 @@
 import type { LogLevel, SyncConfig, SyncStats } from "../../src/api/sync.js";
+import type { FetchPolicy } from "../net/outbound.js";
 import type { ResourceService } from "../resources/service.js";
 import type { KbStore } from "../store/index.js";
 
@@ -10,6 +11,8 @@ export interface RunContext {
   resources: ResourceService;
   stats: SyncStats;
   signal?: AbortSignal;
+  /** What a sitemap sync may fetch. */
+  fetch: FetchPolicy;
   log: (level: LogLevel, message: string, extra?: Record<string, unknown>) => Promise<void>;
   /** Run one item's work; a failure is logged and counted, and the pass goes on. */
   attempt: (item: string, fn: () => Promise<unknown>) => Promise<void>;

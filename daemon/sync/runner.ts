@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { SyncConfig, SyncJob } from "../../src/api/sync.js";
 import type { KbService } from "../kbs/service.js";
@@ -8,10 +8,21 @@ import type { ResourceService } from "../resources/service.js";
 import { SyncFilter } from "./filter.js";
 import { scanFolder, syncFolder } from "./folder.js";
 import { type LocalFile, ownedResources } from "./resources.js";
+import { checkFolderRoot, insideRoot, type SyncSettings } from "./roots.js";
 import { emptyStats, type RunContext } from "./run-context.js";
 import { syncSitemap } from "./sitemap.js";
 import type { SyncRecords } from "./store.js";
 import { FolderWatcher } from "./watcher.js";
+
+/** A sync log level as the daemon log's. */
+const DAEMON_LEVEL = {
+  DEBUG: "debug",
+  INFO: "info",
+  WARNING: "warn",
+  ERROR: "error",
+  EXCEPTION: "error",
+  CRITICAL: "error",
+} as const;
 
 type StoredJob = SyncJob & { seq: number };
 /** Config ids are unique within a knowledge box only (a restored box keeps its configs' ids). */
@@ -35,6 +46,7 @@ export class SyncRunner {
     private readonly records: SyncRecords,
     private readonly kbs: KbService,
     private readonly resources: ResourceService,
+    private readonly settings: SyncSettings,
     private readonly log: Log,
   ) {}
 
@@ -106,7 +118,7 @@ export class SyncRunner {
         await this.run(kbid, next);
       }
     })()
-      .catch((e) => this.log(`sync loop for ${configId} failed: ${(e as Error).message}`))
+      .catch((e) => this.log.error(`sync loop for ${configId} failed: ${(e as Error).message}`, { kb: kbid, sync: configId }))
       .finally(() => this.loops.delete(key(kbid, configId)));
     this.loops.set(key(kbid, configId), loop);
   }
@@ -118,20 +130,31 @@ export class SyncRunner {
     this.aborts.set(job.id, abort);
     let cur: StoredJob = { ...job, status: "running", started_at: new Date().toISOString() };
     await t.jobs.put(job.id, cur);
+    const { kb, store } = await this.kbs.open(kbid);
     const ctx: RunContext = {
       kbid,
       config: config!,
-      store: (await this.kbs.open(kbid)).store,
+      store,
       resources: this.resources,
       stats: cur.stats,
       signal: abort.signal,
-      log: (level, message, extra) => t.log(job.id, level, message, extra),
+      fetch: this.settings.fetch,
+      // Every entry of the job's log is also an event of the daemon log, naming the box, config and job.
+      log: (level, message, extra) => {
+        this.log[DAEMON_LEVEL[level]](`sync ${config?.name ?? job.config_id}: ${message}`, {
+          kb: kb.slug,
+          sync: job.config_id,
+          job: job.id,
+          ...extra,
+        });
+        return t.log(job.id, level, message, extra);
+      },
       attempt: async (item, fn) => {
         try {
           await fn();
         } catch (e) {
           cur.stats.failed++;
-          await t.log(job.id, "ERROR", `${item}: ${(e as Error).message}`, { item });
+          await ctx.log("ERROR", `${item}: ${(e as Error).message}`, { item });
         }
       },
       retryLater: (rel) => this.watchers.get(key(kbid, job.config_id))?.watcher.retry(rel),
@@ -167,8 +190,9 @@ export class SyncRunner {
         `provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`,
       );
     }
-    const root = ctx.config.sync_root_path!;
-    if (!existsSync(root)) throw new Error(`sync root ${root} does not exist`);
+    if (!existsSync(ctx.config.sync_root_path!)) throw new Error(`sync root ${ctx.config.sync_root_path} does not exist`);
+    // Checked again at every run (a restored configuration, a folder moved since): never the data folder.
+    const root = checkFolderRoot(ctx.config.sync_root_path, this.settings, { owner: true });
     const filter = new SyncFilter(root, ctx.config);
     const paths = this.jobPaths.get(job.id);
     if (!paths) {
@@ -186,7 +210,9 @@ export class SyncRunner {
       partial.add(p);
       const abs = join(root, p);
       const st = statSafe(abs);
-      if (st?.isFile() && filter.includeFile(abs, st.mtimeMs)) files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
+      // Symlinks are never followed, and no path leaves the root (a folder on the way may be a link).
+      if (st?.isFile() && insideRoot(abs, root) && filter.includeFile(abs, st.mtimeMs))
+        files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
     }
     await syncFolder(ctx, files, { full: false, partial });
   }
@@ -211,7 +237,7 @@ export class SyncRunner {
         const latest = t.configs.get(config.id);
         if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
       })
-      .catch((e) => this.log(`sync watch batch failed: ${(e as Error).message}`));
+      .catch((e) => this.log.error(`sync watch batch failed: ${(e as Error).message}`, { kb: kbid, sync: config.id }));
   }
 
   private async startWatcher(kbid: string, config: SyncConfig): Promise<void> {
@@ -222,7 +248,11 @@ export class SyncRunner {
       this.onWatchBatch(kbid, config, paths),
     );
     this.watchers.set(key(kbid, config.id), { kbid, watcher });
-    await watcher.start().catch((e) => this.log(`cannot watch ${config.sync_root_path}: ${(e as Error).message}`));
+    await watcher
+      .start()
+      .catch((e) =>
+        this.log.error(`cannot watch ${config.sync_root_path}: ${(e as Error).message}`, { kb: kbid, sync: config.id }),
+      );
   }
 
   private async stopWatcher(k: string): Promise<void> {
@@ -287,7 +317,7 @@ export class SyncRunner {
 
 function statSafe(p: string) {
   try {
-    return statSync(p);
+    return lstatSync(p);
   } catch {
     return undefined;
   }

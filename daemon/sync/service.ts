@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
-import { isAbsolute } from "node:path";
 import type { AddSyncConfig, ExternalConnection, Provider, SyncConfig, SyncJob, UpdateSyncConfig } from "../../src/api/sync.js";
 import { badRequest, conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies, type StrategyKind, type StrategyUser } from "../kbs/strategies.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
+import { type Caller, checkFolderRoot, checkSitemapRoot, type SyncSettings } from "./roots.js";
 import { SyncRunner } from "./runner.js";
 import { SyncRecords, type SyncTables } from "./store.js";
 
@@ -21,10 +20,11 @@ export class SyncService implements StrategyUser {
   constructor(
     private readonly kbs: KbService,
     resources: ResourceService,
+    private readonly settings: SyncSettings,
     log: Log,
   ) {
     this.records = new SyncRecords(kbs);
-    this.runner = new SyncRunner(this.records, kbs, resources, log);
+    this.runner = new SyncRunner(this.records, kbs, resources, settings, log);
     kbs.onArrive((kbid) => this.runner.startKb(kbid));
     kbs.onDrop(async (kbid) => {
       await this.runner.dropKb(kbid);
@@ -73,11 +73,11 @@ export class SyncService implements StrategyUser {
     return c;
   }
 
-  async addConfig(kbid: string, body: AddSyncConfig): Promise<SyncConfig> {
+  /** A new configuration; a folder root must be one the caller may sync (roots.ts). */
+  async addConfig(kbid: string, body: AddSyncConfig, caller: Caller = { owner: false }): Promise<SyncConfig> {
     const { kbid: id, t } = await this.tablesOf(kbid);
     const conn = await this.connection(id, body.external_connection_id);
-    const root = body.sync_root_path ?? null;
-    validateRoot(conn.provider, root);
+    const root = this.checkRoot(conn.provider, body.sync_root_path ?? null, caller);
     await this.checkStrategy(id, body.extract_strategy);
     const now = new Date().toISOString();
     const config: SyncConfig = {
@@ -117,7 +117,7 @@ export class SyncService implements StrategyUser {
     return c;
   }
 
-  async updateConfig(kbid: string, id: string, patch: UpdateSyncConfig): Promise<SyncConfig> {
+  async updateConfig(kbid: string, id: string, patch: UpdateSyncConfig, _caller?: Caller): Promise<SyncConfig> {
     const { kbid: kb, t } = await this.tablesOf(kbid);
     const cur = await this.config(kb, id);
     await this.checkStrategy(kb, patch.extract_strategy);
@@ -195,21 +195,10 @@ export class SyncService implements StrategyUser {
     const page = items.slice(0, q.limit);
     return { items: page, next_cursor: items.length > q.limit ? page[page.length - 1].id : null };
   }
-}
 
-function validateRoot(provider: Provider, root: string | null): void {
-  if (provider === "local_folder") {
-    if (!root || !isAbsolute(root))
-      throw badRequest("sync_root_path must be an absolute folder path for a local_folder connection");
-    let ok = false;
-    try {
-      ok = statSync(root).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) throw badRequest(`sync root ${root} is not a folder`);
-  }
-  if (provider === "sitemap" && !/^https?:\/\//i.test(root ?? "")) {
-    throw badRequest("sync_root_path must be the sitemap's http(s) URL for a sitemap connection");
+  private checkRoot(provider: Provider, root: string | null, caller: Caller): string | null {
+    if (provider === "local_folder") return checkFolderRoot(root, this.settings, caller);
+    if (provider === "sitemap") return checkSitemapRoot(root, this.settings);
+    return root;
   }
 }

@@ -70,7 +70,7 @@ async function collect(ctx: RunContext, root: string): Promise<Entry[]> {
     for (const sm of level) {
       if (seen.has(sm)) continue;
       seen.add(sm);
-      const res = await fetchWithRetry(sm, {}, ctx.signal);
+      const res = await fetchWithRetry(sm, ctx.fetch, {}, ctx.signal);
       if (res.status >= 400) throw new Error(`sitemap ${sm} answered HTTP ${res.status}`);
       const parsed = parseSitemap(sitemapText(res.body));
       for (const u of parsed.urls) {
@@ -89,7 +89,7 @@ async function collect(ctx: RunContext, root: string): Promise<Entry[]> {
 
 async function robotsFor(ctx: RunContext, root: string): Promise<Robots> {
   try {
-    const res = await fetchWithRetry(new URL("/robots.txt", root).toString(), {}, ctx.signal);
+    const res = await fetchWithRetry(new URL("/robots.txt", root).toString(), ctx.fetch, {}, ctx.signal);
     return res.status === 200 ? Robots.parse(res.body.toString("utf8")) : Robots.parse("");
   } catch (e) {
     await ctx.log("WARNING", `robots.txt unreachable, crawling politely anyway: ${(e as Error).message}`);
@@ -152,7 +152,7 @@ async function syncPage(ctx: RunContext, e: Entry, res: Owned | undefined, full:
   const headers: Record<string, string> = {};
   if (res && !full && meta.etag) headers["if-none-match"] = meta.etag;
   if (res && !full && meta.last_modified) headers["if-modified-since"] = meta.last_modified;
-  const page = await fetchWithRetry(e.url, headers, ctx.signal);
+  const page = await fetchWithRetry(e.url, ctx.fetch, headers, ctx.signal);
   if (page.status === 304) {
     ctx.stats.unchanged++;
     return;

@@ -22,6 +22,8 @@ export class FolderWatcher {
   async start(): Promise<void> {
     this.watcher = watch(this.root, {
       ignoreInitial: true,
+      // A link in the folder is never followed out of it (the initial scan skips links too).
+      followSymlinks: false,
       awaitWriteFinish: { stabilityThreshold: 300, pollInterval: 50 },
       ignored: (path: string, stats?: { isDirectory(): boolean; mtimeMs: number }) => {
         if (path === this.root) return false;

@@ -60,11 +60,27 @@ export const CustomPrompt = z.union([
   z.object({ system: nullable(z.string()), user: nullable(z.string()), rephrase: nullable(z.string()) }),
 ]);
 
-export const AnswerJsonSchema = z.object({
+const NamedJsonSchema = z.object({
   name: z.string().min(1),
   description: z.string().nullable().optional(),
   parameters: z.record(z.string(), z.unknown()),
 });
+
+/**
+ * The answer's JSON schema: named (`{name, description, parameters}`, as OpenAI tools), or a plain JSON schema
+ * object (the upstream Python SDK's free dict), named by its `title` (else "answer").
+ */
+export const AnswerJsonSchema = z.union([
+  NamedJsonSchema,
+  z
+    .record(z.string(), z.unknown())
+    .refine((o) => Object.keys(o).length > 0, "A JSON schema object is required")
+    .transform((o) => ({
+      name: typeof o.title === "string" && o.title ? o.title : "answer",
+      description: typeof o.description === "string" ? o.description : null,
+      parameters: o,
+    })),
+]);
 
 /** The ask body: every find member for retrieval, plus what builds the context and shapes the answer. */
 export const AskBody = FindBody.extend({

@@ -33,7 +33,8 @@ export const FindBody = z.object({
   filter_expression: FilterExpression.nullable().optional(),
   fields: z.array(z.string()).optional(),
   filters: z.array(LegacyFilter).optional(),
-  top_k: z.number().int().min(1).max(200).optional(),
+  /** Results per page; 0 is valid (no paragraphs: relations and facets only, as upstream). */
+  top_k: z.number().int().min(0).max(200).optional(),
   page_number: z.number().int().min(0).optional(),
   min_score: MinScore.nullable().optional(),
   vectorset: z.string().nullable().optional(),

@@ -1,5 +1,6 @@
 /** The wire contract: every route of the daemon, grouped by area. */
 export * as accounts from "./accounts.js";
+export * as agenticConfigs from "./agentic-configs.js";
 export * as common from "./common.js";
 export * as daemon from "./daemon.js";
 export * as doctor from "./doctor.js";
@@ -9,6 +10,7 @@ export * as filters from "./filters.js";
 export * as find from "./find.js";
 export * as kbs from "./kbs.js";
 export * as labelsets from "./labelsets.js";
+export * as mcp from "./mcp.js";
 export * as models from "./models.js";
 export * as processing from "./processing.js";
 export * as resources from "./resources.js";

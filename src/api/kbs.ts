@@ -53,12 +53,20 @@ export const KbConfig = z.object({
 });
 export type KbConfig = z.infer<typeof KbConfig>;
 
+/** The effective model configuration (see learning.ts), with the upstream SemanticModelMetadata members the Python SDK requires. */
+export const KbModel = ModelConfiguration.extend({
+  similarity_function: z.enum(["cosine", "dot"]),
+  /** The default vectorset's dimension; null when keyword-only. */
+  vector_dimension: z.number().int().nullable(),
+  default_min_score: z.number().nullable(),
+});
+export type KbModel = z.infer<typeof KbModel>;
+
 export const KbRecord = z.object({
   uuid: z.string(),
   slug: z.string(),
   config: KbConfig,
-  /** The effective model configuration (see learning.ts). */
-  model: ModelConfiguration.nullable(),
+  model: KbModel.nullable(),
 });
 export type KbRecord = z.infer<typeof KbRecord>;
 

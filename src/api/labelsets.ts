@@ -12,7 +12,8 @@ export const LabelSet = z.object({
   title: z.string().nullable().optional(),
   color: z.string().nullable().optional(),
   multiple: z.boolean().default(true),
-  kind: z.array(z.enum(["RESOURCES", "PARAGRAPHS", "SENTENCES", "SELECTIONS"])).default([]),
+  /** What the labels apply to; resources when not said (the service reads an empty list, as older kbox stored, as resources). */
+  kind: z.array(z.enum(["RESOURCES", "PARAGRAPHS", "SENTENCES", "SELECTIONS"])).default(["RESOURCES"]),
   labels: z.array(Label).default([]),
 });
 export type LabelSet = z.infer<typeof LabelSet>;
@@ -55,7 +56,7 @@ export const listLabelsets = route({
   method: "GET",
   path: "/api/v1/kb/:kbid/labelsets",
   params: z.object({ kbid: z.string() }),
-  response: z.object({ labelsets: z.record(z.string(), LabelSet) }),
+  response: z.object({ uuid: z.string(), labelsets: z.record(z.string(), LabelSet) }),
   role: "READER",
   summary: "Every labelset of a knowledge box",
 });

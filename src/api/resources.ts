@@ -201,7 +201,14 @@ export const putField = byIdAndSlug(
   { field_type: WritableFieldType, field_id: FieldIdKey },
 );
 
-export const GetFieldQuery = z.object({ show: repeated(Show), extracted: repeated(z.enum(EXTRACTED)) });
+/** A field GET's show: the resource's values, or the upstream field-level ones (value, extracted, error). */
+export const FieldShow = z.enum([...SHOW, "value", "error"]);
+export const GetFieldQuery = z.object({
+  show: repeated(FieldShow),
+  extracted: repeated(z.enum(EXTRACTED)),
+  /** A conversation's page of messages (1-based; the whole conversation is one page). */
+  page: IntString.pipe(z.number().int().min(1)).optional(),
+});
 export const getField = byIdAndSlug(
   "GET",
   "/:field_type/:field_id",

@@ -151,7 +151,7 @@ export const createConnection = route({
   body: z.strictObject({ provider: Provider, credentials: z.record(z.string(), z.unknown()).nullable().optional() }),
   response: ExternalConnection,
   status: 201,
-  role: "WRITER",
+  role: "MANAGER",
   summary: "Create an external connection (local_folder and sitemap are served locally)",
 });
 export const listConnections = route({
@@ -178,7 +178,7 @@ export const addConfig = route({
   body: AddSyncConfig,
   response: SyncConfig,
   status: 201,
-  role: "WRITER",
+  role: "MANAGER",
   summary: "Add a sync configuration",
 });
 export const listConfigs = route({
@@ -203,7 +203,7 @@ export const updateConfig = route({
   params: Conf,
   body: UpdateSyncConfig,
   response: SyncConfig,
-  role: "WRITER",
+  role: "MANAGER",
   summary: "Update a sync configuration",
 });
 export const deleteConfig = route({
@@ -212,7 +212,7 @@ export const deleteConfig = route({
   params: Conf,
   query: z.object({ delete_resources: z.preprocess((v) => v === "true" || v === true, z.boolean()).optional() }),
   status: 204,
-  role: "WRITER",
+  role: "MANAGER",
   summary: "Remove a sync configuration (its resources stay unless delete_resources=true)",
 });
 export const triggerSync = route({

@@ -24,12 +24,12 @@ export function processIO(): IO {
 }
 
 /** Buffers standing in for stdout/stderr in tests. */
-export function bufferIO(opts: { tty?: boolean; env?: EnvRecord; cwd?: string; stdin?: string } = {}) {
+export function bufferIO(opts: { tty?: boolean; env?: EnvRecord; cwd?: string; stdin?: string; columns?: number } = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const io: IO = {
-    stdout: { write: (s: string) => out.push(s) > 0, isTTY: opts.tty ?? false, columns: 100 },
-    stderr: { write: (s: string) => err.push(s) > 0, isTTY: opts.tty ?? false, columns: 100 },
+    stdout: { write: (s: string) => out.push(s) > 0, isTTY: opts.tty ?? false, columns: opts.columns ?? 100 },
+    stderr: { write: (s: string) => err.push(s) > 0, isTTY: opts.tty ?? false, columns: opts.columns ?? 100 },
     stdin: Object.assign(Readable.from(opts.stdin !== undefined ? [opts.stdin] : []), { isTTY: opts.tty ?? false }),
     env: opts.env ?? {},
     cwd: opts.cwd ?? process.cwd(),

@@ -112,6 +112,40 @@ async function addFile(
   return { source: item.source, resource: out.uuid, status: "PENDING" };
 }
 
+/**
+ * A file already in the knowledge box (same MD5): name the resource it is in, and give it the
+ * labels asked for (added to the ones it has), so re-adding a file with new labels labels it.
+ */
+async function duplicate(
+  client: KboxClient,
+  kbid: string,
+  item: Item,
+  detail: string,
+  labels: Classification[] | undefined,
+): Promise<AddResult> {
+  const rid = /already exists in resource (\w+)/.exec(detail)?.[1];
+  const out: AddResult = { source: item.source, status: "DUPLICATE", error: "already in the knowledge box" };
+  if (!rid) return out;
+  out.resource = rid;
+  if (!labels?.length) return { ...out, error: `already in the knowledge box as ${rid}` };
+  const res = await client.call(resources.getResource.byId, { params: { kbid, rid } });
+  const have = ((res.usermetadata as { classifications?: Classification[] } | undefined)?.classifications ?? []).map((c) => ({
+    labelset: c.labelset,
+    label: c.label,
+  }));
+  const key = (c: Classification) => `${c.labelset}/${c.label}`;
+  const fresh = labels.filter((l) => !have.some((h) => key(h) === key(l)));
+  if (fresh.length)
+    await client.call(resources.updateResource.byId, {
+      params: { kbid, rid },
+      body: { usermetadata: { classifications: [...have, ...fresh] } },
+    });
+  return {
+    ...out,
+    error: `already in the knowledge box as ${rid}; labels ${labels.map(key).join(", ")} ${fresh.length ? "applied" : "already set"}`,
+  };
+}
+
 /** Files sent at once: enough for the daemon to batch its commits (see daemon/store/write-queue.ts). */
 const UPLOADS_IN_FLIGHT = 8;
 
@@ -156,12 +190,19 @@ async function idsIn(client: KboxClient, kbid: string, status: ResourceStatus[])
 }
 
 /** Statuses that end processing with a failure (the exit code counts them). */
-const FAILED = new Set(["FAILED", "ERROR", "EXPIRED", "BLOCKED"]);
+export const FAILED = new Set(["FAILED", "ERROR", "EXPIRED", "BLOCKED"]);
 
 /** Follow processing until none of `results` is PENDING; a bar on a TTY, a line per change when piped. */
-async function waitFor(ctx: Context, client: KboxClient, kbid: string, results: AddResult[], quiet?: boolean): Promise<void> {
+/** Follow processing of the PENDING results until each has ended; their statuses (and errors) are filled in. */
+export async function waitFor(
+  ctx: Context,
+  client: KboxClient,
+  kbid: string,
+  results: AddResult[],
+  quiet?: boolean,
+): Promise<void> {
   const mine = new Set(results.filter((r) => r.resource && r.status === "PENDING").map((r) => r.resource as string));
-  const bar = progressBar(ctx, "processing");
+  const bar = progressBar(ctx, "resources");
   let last = -1;
   for (;;) {
     const pending = await idsIn(client, kbid, ["PENDING"]);
@@ -221,7 +262,7 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
   };
   const kbid = await ctx.kbid(opts);
   const client = await ctx.client(opts);
-  const bar = opts.quiet ? () => undefined : progressBar(ctx, "uploading");
+  const bar = opts.quiet ? () => undefined : progressBar(ctx, "files");
   let sent = 0;
   const strategies: Strategies = {
     ...(opts.splitStrategy ? { split_strategy: opts.splitStrategy } : {}),
@@ -233,8 +274,7 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
         ? await addUrl(client, kbid, item, extra, strategies)
         : await addFile(ctx, client, kbid, item, extra, strategies);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409)
-        return { source: item.source, status: "DUPLICATE", error: "already in the knowledge box" };
+      if (e instanceof ApiError && e.status === 409) return duplicate(client, kbid, item, String(e.detail), classifications);
       return { source: item.source, status: "FAILED", error: e instanceof ApiError ? String(e.detail) : (e as Error).message };
     } finally {
       bar(++sent, items.length);

@@ -1,12 +1,12 @@
 import { Command } from "commander";
 import type { Context } from "../cli/context.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
-import { collect } from "../cli/options.js";
+import { collect, intFlag } from "../cli/options.js";
 import { printJson, printNdjson, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import type { AskItem, ChatMessage } from "../client/routes/ask.js";
 import * as api from "../client/routes/ask.js";
-import { FootnoteNumberer, markCitations, sourceLines, sourcesOf } from "../tui/answer.js";
+import { FootnoteNumberer, LineWrapper, markCitations, sourceLines, sourcesOf, wrapLines } from "../tui/answer.js";
 import { type FindOptions, findRequest } from "./find.js";
 
 export interface AskOptions extends FindOptions {
@@ -16,7 +16,11 @@ export interface AskOptions extends FindOptions {
   prompt?: string;
   maxTokens?: string;
   rag?: string[];
+  agenticConfig?: string;
 }
+
+/** How much a question must lean on the conversation (0..1, the daemon's estimate) to be rephrased with it. */
+export const FOLLOW_UP_THRESHOLD = 0.5;
 
 const CITATIONS: Record<string, api.AskBody["citations"]> = { footnotes: "llm_footnotes", default: "default", none: false };
 
@@ -29,7 +33,8 @@ export function askRequest(question: string, o: AskOptions, history: ChatMessage
   body.citations = CITATIONS[mode];
   if (o.model) body.generative_model = o.model;
   if (o.prompt) body.prompt = o.prompt;
-  if (o.maxTokens) body.max_tokens = Number(o.maxTokens);
+  if (o.maxTokens !== undefined) body.max_tokens = intFlag("--max-tokens", o.maxTokens, 1);
+  if (o.agenticConfig) body.agentic_config_id = o.agenticConfig;
   if (o.rag?.length) {
     try {
       body.rag_strategies = o.rag.map((r) => (r.startsWith("{") ? JSON.parse(r) : { name: r }));
@@ -39,7 +44,10 @@ export function askRequest(question: string, o: AskOptions, history: ChatMessage
   }
   if (history.length) {
     body.chat_history = history;
+    // The daemon rephrases with the conversation only a question that leans on it ("when does it
+    // open?"); a question that stands on its own is searched as asked.
     body.rephrase = true;
+    body.chat_history_relevance_threshold = FOLLOW_UP_THRESHOLD;
   }
   return body;
 }
@@ -78,18 +86,23 @@ export async function runAsk(ctx: Context, question: string, o: AskOptions, hist
   if (o.sync)
     return printSync(ctx, await client.call(api.askKb, { params: { kbid }, body, headers: { "x-synchronous": "true" } }), o);
   const st = styles(ctx.io);
+  // On a terminal the answer wraps at word boundaries and source lines fit its width; piped, lines are left whole.
+  const columns = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
+  const wrap = columns ? new LineWrapper(columns) : undefined;
   let failed: string | undefined;
   const r = await streamAsk(client, kbid, body, (item, text) => {
     if (o.json) printNdjson(ctx.io, { item });
-    else if (text) ctx.io.stdout.write(text);
+    else if (text) ctx.io.stdout.write(wrap ? wrap.push(text) : text);
+    if (item.type === "retrieval" && item.results.rephrased_query && !o.json)
+      ctx.status(`searched: ${item.results.rephrased_query}`, o);
     if (item.type === "error") failed = item.error;
     if (item.type === "status" && item.code === "-1") failed ??= item.details ?? "generation failed";
   });
   if (!o.json) {
-    ctx.io.stdout.write("\n");
+    ctx.io.stdout.write(`${wrap?.flush() ?? ""}\n`);
     if (r.sources.length)
       ctx.io.stdout.write(
-        `\n${st.bold("Sources")}\n${sourceLines(r.sources, ctx.io.stdout.columns ?? 100)
+        `\n${st.bold("Sources")}\n${sourceLines(r.sources, (columns ?? 102) - 2)
           .map((l) => `  ${st.dim(l)}`)
           .join("\n")}\n`,
       );
@@ -118,10 +131,12 @@ function printSync(ctx: Context, res: unknown, o: AskOptions): string {
     numberer.order,
   );
   if (!numberer.order.length) answer = markCitations(answer, r.citations, sources);
-  ctx.io.stdout.write(`${r.answer_json ? JSON.stringify(r.answer_json, null, 2) : answer}\n`);
+  const columns = ctx.io.stdout.isTTY ? ctx.io.stdout.columns || 80 : undefined;
+  const text = r.answer_json ? JSON.stringify(r.answer_json, null, 2) : answer;
+  ctx.io.stdout.write(`${columns && !r.answer_json ? wrapLines(text, columns).join("\n") : text}\n`);
   if (sources.length)
     ctx.io.stdout.write(
-      `\nSources\n${sourceLines(sources, ctx.io.stdout.columns ?? 100)
+      `\nSources\n${sourceLines(sources, (columns ?? 102) - 2)
         .map((l) => `  ${l}`)
         .join("\n")}\n`,
     );
@@ -140,6 +155,7 @@ export function withAskOptions(cmd: Command): Command {
     .option("--features <list>", "retrieval: keyword,semantic (default both)")
     .option("--top-k <n>", "paragraphs to retrieve (1-200)")
     .option("--config <name>", "a stored search configuration of kind ask")
+    .option("--agentic-config <id>", "apply an agentic configuration (kbox kb agentic-config)")
     .option("--citations <mode>", "footnotes (numbered inline, default), default (post-hoc) or none")
     .option(
       "--rag <strategy>",

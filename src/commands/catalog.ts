@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { Context } from "../cli/context.js";
-import { collect } from "../cli/options.js";
+import { collect, intFlag } from "../cli/options.js";
 import { printJson, printTable } from "../cli/output.js";
 import * as api from "../client/routes/search.js";
 
@@ -21,8 +21,8 @@ export async function runCatalog(ctx: Context, query: string | undefined, o: Cat
   if (query) body.query = { query, match: (o.match ?? "words") as "words" };
   if (o.status) body.with_status = o.status.toUpperCase() as "PROCESSED";
   if (o.label?.length) body.filters = o.label.map((l) => `/l/${l}`);
-  if (o.page) body.page_number = Number(o.page);
-  if (o.size) body.page_size = Number(o.size);
+  if (o.page !== undefined) body.page_number = intFlag("--page", o.page, 0);
+  if (o.size !== undefined) body.page_size = intFlag("--size", o.size, 1, 200);
   if (o.sort) {
     const [field, order] = o.sort.split(":");
     body.sort = { field: field as "created", order: (order ?? "desc") as "desc" };

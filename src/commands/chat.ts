@@ -61,7 +61,7 @@ export function chatCommand(ctx: Context): Command {
   )
     .addHelpText(
       "after",
-      "\nIn the session: type a question and Enter; follow-ups use the conversation.\n  /kb <slug>  switch knowledge box   /filter <labelset/label>|off   /copy (or Ctrl+Y)   /clear   Esc stop   Ctrl+C quit\nPiped (no terminal): one question a line on stdin, answers on stdout.\n\nExamples:\n  kbox chat --kb notes\n  printf 'When do we ship?\\nWho approves it?\\n' | kbox chat",
+      "\nIn the session: type a question and Enter. A follow-up that leans on the conversation (\"when does it open?\")\nis searched with the previous question's topic, shown as `searched: …`; a question of its own is searched as asked.\nAnswered turns scroll up like a shell's output.\n  /kb <slug>  switch knowledge box (a new conversation)   /filter <labelset/label>|off   /copy (or Ctrl+Y)\n  /clear  new conversation   /help   Esc stop   Ctrl+C quit\nPiped (no terminal): one question a line on stdin, answers on stdout (`searched: …` on stderr).\n\nExamples:\n  kbox chat --kb notes\n  printf 'When do we ship?\\nWho approves it?\\n' | kbox chat",
     )
     .action(async (_o, cmd: Command) => runChat(ctx, ctx.opts<AskOptions>(cmd)));
 }

@@ -2,7 +2,7 @@ import { Command } from "commander";
 import type { z } from "zod";
 import type { Context } from "../cli/context.js";
 import { usageError } from "../cli/errors.js";
-import { collect } from "../cli/options.js";
+import { collect, intFlag, numberFlag } from "../cli/options.js";
 import { printJson, styles } from "../cli/output.js";
 import * as api from "../client/routes/find.js";
 
@@ -75,13 +75,13 @@ export function findRequest(query: string, o: FindOptions, highlight: boolean): 
   }
   const body: z.input<typeof api.FindBody> = { query, highlight };
   if (fe) body.filter_expression = fe as never;
-  if (o.topK) body.top_k = Number(o.topK);
-  if (o.page) body.page_number = Number(o.page);
+  if (o.topK !== undefined) body.top_k = intFlag("--top-k", o.topK, 1, 200);
+  if (o.page !== undefined) body.page_number = intFlag("--page", o.page, 0);
   if (o.features) body.features = o.features.split(",").map((f) => f.trim()) as never;
   if (o.config) body.search_configuration = o.config;
   if (o.vectorset) body.vectorset = o.vectorset;
   if (o.showHidden) body.show_hidden = true;
-  if (o.minScore) body.min_score = Number(o.minScore);
+  if (o.minScore !== undefined) body.min_score = numberFlag("--min-score", o.minScore);
   return body;
 }
 

@@ -87,6 +87,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./chat.js")).chatCommand(ctx),
   },
   {
+    name: "mcp",
+    summary: "Serve a knowledge box to MCP clients (Claude Desktop, Claude Code, Cursor) over stdio",
+    load: async (ctx) => (await import("./mcp.js")).mcpCommand(ctx),
+  },
+  {
     name: "catalog",
     summary: "List resources by title, status and labels",
     load: async (ctx) => (await import("./catalog.js")).catalogCommand(ctx),

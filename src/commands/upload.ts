@@ -4,6 +4,7 @@ import { Command } from "commander";
 import type { Context } from "../cli/context.js";
 import { CliError, EXIT, usageError } from "../cli/errors.js";
 import { printJson, printTable } from "../cli/output.js";
+import { progress, progressLine } from "../cli/progress.js";
 import { ApiError } from "../client/errors.js";
 import type { UploadResponse } from "../client/routes/uploads.js";
 import { directUpload, md5Of, type TusState, tusUpload, type UploadJob } from "../client/upload.js";
@@ -25,16 +26,24 @@ export function tusState(ctx: Context): TusState {
   };
 }
 
-/** A progress line on stderr: a bar on a TTY, nothing when piped (callers print plain lines). */
-export function progressBar(ctx: Context, label: string): (done: number, total: number) => void {
+/**
+ * A progress bar on stderr as every other command draws it (src/cli/progress.ts: counts, rate, ETA),
+ * fed with (done, total); on a TTY only — piped, callers print their own plain lines. `unit` names
+ * what is counted ("files"), or `bytes` counts bytes.
+ */
+export function progressBar(ctx: Context, unit: string, o: { bytes?: boolean } = {}): (done: number, total: number) => void {
   if (!ctx.io.stderr.isTTY) return () => undefined;
+  const p = progress(ctx, { label: unit, bytes: o.bytes });
+  const start = Date.now();
+  let ended = false;
   return (done, total) => {
-    const width = 30;
-    const filled = total ? Math.round((done / total) * width) : width;
-    ctx.io.stderr.write(
-      `\r${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${total ? Math.floor((done / total) * 100) : 100}%`,
-    );
-    if (done >= total) ctx.io.stderr.write("\n");
+    if (ended) return;
+    p.update(done, total);
+    if (done >= total) {
+      ended = true;
+      // The finished bar stays on screen: what was done, at what rate.
+      p.done(progressLine({ label: unit, bytes: o.bytes }, done, total, (Date.now() - start) / 1000, true));
+    }
   };
 }
 
@@ -59,7 +68,7 @@ export async function runUpload(ctx: Context, file: string, opts: UploadOptions)
     kbid,
     path,
     md5: await md5Of(path),
-    onProgress: opts.quiet ? undefined : progressBar(ctx, basename(path)),
+    onProgress: opts.quiet ? undefined : progressBar(ctx, basename(path), { bytes: true }),
   };
   if (opts.resource) job.field = { rid: opts.resource, field: opts.field ?? "file" };
   Object.assign(job, { splitStrategy: opts.splitStrategy, extractStrategy: opts.extractStrategy });

@@ -3,7 +3,7 @@ import { Command } from "commander";
 import type { Context } from "../cli/context.js";
 import { collect } from "../cli/options.js";
 import * as sync from "../client/routes/sync.js";
-import { followLogs, formatLog } from "./sync/follow.js";
+import { followConfig, formatLog } from "./sync/follow.js";
 import { type AddOptions, addSync } from "./sync/shared.js";
 
 /** Keep a folder indexed: reuse its sync configuration or create one; the daemon watches it from then on. */
@@ -21,16 +21,7 @@ export async function runWatch(ctx: Context, folder: string, opts: AddOptions & 
   );
   if (opts.json) ctx.io.stdout.write(`${JSON.stringify(config)}\n`);
   if (!opts.follow) return;
-  const seen = new Set<string>();
-  for (;;) {
-    const jobs = await client.call(sync.listJobs, { params: { kbid, config_id: config.id }, query: { limit: 5, order: "asc" } });
-    const fresh = jobs.items.filter((j) => !seen.has(j.id));
-    for (const j of fresh) {
-      seen.add(j.id);
-      await followLogs(ctx, client, kbid, j.id, { print: (e) => ctx.io.stdout.write(`${formatLog(ctx, e)}\n`) });
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await followConfig(client, kbid, config.id, { print: (e) => ctx.io.stdout.write(`${formatLog(ctx, e)}\n`) });
 }
 
 export function watchCommand(ctx: Context): Command {
@@ -41,7 +32,7 @@ export function watchCommand(ctx: Context): Command {
     .option("--label <labelset/label>", "label every resource (repeatable)", collect)
     .option("--include <glob>", "only files matching this glob (repeatable)", collect)
     .option("--exclude <pattern>", ".gitignore-style pattern to skip (repeatable)", collect)
-    .option("-f, --follow", "stay and print what the daemon syncs")
+    .option("-f, --follow", "stay and print what the daemon syncs, live, until Ctrl+C")
     .option("--json", "print the configuration")
     .addHelpText("after", "\nExamples:\n  kbox watch ~/notes\n  kbox watch . --include '*.md' --follow")
     .action(async (folder: string, _o, cmd: Command) => runWatch(ctx, folder, ctx.opts(cmd)));

@@ -88,12 +88,74 @@ export function markCitations(answer: string, citations: Record<string, [number,
   return out + answer.slice(last);
 }
 
-/** One line per source, trimmed to `width` columns. */
+/** One line per source, fitted to `width` columns (a long title is cut before the text is). */
 export function sourceLines(sources: Source[], width = 100): string[] {
   return sources.map((s) => {
-    const head = `[${s.n}] ${s.title} — `;
-    const text = s.text.replace(/\s+/g, " ");
-    const room = Math.max(10, width - head.length);
-    return head + (text.length > room ? `${text.slice(0, room - 1)}…` : text);
+    const n = `[${s.n}] `;
+    const title = fit(s.title.replace(/\s+/g, " "), Math.max(8, Math.floor((width - n.length) * 0.6)));
+    const head = `${n}${title} — `;
+    return fit(head + s.text.replace(/\s+/g, " ").trim(), width);
   });
+}
+
+/** `text` cut to `width` characters, ending in "…" when cut. */
+export function fit(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join("")}…`;
+}
+
+/** `text` wrapped to `width` columns at word boundaries (a word longer than a line is split); keeps its newlines. */
+export function wrapLines(text: string, width: number): string[] {
+  const w = new LineWrapper(width);
+  return (w.push(text) + w.flush()).split("\n");
+}
+
+/**
+ * Word wrapping of streamed text: `push` returns what can be printed now, with newlines inserted
+ * where a word would cross the right edge (the word being typed is held back until it ends).
+ */
+export class LineWrapper {
+  private col = 0;
+  private word = "";
+  private spaces = "";
+  constructor(private readonly width: number) {}
+
+  push(chunk: string): string {
+    let out = "";
+    for (const ch of chunk) {
+      if (ch === "\n") {
+        out += `${this.emitWord()}\n`;
+        this.col = 0;
+        this.spaces = "";
+      } else if (ch === " " || ch === "\t") {
+        out += this.emitWord();
+        this.spaces += " ";
+      } else {
+        this.word += ch;
+        // A word as long as a line is cut where the line ends.
+        if ([...this.word].length >= this.width) out += this.emitWord();
+      }
+    }
+    return out;
+  }
+
+  flush(): string {
+    return this.emitWord();
+  }
+
+  private emitWord(): string {
+    if (!this.word) return "";
+    const len = [...this.word].length;
+    let out: string;
+    if (this.col > 0 && this.col + this.spaces.length + len > this.width) {
+      out = `\n${this.word}`;
+      this.col = len;
+    } else {
+      out = this.spaces + this.word;
+      this.col += this.spaces.length + len;
+    }
+    this.word = "";
+    this.spaces = "";
+    return out;
+  }
 }

@@ -1,12 +1,24 @@
-import { Box, Text, useApp, useInput, useStdout } from "ink";
+import { Box, Static, Text, useApp, useInput, useStdout } from "ink";
 import { useRef, useState } from "react";
 import type { AskItem } from "../client/routes/ask.js";
-import { sourceLines } from "./answer.js";
+import { fit, sourceLines, wrapLines } from "./answer.js";
 import { type ChatSession, historyOf, type KbRef, type Turn } from "./session.js";
 
 const HELP = "Enter ask · /kb <slug> · /filter <labelset/label>|off · /copy · /clear · Esc stop · Ctrl+C quit";
+const COMMANDS = ["kb", "filter", "copy", "clear", "help", "quit", "exit"];
 
-/** The interactive ask session: conversation, sources of the last answer, input line. Fits 80×24. */
+/** What has been said, printed once above the live part (the terminal scrolls it). */
+type Entry = { id: number; turn: Turn } | { id: number; note: string; color?: string };
+
+let nextId = 1;
+const note = (text: string, color?: string): Entry => ({ id: nextId++, note: text, color });
+
+/**
+ * The interactive ask session. Finished turns go to ink's <Static> (written once, then part of the
+ * terminal's scrollback, so a conversation of any length scrolls as a shell's output does); only
+ * the answer being streamed, the input line and the status line are redrawn, and they are kept
+ * shorter than the window, so the redraw never has to reach above its top (what garbled the screen).
+ */
 export function ChatApp({ session }: { session: ChatSession }) {
   const { exit } = useApp();
   const { stdout } = useStdout();
@@ -14,7 +26,10 @@ export function ChatApp({ session }: { session: ChatSession }) {
   const rows = stdout.rows || 24;
   const [kb, setKb] = useState<KbRef>(session.kb);
   const [label, setLabel] = useState<string | undefined>();
-  const [turns, setTurns] = useState<Turn[]>([]);
+  const [log, setLog] = useState<Entry[]>(() => [note(header(session.kb, session.model), "banner")]);
+  const [current, setCurrent] = useState<Turn | undefined>();
+  // The conversation the next question follows (cleared by /clear and /kb).
+  const turns = useRef<Turn[]>([]);
   const [input, setInputState] = useState("");
   // Keystrokes can arrive faster than renders: keep the line in a ref so Enter sees all of it.
   const line = useRef("");
@@ -24,16 +39,18 @@ export function ChatApp({ session }: { session: ChatSession }) {
   };
   const [notice, setNotice] = useState(HELP);
   const busy = useRef<AbortController | undefined>(undefined);
-
-  const update = (i: number, patch: Partial<Turn>) => setTurns((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const print = (...entries: Entry[]) => setLog((l) => [...l, ...entries]);
 
   const ask = async (question: string) => {
-    const index = turns.length;
-    const history = historyOf(turns);
-    setTurns((ts) => [...ts, { id: Date.now() + Math.random(), question, answer: "", sources: [], done: false }]);
+    const history = historyOf(turns.current);
+    let turn: Turn = { id: nextId++, question, answer: "", sources: [], done: false };
+    const update = (patch: Partial<Turn>) => {
+      turn = { ...turn, ...patch };
+      setCurrent(turn);
+    };
+    setCurrent(turn);
     const ac = new AbortController();
     busy.current = ac;
-    let answer = "";
     try {
       const r = await session.ask(
         kb,
@@ -41,29 +58,35 @@ export function ChatApp({ session }: { session: ChatSession }) {
         history,
         { label },
         (text: string, item: AskItem) => {
-          if (item.type === "retrieval") update(index, { rephrased: item.results.rephrased_query });
-          if (!text) return;
-          answer += text;
-          update(index, { answer });
+          if (item.type === "retrieval") update({ rephrased: item.results.rephrased_query });
+          if (text) update({ answer: turn.answer + text });
         },
         ac.signal,
       );
       const failed = r.items.find((i): i is Extract<AskItem, { type: "error" }> => i.type === "error");
-      update(index, { answer: r.answer, sources: r.sources, done: true, error: failed?.error });
+      update({ answer: r.answer, sources: r.sources, done: true, error: failed?.error });
     } catch (e) {
-      update(index, { done: true, error: ac.signal.aborted ? "stopped" : (e as Error).message });
+      update({ done: true, error: ac.signal.aborted ? "stopped" : (e as Error).message });
     } finally {
       busy.current = undefined;
     }
+    if (!turn.error) turns.current = [...turns.current, turn];
+    print({ id: turn.id, turn });
+    setCurrent(undefined);
   };
 
-  const command = async (line: string) => {
-    const [cmd, ...rest] = line.slice(1).trim().split(/\s+/);
+  const command = async (text: string) => {
+    const [cmd = "", ...rest] = text.slice(1).trim().split(/\s+/);
     const arg = rest.join(" ");
     if (cmd === "quit" || cmd === "exit") return exit();
-    if (cmd === "clear") return (setTurns([]), setNotice("conversation cleared"));
+    if (cmd === "help") return setNotice(HELP);
+    if (cmd === "clear") {
+      turns.current = [];
+      print(note("── new conversation (follow-ups start afresh) ──", "gray"));
+      return setNotice("conversation cleared");
+    }
     if (cmd === "copy") {
-      const last = turns.filter((t) => t.done).at(-1);
+      const last = turns.current.at(-1);
       if (!last) return setNotice("nothing to copy yet");
       session.copy(last.answer);
       return setNotice("answer copied to the clipboard");
@@ -73,14 +96,23 @@ export function ChatApp({ session }: { session: ChatSession }) {
       return setNotice(arg && arg !== "off" ? `filter: label ${arg}` : "filter off");
     }
     if (cmd === "kb") {
-      const all = await session.kbs();
+      let all: KbRef[];
+      try {
+        all = await session.kbs();
+      } catch (e) {
+        return setNotice(`cannot list knowledge boxes: ${(e as Error).message}`);
+      }
+      const names = all.map((k) => k.slug).join(", ");
+      if (!arg) return setNotice(`knowledge boxes: ${names} (now ${kb.slug})`);
       const next = all.find((k) => k.slug === arg || k.uuid === arg);
-      if (!next) return setNotice(`knowledge boxes: ${all.map((k) => k.slug).join(", ")}`);
+      if (!next) return print(note(`no knowledge box "${arg}"; there are: ${names}`, "red"));
       setKb(next);
-      setTurns([]);
-      return setNotice(`switched to ${next.slug}`);
+      turns.current = [];
+      print(note(`── switched to ${next.slug} (a new conversation) ──`, "cyan"));
+      return setNotice(`kb ${next.slug}`);
     }
-    setNotice(HELP);
+    const near = COMMANDS.filter((c) => cmd && c.startsWith(cmd.slice(0, 1)));
+    print(note(`unknown command /${cmd}${near.length ? ` (try ${near.map((c) => `/${c}`).join(", ")})` : ""}; ${HELP}`, "red"));
   };
 
   useInput((ch, key) => {
@@ -94,8 +126,10 @@ export function ChatApp({ session }: { session: ChatSession }) {
     if (newline >= 0) setInput((s) => s + ch.slice(0, newline));
     if (key.return || newline >= 0) {
       const text = line.current.trim();
+      // A line entered while an answer streams stays in the input until it has finished.
+      if (busy.current) return;
       setInput("");
-      if (!text || busy.current) return;
+      if (!text) return;
       if (text.startsWith("/")) void command(text);
       else void ask(text);
       return;
@@ -106,47 +140,77 @@ export function ChatApp({ session }: { session: ChatSession }) {
     if (ch) setInput((s) => s + ch);
   });
 
-  const last = turns.at(-1);
-  const sources = last?.done ? sourceLines(last.sources, width - 4).slice(0, 4) : [];
-  const convoRows = Math.max(3, rows - 5 - (sources.length ? sources.length + 1 : 0));
+  // The live part: at most rows - 3 lines of the turn being answered (its latest lines), the input and status lines.
+  const live = current ? turnLines(current, width).slice(-(rows - 3)) : [];
+  const prompt = `ask> ${input}`;
   return (
-    <Box flexDirection="column" width={width} height={rows}>
-      <Text wrap="truncate">
-        <Text bold>kbox chat</Text> · kb <Text color="cyan">{kb.slug}</Text>
-        {session.model ? ` · ${session.model}` : ""}
-        {label ? ` · label ${label}` : ""}
-      </Text>
-      <Box flexDirection="column" height={convoRows} overflow="hidden" justifyContent="flex-end">
-        {turns.slice(-3).map((t) => (
-          <Box key={t.id} flexDirection="column">
-            <Text color="green" wrap="truncate">
-              {"› "}
-              {t.question}
-              {t.rephrased ? <Text dimColor>{`  (searched: ${t.rephrased})`}</Text> : ""}
-            </Text>
-            <Text wrap="wrap">{t.answer || (t.done ? "" : "…")}</Text>
-            {t.error ? <Text color="red">{`error: ${t.error}`}</Text> : null}
+    <>
+      <Static items={log}>
+        {(e) => (
+          <Box key={e.id} flexDirection="column">
+            {"turn" in e
+              ? turnLines(e.turn, width).map((l) => <Line key={l.key} line={l} />)
+              : numbered(wrapLines(e.note, width).map((text) => ({ text }))).map((l) => (
+                  <Text key={l.key} color={e.color === "banner" ? undefined : e.color} bold={e.color === "banner"}>
+                    {l.text}
+                  </Text>
+                ))}
           </Box>
+        )}
+      </Static>
+      <Box flexDirection="column">
+        {live.map((l) => (
+          <Line key={l.key} line={l} />
         ))}
+        <Text>
+          <Text color="cyan">{"ask> "}</Text>
+          {fit(prompt, width - 1).slice(5)}
+          <Text inverse> </Text>
+        </Text>
+        <Text dimColor>{fit(busy.current ? "answering… (Esc to stop)" : `${kb.slug} · ${notice}`, width - 1)}</Text>
       </Box>
-      {sources.length ? (
-        <Box flexDirection="column">
-          <Text bold>Sources</Text>
-          {sources.map((s) => (
-            <Text key={s} dimColor wrap="truncate">
-              {s}
-            </Text>
-          ))}
-        </Box>
-      ) : null}
-      <Text wrap="truncate">
-        <Text color="cyan">{"ask> "}</Text>
-        {input}
-        <Text inverse> </Text>
-      </Text>
-      <Text dimColor wrap="truncate">
-        {busy.current ? "answering… (Esc to stop)" : notice}
-      </Text>
-    </Box>
+    </>
+  );
+}
+
+function header(kb: KbRef, model?: string): string {
+  return `kbox chat · kb ${kb.slug}${model ? ` · ${model}` : ""} · /help for commands`;
+}
+
+/** A line of the transcript and how it is drawn. */
+interface Styled {
+  text: string;
+  style?: "question" | "searched" | "error" | "heading" | "source";
+  /** Its line number in the turn: lines are only ever appended, so it is a stable React key. */
+  key?: number;
+}
+
+const numbered = (lines: Styled[]): Styled[] => lines.map((l, key) => ({ ...l, key }));
+
+/** The lines of one turn at `width` columns: question, what was searched, the answer, sources. */
+function turnLines(t: Turn, width: number): Styled[] {
+  const out: Styled[] = wrapLines(`› ${t.question}`, width).map((text) => ({ text, style: "question" as const }));
+  if (t.rephrased)
+    out.push(...wrapLines(`  searched: ${t.rephrased}`, width).map((text) => ({ text, style: "searched" as const })));
+  out.push(...wrapLines(t.answer || (t.done ? "" : "…"), width).map((text) => ({ text })));
+  if (t.error) out.push(...wrapLines(`error: ${t.error}`, width).map((text) => ({ text, style: "error" as const })));
+  if (t.done && t.sources.length) {
+    out.push({ text: "Sources", style: "heading" });
+    out.push(...sourceLines(t.sources, width - 2).map((text) => ({ text: `  ${text}`, style: "source" as const })));
+  }
+  if (t.done) out.push({ text: "" });
+  return numbered(out);
+}
+
+function Line({ line }: { line: Styled }) {
+  const s = line.style;
+  return (
+    <Text
+      color={s === "question" ? "green" : s === "error" ? "red" : undefined}
+      dimColor={s === "searched" || s === "source"}
+      bold={s === "heading"}
+    >
+      {line.text || " "}
+    </Text>
   );
 }

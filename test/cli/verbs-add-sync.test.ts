@@ -95,7 +95,7 @@ describe("kbox add", () => {
       ].join("\n"),
     );
     // The upload bar goes to stderr on a terminal, never to stdout.
-    expect(r.stderr).toContain("uploading [");
+    expect(r.stderr).toMatch(/\[#+\] 100% 1\/1 files {2}[\d.]+ files\/s {2}eta 0s\n/);
     expect(fake.calls()).toEqual(["GET /api/v1/kb/s/notes", `POST /api/v1/kb/${KB_UUID}/upload`]);
   });
 });

@@ -24,12 +24,14 @@ describe("daemon settings", () => {
     expect(s.ingest).toMatchObject({
       concurrency: 16,
       retry: { deadlineMs: 24 * 3600_000, firstDelayMs: 2000, maxDelayMs: 600_000 },
-      allowPrivateLinks: true,
       ocr: true,
     });
+    expect(s.fetch).toEqual({ allowPrivate: true, allow: [], origins: ["https://huggingface.co"] });
+    expect(s.ingest.fetch).toBe(s.fetch);
+    expect(s.sync).toEqual({ roots: [] });
     expect(s.ingest.extractWorkers).toBeGreaterThanOrEqual(1);
-    expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2 });
-    expect(s.generation).toEqual({ defaultModel: "extractive" });
+    expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2, fetch: s.fetch });
+    expect(s.generation).toEqual({ defaultModel: "extractive", fetch: s.fetch });
     expect(s.ask).toEqual({ contextTokens: 12_000, extractiveMinEvidence: 0.65, generativeMinEvidence: 0.15 });
     expect(s.listen).toBeUndefined();
   });
@@ -55,17 +57,23 @@ describe("daemon settings", () => {
       extractWorkers: 2,
       retry: { deadlineMs: 90 * 60_000, firstDelayMs: 500, maxDelayMs: 30_000 },
     });
-    expect(s.models).toEqual({ autopull: false, hubEndpoint: "http://127.0.0.1:9/", threads: 2 });
+    expect(s.models).toMatchObject({ autopull: false, hubEndpoint: "http://127.0.0.1:9/", threads: 2 });
+    // The owner's own endpoints are allowed whatever their address.
+    expect(s.fetch.origins).toEqual(["http://127.0.0.1:11434", "http://127.0.0.1:9"]);
     expect(s.generation).toMatchObject({ defaultModel: "openai:llama3.2", openaiBaseUrl: "http://127.0.0.1:11434/v1" });
     expect(s.ask.contextTokens).toBe(3000);
     expect(s.search.annMinRows).toBe(0);
     expect(s.ftsPartitionMb).toBe(128);
   });
 
-  it("blocks private link addresses by default once kboxd listens on TCP; the variable overrides either way", () => {
-    expect(load({}, { listen: "0" }).ingest.allowPrivateLinks).toBe(false);
-    expect(load({ KBOX_LINKS_ALLOW_PRIVATE: "1" }, { listen: "0" }).ingest.allowPrivateLinks).toBe(true);
-    expect(load({ KBOX_LINKS_ALLOW_PRIVATE: "0" }).ingest.allowPrivateLinks).toBe(false);
+  it("blocks private fetch targets by default once kboxd listens on TCP; the variables override either way", () => {
+    expect(load({}, { listen: "0" }).fetch.allowPrivate).toBe(false);
+    expect(load({ KBOX_FETCH_ALLOW_PRIVATE: "1" }, { listen: "0" }).fetch.allowPrivate).toBe(true);
+    expect(load({ KBOX_LINKS_ALLOW_PRIVATE: "1" }, { listen: "0" }).fetch.allowPrivate).toBe(true);
+    expect(load({ KBOX_LINKS_ALLOW_PRIVATE: "0" }).fetch.allowPrivate).toBe(false);
+    expect(load({ KBOX_FETCH_ALLOW: "10.0.0.0/8, ollama.lan" }).fetch.allow).toEqual(["10.0.0.0/8", "ollama.lan"]);
+    expect(load({ KBOX_SYNC_ROOTS: "/srv/docs:/home/me/notes" }).sync.roots).toEqual(["/srv/docs", "/home/me/notes"]);
+    expect(refusal({ KBOX_SYNC_ROOTS: "docs" })).toBe('KBOX_SYNC_ROOTS must list absolute folders, not "docs"');
     expect(load({}, { listen: "[::1]:8080" }).listen).toEqual({ host: "::1", port: 8080 });
   });
 

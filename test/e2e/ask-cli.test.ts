@@ -66,6 +66,40 @@ describe("kbox chat without a terminal", () => {
     expect(blocks[0]).not.toMatch(/8:30/);
     expect(blocks[1]).toMatch(/^Sources\n {2}\[1\] Office guide/);
     expect(blocks[2]).toMatch(/It opens at 8:30 every morning\./);
+    // The follow-up leans on the conversation ("it"): searched with its topic, and the CLI says so.
+    expect(r.stderr).toMatch(/^searched: When does it open .*lisbon/im);
+  });
+
+  it("searches a self-contained question as asked, even after another topic", async () => {
+    const r = await d.cli(["chat", ...KB], { stdin: "Why do cats purr?\nWho writes the release notes?\n" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Maria Lopez/);
     expect(r.stderr).toBe("");
+  });
+});
+
+describe("kbox ask on a narrow terminal", () => {
+  const ANSWER = "The office is located in Lisbon, on Rua Augusta 120.[1] It opens at 8:30 every morning.[1]";
+  for (const sync of [false, true]) {
+    it(`wraps the answer at word boundaries and fits source lines to the width${sync ? " (--sync)" : ""}`, async () => {
+      const r = await d.cli(["ask", "When does the office open?", ...KB, ...(sync ? ["--sync"] : [])], {
+        tty: true,
+        columns: 40,
+      });
+      expect(r.code).toBe(0);
+      const [answer, sources] = r.stdout.split("\n\nSources\n");
+      const lines = answer.split("\n");
+      expect(lines.length).toBeGreaterThan(2);
+      expect(lines.every((l) => l.length <= 40)).toBe(true);
+      expect(lines.join(" ")).toBe(ANSWER);
+      const src = sources.trimEnd().split("\n");
+      expect(src[0]).toMatch(/^ {2}\[1\] Office guide — The office is lo.*…$/);
+      expect(src.every((l) => l.length <= 40)).toBe(true);
+    });
+  }
+
+  it("leaves lines whole when piped", async () => {
+    const r = await d.cli(["ask", "When does the office open?", ...KB]);
+    expect(r.stdout.split("\n")[0]).toBe(ANSWER);
   });
 });

@@ -172,6 +172,6 @@ describe("scheduled backups", () => {
     const files = readdirSync(join(d.home, "data", "backups"));
     for (const b of scheduled) expect(files).toContain(`${b.id}.tar.gz`);
     expect(files.length).toBe(list.length);
-    expect((await d.cli(["backup", "schedule", "--kb", "notes"])).code).toBe(1);
+    expect((await d.cli(["backup", "schedule", "--kb", "notes"])).stderr).toMatch(/no backup schedule/);
   });
 });

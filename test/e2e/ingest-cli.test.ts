@@ -126,7 +126,8 @@ describe("kbox upload and kbox resource status", () => {
     const big = write("big.txt", "Lines about rivers and seas.\n".repeat(220_000)); // ~6.4 MB: 2 chunks
     const r = await d.cli(["upload", big, "--kb", "cli"], { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("100%");
+    // The bar of every command: counts (bytes here), rate and ETA.
+    expect(r.stderr).toMatch(/\[#{24}\] 100% 6\.1 MiB\/6\.1 MiB {2}[\d.]+ (KiB|MiB|GiB)\/s {2}eta 0s\n/);
     const rid = r.stdout.match(/[0-9a-f]{32}/)?.[0] as string;
     const res = (await d.client.call(api.getResource.byId, { params: { kbid, rid }, query: { show: ["values"] } })) as any;
     expect(res.data.files.file.value.file.size).toBe(29 * 220_000);

@@ -89,9 +89,7 @@ it(`kill -9 during a ${N}-document ingestion: after restart all are PROCESSED on
   try {
     const kb = await store.kb(kbid);
     const perRid = new Map<string, number>();
-    for await (const batch of kb.paragraphs.table.query().select(["rid"])) {
-      for (const rid of batch.getChild("rid")?.toArray() ?? []) perRid.set(rid as string, (perRid.get(rid as string) ?? 0) + 1);
-    }
+    for (const rid of await kb.paragraphs.resourceIds()) perRid.set(rid, await kb.paragraphs.count(`rid = '${rid}'`));
     expect([...perRid.keys()].filter((rid) => !seen.has(rid))).toEqual([]); // no orphans
     expect(perRid.size).toBe(N);
     expect([...perRid.values()].every((n) => n === 2)).toBe(true); // no duplicates

@@ -223,7 +223,7 @@ describe("blocked links", () => {
       expect(r.code).toBe(1);
       const [rid, status] = r.stdout.trim().split("\t");
       expect(status).toBe("BLOCKED");
-      expect(r.stdout).toContain("127.0.0.1 is a private address; set KBOX_LINKS_ALLOW_PRIVATE=1 to allow");
+      expect(r.stdout).toContain("127.0.0.1 is a private address; the daemon's owner can allow it with KBOX_FETCH_ALLOW");
       // A name is checked by the address it resolves to.
       const kbid = (await d.client.call(kbs.getKbBySlug, { params: { slug: "guard" } })).uuid;
       const byName = await addLink(d.client, kbid, `${base.replace("127.0.0.1", "localhost")}/guarded`);

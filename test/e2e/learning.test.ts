@@ -14,7 +14,12 @@ let fresh: string;
 
 beforeAll(async () => {
   llm = await OpenAiStandIn.start();
-  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true, env: OFFLINE });
+  // The OpenAI stand-in is on loopback: with a TCP listener the owner allows it explicitly.
+  d = await startTestDaemon({
+    listen: "127.0.0.1:0",
+    trustRolesHeader: true,
+    env: { ...OFFLINE, KBOX_FETCH_ALLOW: "127.0.0.1" },
+  });
   fresh = (await d.client.call(kbs.createKb, { body: { slug: "fresh" } })).uuid;
 });
 afterAll(async () => {

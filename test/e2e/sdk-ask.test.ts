@@ -15,7 +15,7 @@ beforeAll(async () => {
   const seeded = await seedKb(d, "sdk-ask");
   rids = seeded.rids;
   const store = await d.daemon.services.store.kb(seeded.kbid);
-  paragraphIds = new Set((await store.paragraphs.table.query().select(["id"]).toArray()).map((r) => r.id as string));
+  paragraphIds = new Set((await store.paragraphs.ofResources(Object.values(rids), ["id"])).map((r) => r.id));
   const nuclia = new Nuclia({
     backend: `${d.url}/api`,
     standalone: true,

@@ -263,9 +263,11 @@ describe("kbox sync run", () => {
     expect(r.stdout).toBe("");
   });
 
-  it("logs --follow prints a running job's entries until it ends", async () => {
+  it("logs --follow --job prints a running job's entries until it ends", async () => {
+    const job = JSON.parse((await cli(["sync", "jobs", "slow", "--limit", "1", "--json"])).stdout).items[0];
+    expect(job.status).toMatch(/pending|running/);
     setTimeout(() => releaseSlow(), 500);
-    const r = await cli(["sync", "logs", "slow", "--follow"]);
+    const r = await cli(["sync", "logs", "slow", "--follow", "--job", job.id]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/\tINFO\tcreated sync started$/);
@@ -327,8 +329,9 @@ describe("kbox sync jobs and logs", () => {
     expect(typeof j.next_cursor).toBe("number");
   });
 
-  it("logs --follow on a finished job prints everything and returns", async () => {
-    const r = await cli(["sync", "logs", "docs", "--follow", "--json"]);
+  it("logs --follow --job on a finished job prints everything and returns (without --job it stays: test/e2e/follow-cli)", async () => {
+    const job = JSON.parse((await cli(["sync", "jobs", "docs", "--limit", "1", "--json"])).stdout).items[0];
+    const r = await cli(["sync", "logs", "docs", "--follow", "--json", "--job", job.id]);
     expect(r.code).toBe(0);
     const entries = r.stdout
       .trim()

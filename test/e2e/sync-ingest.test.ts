@@ -49,6 +49,15 @@ async function found(query: string): Promise<string[]> {
   );
 }
 
+/** Resources whose paragraphs a keyword query finds under an origin path (read from the resource record). */
+async function foundUnder(query: string, prefix: string): Promise<string[]> {
+  const res = await d.client.call(find.find, {
+    params: { kbid },
+    body: { query, features: ["keyword"], top_k: 20, filter_expression: { field: { prop: "origin_path", prefix } } },
+  });
+  return Object.keys(res.resources);
+}
+
 /** The resource a synced path belongs to. */
 function resourceAt(rel: string) {
   const store = d.daemon.services.store.kb(kbid);
@@ -57,17 +66,11 @@ function resourceAt(rel: string) {
   );
 }
 
-/** Paragraph rows of a resource's file field: id, hash, text, path. */
+/** Paragraph rows of a resource's file field: id, hash, text. */
 async function fileParagraphs(rid: string) {
   const store = await d.daemon.services.store.kb(kbid);
-  const rows = await store.paragraphs.table
-    .query()
-    .where(`rid = '${rid}' AND field = 'f/file'`)
-    .select(["id", "hash", "text", "path"])
-    .toArray();
-  return rows
-    .map((r) => ({ id: r.id as string, hash: r.hash as string, text: r.text as string, path: r.path as string }))
-    .sort((a, b) => a.id.localeCompare(b.id));
+  const rows = (await store.paragraphs.resourceRows(rid)).filter((r) => r.field === "f/file");
+  return rows.map((r) => ({ id: r.id, hash: r.hash, text: r.text })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Wait until ingestion has nothing queued or running and no sync job is active. */
@@ -121,12 +124,13 @@ describe("folder sync with ingestion", () => {
     expect(before).toBeDefined();
     const paras = await fileParagraphs(before!.id);
     expect(paras.length).toBeGreaterThan(0);
-    expect(paras.every((p) => p.path === "/heron.txt")).toBe(true);
+    expect(await foundUnder("heron", "/heron.txt")).toEqual([before!.id]);
     const embedded = embedder.seen.length;
     renameSync(join(root, "heron.txt"), join(root, "birds-heron.txt"));
     await waitFor("the move", async () => (await resourceAt("birds-heron.txt"))?.id === before!.id);
     await quiet();
-    await waitFor("the path column", async () => (await fileParagraphs(before!.id)).every((p) => p.path === "/birds-heron.txt"));
+    await waitFor("the new path", async () => (await foundUnder("heron", "/birds-heron.txt")).includes(before!.id));
+    expect(await foundUnder("heron", "/heron.txt")).toEqual([]);
     const after = await fileParagraphs(before!.id);
     expect(after.map(({ id, hash, text }) => ({ id, hash, text }))).toEqual(
       paras.map(({ id, hash, text }) => ({ id, hash, text })),
@@ -184,7 +188,7 @@ describe("folder sync with ingestion", () => {
     await quiet();
     expect(await resourceAt("zoo/otter.txt")).toBeUndefined();
     expect(embedder.seen.slice(embedded).filter((t) => t.includes("snowshoe") || t.includes("cracking shells"))).toEqual([]);
-    await waitFor("the path column", async () => (await fileParagraphs(lynx)).every((p) => p.path === "/wildlife/cats/lynx.txt"));
+    await waitFor("the new path", async () => (await foundUnder("lynx", "/wildlife/cats/lynx.txt")).includes(lynx));
   });
 
   it("a deleted file's paragraphs leave the index", async () => {

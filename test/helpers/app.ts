@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Hono } from "hono";
 import { type AppOptions, createApp } from "../../daemon/http/app.js";
 import type { ConnInfo, HttpEnv } from "../../daemon/http/auth.js";
+import type { Log } from "../../daemon/lifecycle/logger.js";
 import { createServices, type Services } from "../../daemon/services.js";
 import { loadSettings } from "../../daemon/settings/index.js";
 import type { KbRole } from "../../src/api/accounts.js";
@@ -38,7 +39,8 @@ export interface PortlessApp {
 export async function startPortlessApp(opts: Partial<Omit<AppOptions, "log">> = {}): Promise<PortlessApp> {
   const home = mkdtempSync(join(tmpdir(), "kbox-app-"));
   const logs: string[] = [];
-  const log = (msg: string) => void logs.push(msg);
+  const push = (msg: string) => void logs.push(msg);
+  const log: Log = Object.assign(push, { debug: push, info: push, warn: push, error: push });
   // As a daemon with a TCP listener: private link targets refused, no model pulled on demand.
   const settings = loadSettings({ env: { KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", KBOX_LINKS_ALLOW_PRIVATE: "0" } });
   const services = await createServices(settings, {

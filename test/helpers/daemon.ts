@@ -25,7 +25,7 @@ export interface TestDaemon {
   /** Run the real CLI in-process against this daemon. */
   cli: (
     args: string[],
-    opts?: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv },
+    opts?: { tty?: boolean; stdin?: string; env?: NodeJS.ProcessEnv; columns?: number },
   ) => Promise<{ code: number; stdout: string; stderr: string }>;
   /** TCP base URL when started with `listen`. */
   url?: string;
@@ -61,8 +61,12 @@ export async function startTestDaemon(
 }
 
 /** Run the CLI in-process with buffers for stdout and stderr. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, o: { tty?: boolean; stdin?: string } = {}) {
-  const b = bufferIO({ env, tty: o.tty, stdin: o.stdin });
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  o: { tty?: boolean; stdin?: string; columns?: number } = {},
+) {
+  const b = bufferIO({ env, tty: o.tty, stdin: o.stdin, columns: o.columns });
   const code = await main(args, b.io);
   return { code, stdout: b.stdout(), stderr: b.stderr() };
 }

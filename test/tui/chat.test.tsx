@@ -25,6 +25,9 @@ async function until(frame: () => string | undefined, pred: (f: string) => boole
   throw new Error(`timed out; last frame:\n${frame()}`);
 }
 
+/** The session is idle: no answer streaming. */
+const idle = (x: string) => !x.includes("answering…");
+
 async function type(stdin: { write: (s: string) => void }, text: string) {
   for (const ch of text) stdin.write(ch);
   await new Promise((r) => setTimeout(r, 20));
@@ -43,7 +46,7 @@ describe("kbox chat TUI (ink-testing-library)", () => {
     expect(f).toMatch(/Lisbon[^\n]*\[1\]/);
     expect(f).toMatch(/\[1\] Office guide — /);
     await type(app.stdin, "When does it open?");
-    f = await until(app.lastFrame, (x) => x.includes("› When does it open?") && x.includes("every morning.[1]\n"));
+    f = await until(app.lastFrame, (x) => x.includes("› When does it open?") && x.includes("every morning.[1]\n") && idle(x));
     expect(f).toMatch(/searched: When does it open office/);
     await type(app.stdin, "/copy");
     await until(app.lastFrame, (x) => x.includes("copied"));
@@ -53,11 +56,16 @@ describe("kbox chat TUI (ink-testing-library)", () => {
     await type(app.stdin, "/filter topic/planning");
     await until(app.lastFrame, (x) => x.includes("label topic/planning"));
     await type(app.stdin, "Where is the office located?");
-    f = await until(app.lastFrame, (x) => (x.match(/› Where is the office/g) ?? []).length === 2 && !x.includes("…"));
+    f = await until(app.lastFrame, (x) => (x.match(/› Where is the office/g) ?? []).length === 2 && idle(x));
     expect(f.split("› Where is the office located?").at(-1)).not.toContain("Lisbon");
+    await type(app.stdin, "/kb nowhere");
+    f = await until(app.lastFrame, (x) => x.includes('no knowledge box "nowhere"'));
+    expect(f).toMatch(/there are: .*other/);
+    await type(app.stdin, "/frobnicate");
+    f = await until(app.lastFrame, (x) => x.includes("unknown command /frobnicate"));
     await type(app.stdin, "/kb other");
     f = await until(app.lastFrame, (x) => x.includes("switched to other"));
-    expect(f).toContain("kb other");
+    expect(f).toContain("other · kb other");
     await type(app.stdin, "/filter off");
     await type(app.stdin, "What orbits the earth?");
     f = await until(app.lastFrame, (x) => x.includes("27 days") && x.includes("Sources"));
@@ -75,13 +83,15 @@ describe("kbox chat TUI (ink-testing-library)", () => {
     app.unmount();
   });
 
-  it("fits an 80x24 terminal", async () => {
+  it("keeps a self-contained question as asked after an unrelated one, and every line within the width (ink-testing-library: 100 columns)", async () => {
     const session = await chatSession(new Context(bufferIO({ env: d.env }).io), { kb: "tui", features: "keyword" });
     const app = render(<ChatApp session={session} />);
     await type(app.stdin, "Why do cats purr?");
-    const f = await until(app.lastFrame, (x) => x.includes("Sources"));
-    const lines = f.split("\n");
-    expect(lines.length).toBeLessThanOrEqual(24);
+    await until(app.lastFrame, (x) => x.includes("Sources") && idle(x));
+    await type(app.stdin, "When does the team ship a new release?");
+    const f = await until(app.lastFrame, (x) => x.includes("Friday") && idle(x));
+    expect(f.split("› When does the team ship")[1]).not.toContain("searched:");
+    expect(f.split("\n").every((l) => l.length <= 100)).toBe(true);
     app.unmount();
   });
 });

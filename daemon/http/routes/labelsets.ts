@@ -5,7 +5,7 @@ import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.listLabelsets, async ({ params }) => ({ labelsets: await s.labelsets.list(params.kbid) }));
+  mount(app, api.listLabelsets, async ({ params }) => s.labelsets.list(params.kbid));
   mount(app, api.setLabelset, async ({ params, body }) => {
     await s.labelsets.set(params.kbid, params.labelset, body);
     return {};

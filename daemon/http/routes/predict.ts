@@ -9,11 +9,18 @@ import { mount } from "../mount.js";
 export function register(app: Hono<HttpEnv>, s: Services): void {
   const p = s.predict;
   // Registered before the /chat/:kbid form so that "completions" is not taken for a kbid.
-  mount(app, { hosted: api.chatCompletions, openai: api.openaiChatCompletions }, async ({ body, headers, signal }) =>
-    chatCompletion(p, body, headers["x-understanding-max-output-tokens"] ?? headers["x-nua-max-output-tokens"], signal),
+  mount(app, { hosted: api.chatCompletions, openai: api.openaiChatCompletions }, async ({ body, headers, signal, principal }) =>
+    chatCompletion(
+      p,
+      body,
+      headers["x-understanding-max-output-tokens"] ?? headers["x-nua-max-output-tokens"],
+      signal,
+      principal.via !== "socket",
+    ),
   );
-  mount(app, { any: api.predictChat, kb: api.predictChatKb }, async ({ body, query, headers, params, signal }) =>
+  mount(app, { any: api.predictChat, kb: api.predictChatKb }, async ({ body, query, headers, params, signal, principal }) =>
     predictChat(p, body, {
+      untrusted: principal.via !== "socket",
       model: query.model,
       kbid: "kbid" in params ? params.kbid : undefined,
       synchronous: headers["x-synchronous"],

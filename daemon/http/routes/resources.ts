@@ -29,7 +29,15 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     s.resources.putField(params.kbid, refOf(params), params.field_type, params.field_id, body),
   );
   mount(app, api.getField, async ({ params, query }) =>
-    s.resources.getField(params.kbid, refOf(params), params.field_type, params.field_id, query.show ?? [], query.extracted),
+    s.resources.getField(
+      params.kbid,
+      refOf(params),
+      params.field_type,
+      params.field_id,
+      query.show ?? [],
+      query.extracted,
+      query.page,
+    ),
   );
   mount(app, api.deleteField, async ({ params }) => {
     await s.resources.deleteField(params.kbid, refOf(params), params.field_type, params.field_id);

@@ -8,10 +8,14 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.createConnection, async ({ params, body }) => s.sync.createConnection(params.kbid, body.provider));
   mount(app, api.listConnections, async ({ params }) => s.sync.connections(params.kbid));
   mount(app, api.getConnection, async ({ params }) => s.sync.connection(params.kbid, params.connection_id));
-  mount(app, api.addConfig, async ({ params, body }) => s.sync.addConfig(params.kbid, body));
+  mount(app, api.addConfig, async ({ params, body, principal }) =>
+    s.sync.addConfig(params.kbid, body, { owner: principal.via === "socket" }),
+  );
   mount(app, api.listConfigs, async ({ params }) => s.sync.configs(params.kbid));
   mount(app, api.getConfig, async ({ params }) => s.sync.config(params.kbid, params.config_id));
-  mount(app, api.updateConfig, async ({ params, body }) => s.sync.updateConfig(params.kbid, params.config_id, body));
+  mount(app, api.updateConfig, async ({ params, body, principal }) =>
+    s.sync.updateConfig(params.kbid, params.config_id, body, { owner: principal.via === "socket" }),
+  );
   mount(app, api.deleteConfig, async ({ params, query }) => {
     await s.sync.deleteConfig(params.kbid, params.config_id, query.delete_resources ?? false);
     return undefined;

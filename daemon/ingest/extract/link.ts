@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fetch as undiciFetch } from "undici";
 import type { LinkField } from "../../../src/api/fields.js";
+import type { FetchPolicy } from "../../net/outbound.js";
 import type { Extracted } from "../types.js";
-import { blockedCause, checkUrlHost, publicOnlyDispatcher } from "./address-guard.js";
+import { blockedCause, checkUrlHost, policyDispatcher } from "./address-guard.js";
 import { ExtractionError } from "./errors.js";
 import { extractFile } from "./file.js";
 import { extractHtml } from "./html.js";
@@ -28,8 +29,8 @@ export interface LinkOptions {
   maxRedirects?: number;
   signal?: AbortSignal;
   fetchImpl?: FetchImpl;
-  /** Allow loopback, private and link-local addresses (default true here; the queue passes the daemon's policy). */
-  allowPrivate?: boolean;
+  /** The daemon's outbound policy (default: everything allowed here; the queue passes the daemon's). */
+  policy?: FetchPolicy;
 }
 
 const DEFAULTS = { timeoutMs: 30_000, maxBytes: 50 * 1024 * 1024, maxRedirects: 5 };
@@ -79,13 +80,14 @@ async function fetchFollowing(
       throw new ExtractionError("INVALID_INPUT", `Only http and https links can be fetched, not ${u.protocol}`);
     }
     // Every hop is checked: a public page may redirect to an internal one.
-    if (o.allowPrivate === false) checkUrlHost(u);
+    if (o.policy) checkUrlHost(u, o.policy);
     const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
     Object.assign(headers, lowerKeys(value.headers ?? {}));
     const cookies = Object.entries(value.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
     // Cookies are the caller's for the link's own host: never hand them to another host on a redirect.
     if (cookies.length && u.host === new URL(value.uri).host) headers.cookie = cookies.join("; ");
-    const guard = o.allowPrivate === false ? { dispatcher: publicOnlyDispatcher() } : {};
+    const dispatcher = o.policy && policyDispatcher(o.policy, u);
+    const guard = dispatcher ? { dispatcher } : {};
     const res = await doFetch(url, { headers, redirect: "manual", signal, ...guard });
     const loc = res.headers.get("location");
     if (res.status >= 300 && res.status < 400 && loc) {

@@ -1,4 +1,6 @@
-import { sseData } from "./sse.js";
+import { KboxError } from "../../errors.js";
+import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../../net/outbound.js";
+import { errorMessage, sseData } from "./sse.js";
 import { type GenChunk, type GenerateRequest, GenerationError, type Generator } from "./types.js";
 
 /** Where an OpenAI-compatible endpoint lives and how to authenticate to it. */
@@ -8,6 +10,8 @@ export interface OpenAiEndpoint {
   model: string;
   apiKey?: string;
   headers?: Record<string, string>;
+  /** What the daemon may reach (daemon/net/outbound.ts). */
+  policy?: FetchPolicy;
 }
 
 /** The chat-completions URL of an endpoint base. */
@@ -92,17 +96,17 @@ export class OpenAiGenerator implements Generator {
     if (this.ep.apiKey) headers.authorization = `Bearer ${this.ep.apiKey}`;
     let res: Response;
     try {
-      res = await fetch(completionsUrl(this.ep.url), {
-        method: "POST",
-        headers,
-        body: JSON.stringify(this.body(req)),
-        signal: req.signal,
-      });
+      res = await guardedFetch(
+        completionsUrl(this.ep.url),
+        { method: "POST", headers, body: JSON.stringify(this.body(req)), signal: req.signal, maxRedirects: 0 },
+        this.ep.policy ?? OPEN_POLICY,
+      );
     } catch (e) {
+      if (e instanceof KboxError) throw new GenerationError(e.message);
       throw new GenerationError(`cannot reach model endpoint ${this.ep.url}: ${(e as Error).cause ?? (e as Error).message}`);
     }
     if (!res.ok) {
-      const detail = (await res.text().catch(() => "")).slice(0, 500);
+      const detail = await errorMessage(res);
       throw new GenerationError(`model endpoint answered ${res.status}${detail ? `: ${detail}` : ""}`);
     }
     return res;

@@ -1,4 +1,6 @@
-import { ndjsonLines } from "./sse.js";
+import { KboxError } from "../../errors.js";
+import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../../net/outbound.js";
+import { errorMessage, ndjsonLines } from "./sse.js";
 import { type GenChunk, type GenerateRequest, GenerationError, type Generator } from "./types.js";
 
 /** A zone (hosted service or another kbox daemon) whose Predict Chat answers for us. */
@@ -10,6 +12,8 @@ export interface PredictEndpoint {
   /** Understanding-client key (sent as X-NUCLIA-NUAKEY) or a service-account key. */
   apiKey?: string;
   headers?: Record<string, string>;
+  /** What the daemon may reach (daemon/net/outbound.ts). */
+  policy?: FetchPolicy;
 }
 
 /** One line of Predict Chat's stream: `{"chunk": {...}}`. */
@@ -63,12 +67,15 @@ export class PredictGenerator implements Generator {
     if (this.ep.apiKey) headers["x-nuclia-nuakey"] = `Bearer ${this.ep.apiKey}`;
     let res: Response;
     try {
-      res = await fetch(url, { method: "POST", headers, body: JSON.stringify(PredictGenerator.body(req)), signal: req.signal });
+      const body = JSON.stringify(PredictGenerator.body(req));
+      const init = { method: "POST", headers, body, signal: req.signal, maxRedirects: 0 };
+      res = await guardedFetch(url, init, this.ep.policy ?? OPEN_POLICY);
     } catch (e) {
+      if (e instanceof KboxError) throw new GenerationError(e.message);
       throw new GenerationError(`cannot reach predict endpoint ${this.ep.url}: ${(e as Error).cause ?? (e as Error).message}`);
     }
     if (!res.ok || !res.body) {
-      const detail = (await res.text().catch(() => "")).slice(0, 500);
+      const detail = await errorMessage(res);
       throw new GenerationError(`predict endpoint answered ${res.status}${detail ? `: ${detail}` : ""}`);
     }
     try {

@@ -54,3 +54,18 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
     reader.cancel().catch(() => undefined);
   }
 }
+
+/**
+ * The message of an endpoint's JSON error (`{error: {message}}`, `{error}`, `{detail}`), at most 200
+ * characters; never the body itself: an endpoint's page is not repeated to the caller.
+ */
+export async function errorMessage(res: Response): Promise<string | undefined> {
+  const text = await res.text().catch(() => "");
+  try {
+    const j = JSON.parse(text) as { error?: { message?: unknown } | string; detail?: unknown; message?: unknown };
+    const m = typeof j.error === "string" ? j.error : (j.error?.message ?? (typeof j.detail === "string" ? j.detail : j.message));
+    return typeof m === "string" ? m.slice(0, 200) : undefined;
+  } catch {
+    return undefined;
+  }
+}

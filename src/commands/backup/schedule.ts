@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { Context, GlobalOptions } from "../../cli/context.js";
-import { CliError, EXIT, usageError } from "../../cli/errors.js";
+import { usageError } from "../../cli/errors.js";
+import { intFlag } from "../../cli/options.js";
 import { printFields, printJson } from "../../cli/output.js";
 import { ApiError } from "../../client/errors.js";
 import * as bk from "../../client/routes/backups.js";
@@ -23,16 +24,16 @@ export async function runBackupSchedule(ctx: Context, opts: BackupScheduleOption
   let res: bk.Schedule;
   if (opts.every || opts.keep) {
     if (!opts.every) throw usageError("--every is required with --keep", "e.g. --every 24h --keep 7");
-    const keep = Number(opts.keep ?? 7);
-    if (!Number.isInteger(keep) || keep < 1) throw usageError(`--keep wants a positive integer, got ${opts.keep}`);
+    const keep = intFlag("--keep", opts.keep ?? "7", 1)!;
     res = await client.call(bk.setSchedule, { params: { kbid }, body: { interval_seconds: parseInterval(opts.every), keep } });
   } else {
     try {
       res = await client.call(bk.getSchedule, { params: { kbid } });
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404)
-        throw new CliError("no backup schedule", EXIT.failure, "set one with --every 24h --keep 7");
-      throw e;
+      // No schedule is an answer, not a failure: say so (stdout gets `null` with --json).
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+      if (opts.json) return void ctx.io.stdout.write("null\n");
+      return ctx.status("no backup schedule for this knowledge box; set one with `kbox backup schedule --every 24h --keep 7`");
     }
   }
   if (opts.json) return printJson(ctx.io, res);

@@ -1,6 +1,8 @@
 import { Command } from "commander";
 import type { Context, GlobalOptions } from "../../cli/context.js";
+import { CliError, EXIT } from "../../cli/errors.js";
 import { printJson } from "../../cli/output.js";
+import { ApiError } from "../../client/errors.js";
 import * as bk from "../../client/routes/backups.js";
 import { uploadArchive } from "../backup/shared.js";
 
@@ -18,7 +20,18 @@ export async function runKbImport(ctx: Context, file: string, opts: KbImportOpti
     const kbid = await ctx.kbid({ ...opts, kb: opts.into });
     res = await uploadArchive(client, bk.importIntoKb, { params: { kbid } }, file);
   } else {
-    res = await uploadArchive(client, bk.importNewKb, { query: { slug: opts.slug, title: opts.title } }, file);
+    try {
+      res = await uploadArchive(client, bk.importNewKb, { query: { slug: opts.slug, title: opts.title } }, file);
+    } catch (e) {
+      // The archived slug (or --slug) is in use: say which, and the two ways out.
+      if (e instanceof ApiError && e.status === 419)
+        throw new CliError(
+          String(e.detail),
+          EXIT.failure,
+          "import it under another slug with --slug <new-slug>, or into an empty box with --into <kb>",
+        );
+      throw e;
+    }
   }
   if (opts.json) return printJson(ctx.io, res);
   ctx.io.stdout.write(`${res.kbid}\n`);

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
+import { kbAgenticConfigCommand } from "./agentic-config.js";
 import { kbConfigCommand } from "./config.js";
 import { kbCreateCommand } from "./create.js";
 import { kbDeleteCommand } from "./delete.js";
@@ -21,5 +22,6 @@ export function kbCommand(ctx: Context): Command {
     .addCommand(kbDeleteCommand(ctx))
     .addCommand(kbUseCommand(ctx))
     .addCommand(kbExportCommand(ctx))
-    .addCommand(kbImportCommand(ctx));
+    .addCommand(kbImportCommand(ctx))
+    .addCommand(kbAgenticConfigCommand(ctx));
 }

@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
-import { usageError } from "../../cli/errors.js";
+import { CliError, EXIT, usageError } from "../../cli/errors.js";
 import { collect, parseLabels } from "../../cli/options.js";
 import { printJson } from "../../cli/output.js";
 import { readStdin } from "../../cli/prompt.js";
 import * as resources from "../../client/routes/resources.js";
+import { type AddResult, FAILED, waitFor } from "../add.js";
 
 export interface ResourceCreateOptions {
   title?: string;
@@ -20,6 +21,7 @@ export interface ResourceCreateOptions {
   json?: boolean;
   kb?: string;
   quiet?: boolean;
+  wait?: boolean;
 }
 
 /** Build the create payload from flags, or take a whole wire payload from `--body file|-`. */
@@ -48,9 +50,16 @@ export async function createPayload(ctx: Context, opts: ResourceCreateOptions): 
 export async function runResourceCreate(ctx: Context, opts: ResourceCreateOptions): Promise<void> {
   const kbid = await ctx.kbid(opts);
   const payload = await createPayload(ctx, opts);
-  const res = await (await ctx.client(opts)).call(resources.createResource, { params: { kbid }, body: payload });
-  if (opts.json) return printJson(ctx.io, res);
-  ctx.io.stdout.write(`${res.uuid}\n`);
+  const client = await ctx.client(opts);
+  const res = await client.call(resources.createResource, { params: { kbid }, body: payload });
+  if (opts.json) printJson(ctx.io, res);
+  else ctx.io.stdout.write(`${res.uuid}\n`);
+  if (!opts.wait) return;
+  // As `kbox add --wait`: follow processing; the outcome on stderr, exit 1 when it failed.
+  const [r] = [{ source: payload.title ?? res.uuid, resource: res.uuid, status: "PENDING" } as AddResult];
+  await waitFor(ctx, client, kbid, [r], opts.quiet);
+  if (FAILED.has(r.status)) throw new CliError(`${res.uuid} ${r.status}${r.error ? `: ${r.error}` : ""}`, EXIT.failure);
+  ctx.status(`${res.uuid} ${r.status}`, opts);
 }
 
 export function resourceCreateCommand(ctx: Context): Command {
@@ -66,10 +75,11 @@ export function resourceCreateCommand(ctx: Context): Command {
     .option("--label <labelset/label>", "classification (repeatable)", collect)
     .option("--hidden", "create it hidden")
     .option("--body <file|->", "the whole create payload as JSON (file or - for stdin)")
+    .option("--wait", "follow processing until the resource is indexed (exit 1 when it failed)")
     .option("--json", "print the wire response")
     .addHelpText(
       "after",
-      '\nExamples:\n  kbox resource create --title "Meeting" --text "We agreed to ship on Friday." --label topic/planning\n  echo \'{"title":"T","texts":{"body":{"body":"hi"}}}\' | kbox resource create --body -',
+      '\nExamples:\n  kbox resource create --title "Notes" --text "Searchable as soon as this returns." --wait\n  kbox resource create --title "Meeting" --text "We agreed to ship on Friday." --label topic/planning\n  echo \'{"title":"T","texts":{"body":{"body":"hi"}}}\' | kbox resource create --body -',
     )
     .action(async (_o, cmd: Command) => runResourceCreate(ctx, ctx.opts<ResourceCreateOptions>(cmd)));
 }

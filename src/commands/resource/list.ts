@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
+import { intFlag } from "../../cli/options.js";
 import { printJson, printTable } from "../../cli/output.js";
 import * as resources from "../../client/routes/resources.js";
 
@@ -10,7 +11,7 @@ export async function runResourceList(
   const kbid = await ctx.kbid(opts);
   const res = await (await ctx.client(opts)).call(resources.listResources, {
     params: { kbid },
-    query: { page: Number(opts.page), size: Number(opts.size) },
+    query: { page: intFlag("--page", opts.page, 0)!, size: intFlag("--size", opts.size, 1, 200)! },
   });
   if (opts.json) return printJson(ctx.io, res);
   printTable(

@@ -3,7 +3,11 @@ import { progress } from "../../cli/progress.js";
 import type { KboxClient } from "../../client/client.js";
 import * as sync from "../../client/routes/sync.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(t), r()), { once: true });
+  });
 const finished = (j: sync.SyncJob) => j.status === "completed" || j.status === "failed" || j.status === "cancelled";
 
 /** Poll a job to its end with a progress indicator; returns the final job. */
@@ -28,7 +32,6 @@ export async function waitForJob(
 
 /** Print a job's log entries as they come, until the job ends (or `signal` aborts). */
 export async function followLogs(
-  _ctx: Context,
   client: KboxClient,
   kbid: string,
   jobId: string,
@@ -55,7 +58,36 @@ export async function followLogs(
       if (page.next_cursor === null) break;
     }
     if (finished(j) || opts.signal?.aborted) return j;
-    await sleep(300);
+    await sleep(300, opts.signal);
+  }
+}
+
+/**
+ * Follow a configuration live: the log of its latest job (from `fromJob` when given), then of every
+ * job that starts afterwards (scheduled runs, `sync run`, the watcher's batches of live changes), in
+ * the order they were created, until `signal` aborts.
+ */
+export async function followConfig(
+  client: KboxClient,
+  kbid: string,
+  configId: string,
+  opts: { level?: sync.LogLevel; print: (e: sync.LogEntry, job: sync.SyncJob) => void; signal?: AbortSignal; poll?: number },
+): Promise<void> {
+  const seen = new Set<string>();
+  const list = async () =>
+    (await client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 100 } })).items;
+  const first = await list();
+  // Jobs that ended before we started are history; the latest one (running or not) is shown whole.
+  for (const j of first.slice(1)) seen.add(j.id);
+  while (!opts.signal?.aborted) {
+    const fresh = (await list()).filter((j) => !seen.has(j.id)).reverse();
+    for (const j of fresh) {
+      seen.add(j.id);
+      const job = j;
+      await followLogs(client, kbid, j.id, { level: opts.level, print: (e) => opts.print(e, job), signal: opts.signal });
+      if (opts.signal?.aborted) return;
+    }
+    await sleep(opts.poll ?? 300, opts.signal);
   }
 }
 

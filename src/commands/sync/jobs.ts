@@ -24,6 +24,7 @@ export async function runSyncJobs(
       { header: "created", get: (j) => j.created_at },
       { header: "added", get: (j) => j.stats.added, right: true },
       { header: "updated", get: (j) => j.stats.updated, right: true },
+      { header: "moved", get: (j) => j.stats.moved, right: true },
       { header: "deleted", get: (j) => j.stats.deleted, right: true },
       { header: "failed", get: (j) => j.stats.failed, right: true },
     ],

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Context, GlobalOptions } from "../../cli/context.js";
 import { CliError, EXIT } from "../../cli/errors.js";
-import { parseLabels } from "../../cli/options.js";
+import { intFlag, parseLabels } from "../../cli/options.js";
 import type { KboxClient } from "../../client/client.js";
 import * as sync from "../../client/routes/sync.js";
 
@@ -59,14 +59,7 @@ export async function addSync(
 export const sourceOf = (c: sync.SyncConfig) =>
   `${c.external_connection.provider === "sitemap" ? "sitemap" : "folder"} ${c.sync_root_path ?? ""}`;
 
-/** A whole number flag within bounds, else a usage error. */
-export function intFlag(name: string, v: string | undefined, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n < min || n > max)
-    throw new CliError(`${name} takes a whole number from ${min} to ${max}`, EXIT.usage);
-  return n;
-}
+export { intFlag };
 
 /** A log level name (any case), else a usage error. */
 export function levelFlag(v: string | undefined): sync.LogLevel | undefined {

@@ -127,4 +127,21 @@ describe("rephrasing", () => {
     expect(shouldRephrase("Completely separate question about taxes", history, undefined, 0.5)).toBe(false);
     expect(shouldRephrase("When does it open?", history, undefined, 0.5)).toBe(true);
   });
+
+  it("rephrases only a question that leans on the conversation (the CLI's threshold, 0.5)", () => {
+    const trademarks = [
+      { author: "USER" as const, text: "Who owns the trademark on the name?" },
+      { author: "NUCLIA" as const, text: "The trademark is owned by the foundation." },
+    ];
+    const leans = (q: string) => shouldRephrase(q, trademarks, true, 0.5);
+    for (const q of [
+      "How do I create a tar archive?",
+      "Is there a way to list files that contain a word?",
+      "What is the default compression level?",
+      "Which option prints the version?",
+    ])
+      expect([q, leans(q)]).toEqual([q, false]);
+    for (const q of ["And when?", "What about the logo?", "Who registered it?", "Is that free?", "Which one is older?", "Why?"])
+      expect([q, leans(q)]).toEqual([q, true]);
+  });
 });

@@ -34,6 +34,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   strategy_id: SOME_ID,
   labelset: "topics",
   name: "cfg",
+  agentic_id: "cfg",
   model_id: "no-such-model",
 };
 

@@ -82,7 +82,10 @@ describe("GET /find", () => {
     });
     expect(r.best_matches).toHaveLength(1);
     expect(r.best_matches[0]).toContain(ids.b);
-    await expect(fx.d.client.call(findApi.findGet, { params: { kbid: fx.kbid }, query: { top_k: "0" } })).rejects.toMatchObject({
+    // top_k 0 is valid upstream (no paragraphs); below 0 is not.
+    const none = await fx.d.client.call(findApi.findGet, { params: { kbid: fx.kbid }, query: { query: "revenue", top_k: "0" } });
+    expect(none.best_matches).toEqual([]);
+    await expect(fx.d.client.call(findApi.findGet, { params: { kbid: fx.kbid }, query: { top_k: "-1" } })).rejects.toMatchObject({
       status: 422,
     });
   });

@@ -1,4 +1,4 @@
-import { sqlString } from "../store/db.js";
+import { sqlString } from "./db.js";
 
 /** SQL building blocks for LanceDB (DataFusion) prefilters over the paragraphs table. */
 

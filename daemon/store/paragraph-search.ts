@@ -1,0 +1,181 @@
+import * as lancedb from "@lancedb/lancedb";
+import type { Table as ArrowTable } from "apache-arrow";
+import { analyze, queryTerms } from "../text/analyzer.js";
+import type { Table } from "./db.js";
+import { sqlString } from "./db.js";
+import { and, FALSE, likeLiteral, not, or, TRUE } from "./sql.js";
+
+/** A keyword query, parsed: `phrases` and `must` words must match, `mustNot` words must not, `should` words rank. */
+export interface KeywordQuery {
+  should: string;
+  must: string[];
+  phrases: string[];
+  mustNot: string[];
+}
+
+/** One paragraph found by a search, with the columns a result needs (never the vectors). */
+export interface ParagraphHit {
+  id: string;
+  rid: string;
+  /** Field key without leading slash: `t/body`. */
+  field: string;
+  start: number;
+  end: number;
+  page: number;
+  idx: number;
+  kind: string;
+  is_table: boolean;
+  labels: string[];
+  text: string;
+  lang: string;
+  /** BM25 score (keyword) or 1 - cosine distance (semantic). */
+  score: number;
+}
+
+/** ANN search settings once a vector index exists; refinement re-ranks candidates with exact distances. */
+export interface AnnSettings {
+  indexed: boolean;
+  nprobes: number;
+  refineFactor: number;
+}
+
+/** Columns a result reads: every one read costs on each query. */
+export const HIT_COLUMNS = ["id", "rid", "field", "start", "end", "page", "idx", "kind", "is_table", "labels", "text", "lang"];
+
+/** The keyword terms of `word` (in any of `langs`) as a contiguous run in the `terms` column. */
+export function termsSql(word: string, langs: string[]): string {
+  const alts = new Set(langs.map((l) => analyze(word, l)).filter(Boolean));
+  if (!alts.size) return FALSE;
+  return or([...alts].map(phraseSql));
+}
+
+const phraseSql = (t: string) => `(' ' || terms || ' ') LIKE ${sqlString(`% ${likeLiteral(t)} %`)}`;
+
+/**
+ * The LanceDB full-text query and the SQL that completes it. Phrases are required terms in the
+ * index query plus a contiguity test in SQL: LanceDB's phrase query misses rows not yet indexed,
+ * while this form finds them too. A term group is analysed in each of the KB's languages.
+ */
+export function buildKeyword(p: KeywordQuery, langs: string[]): { query?: lancedb.FullTextQuery; where: string } {
+  const clauses: [lancedb.Occur, lancedb.FullTextQuery][] = [];
+  const where: string[] = [];
+  const match = (text: string, op: lancedb.Operator) => new lancedb.MatchQuery(text, "terms", { operator: op });
+  const union = (text: string) => [...new Set([...queryTerms(text, langs).values()].flat())];
+  const should = union(p.should);
+  if (should.length) clauses.push([lancedb.Occur.Should, match(should.join(" "), lancedb.Operator.Or)]);
+  for (const w of p.must) {
+    const alts = union(w);
+    if (alts.length) clauses.push([lancedb.Occur.Must, match(alts.join(" "), lancedb.Operator.Or)]);
+  }
+  for (const ph of p.phrases) {
+    const alts = [...new Set(langs.map((l) => analyze(ph, l)).filter(Boolean))];
+    if (!alts.length) continue;
+    clauses.push([lancedb.Occur.Must, match(alts.join(" "), alts.length > 1 ? lancedb.Operator.Or : lancedb.Operator.And)]);
+    where.push(or(alts.map(phraseSql)));
+  }
+  for (const w of p.mustNot) {
+    const alts = [...new Set(langs.map((l) => analyze(w, l)).filter(Boolean))];
+    if (alts.length) where.push(not(or(alts.map(phraseSql))));
+  }
+  if (!clauses.length) return { where: FALSE };
+  const query =
+    clauses.length === 1 && clauses[0][0] === lancedb.Occur.Should ? clauses[0][1] : new lancedb.BooleanQuery(clauses);
+  return { query, where: and(where) };
+}
+
+/**
+ * Rows of a query result as hits, read column by column: cheaper than Arrow's row proxies, whose
+ * every member read goes through a visitor. Best first, ties by id.
+ */
+function hitsOf(t: ArrowTable, scoreColumn: string, score: (raw: number) => number): ParagraphHit[] {
+  const cols = [...HIT_COLUMNS, scoreColumn].map((c) => [c, t.getChild(c)] as const);
+  const out = Array.from({ length: t.numRows }, () => ({}) as Record<string, unknown>);
+  for (const [name, col] of cols) {
+    if (!col) continue;
+    const values = name === "labels" ? undefined : col.toArray();
+    for (let i = 0; i < out.length; i++) out[i][name] = values ? values[i] : col.get(i);
+  }
+  const hits = out.map((h) => {
+    const labels = h.labels as ArrayLike<string> | null | undefined;
+    return { ...h, labels: labels ? Array.from(labels) : [], score: score(Number(h[scoreColumn])) } as ParagraphHit &
+      Record<string, unknown>;
+  });
+  for (const h of hits) delete h[scoreColumn];
+  return hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** BM25 top `limit` paragraphs under a prefilter, best first. */
+export async function keywordSearch(
+  table: Table,
+  query: KeywordQuery,
+  langs: string[],
+  filter: string,
+  limit: number,
+): Promise<ParagraphHit[]> {
+  const built = buildKeyword(query, langs);
+  const where = and([filter, built.where]);
+  if (!built.query || where === FALSE) return [];
+  let q = table
+    .query()
+    .fullTextSearch(built.query)
+    .select([...HIT_COLUMNS, "_score"])
+    .limit(limit);
+  if (where !== TRUE) q = q.where(where);
+  return hitsOf(await q.toArrow(), "_score", (s) => s);
+}
+
+/**
+ * Nearest paragraphs by cosine similarity (score = 1 - cosine distance) in one vector column, under
+ * a prefilter. Exact while the column has no vector index; ANN with refinement after.
+ */
+export async function vectorSearch(
+  table: Table,
+  column: string,
+  vector: number[],
+  filter: string,
+  limit: number,
+  ann?: AnnSettings,
+): Promise<ParagraphHit[]> {
+  // Rows without a vector (not embedded yet) are skipped by the search itself; an IS NOT NULL
+  // filter would only turn the search into a filtered scan.
+  if (filter === FALSE) return [];
+  let q = table
+    .query()
+    .nearestTo(vector)
+    .column(column)
+    .distanceType("cosine")
+    .select([...HIT_COLUMNS, "_distance"])
+    .limit(limit);
+  if (filter !== TRUE) q = q.where(filter);
+  if (ann?.indexed) q = q.nprobes(ann.nprobes).refineFactor(ann.refineFactor);
+  else q = q.bypassVectorIndex();
+  return hitsOf(await q.toArrow(), "_distance", (d) => 1 - d);
+}
+
+/** The full-text index's name. */
+export const TERMS_INDEX = "terms_idx";
+/** Vector index type built and expected: an index of another type (an older kbox's) is rebuilt. */
+export const VECTOR_INDEX_TYPE = "IvfRq";
+
+/** The full-text index: a whitespace tokenizer over terms the analyzer already produced. */
+export const ftsIndex = () =>
+  lancedb.Index.fts({
+    baseTokenizer: "whitespace",
+    lowercase: false,
+    stem: false,
+    removeStopWords: false,
+    asciiFolding: false,
+    withPosition: false,
+  });
+
+/** One index of the paragraph table. */
+export interface IndexInfo {
+  name: string;
+  column: string;
+  /** The vectorset of a vector index. */
+  vectorset?: string;
+  /** Of the kind kbox builds today (the full-text index, or IVF_RQ for vectors); an older kind is rebuilt. */
+  current: boolean;
+  indexedRows: number;
+  unindexedRows: number;
+}
