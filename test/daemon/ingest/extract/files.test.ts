@@ -300,15 +300,16 @@ describe("extractFileField: type detection and failures", () => {
     expect(err.message).toContain("blob.dat");
   });
 
-  test("a known but unsupported binary type (PNG) is reported by its type", async () => {
+  test("with OCR off, an image (PNG) is reported as unsupported, by its type", async () => {
     const png = Buffer.from(
       "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000000020001e221bc330000000049454e44ae426082",
       "hex",
     );
     await writeFile(at("pixel.png"), png);
-    const err = await extractionError(extractFileField({ path: at("pixel.png") }));
+    const err = await extractionError(extractFileField({ path: at("pixel.png"), ocr: false }));
     expect(err.code_str).toBe("UNSUPPORTED_FORMAT");
     expect(err.message).toContain("image/png");
+    expect(err.message).toContain("OCR is off");
   });
 
   test("a damaged DOCX (zip signature, broken archive) is CORRUPT_FILE", async () => {
