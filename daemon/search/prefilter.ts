@@ -1,12 +1,15 @@
-import type { AnnSettings, ParagraphHit } from "../store/index.js";
+import type { AnnSettings, HitColumns, ParagraphHit } from "../store/index.js";
 import type { CompiledFilter } from "./filters.js";
 
 /** Resource sets listing at most this many ids go to LanceDB as a `rid IN (…)` prefilter. */
 const INLINE_IDS = 200;
 /** Hits fetched at most when a resource set is applied to the hits rather than sent as a list. */
 const MAX_FETCH = 4000;
-/** One retriever: the best `limit` paragraphs under the prefilter `where`; `ann` scaled for the fetch size. */
-export type Retriever = (where: string, limit: number, fetchFactor: number) => Promise<ParagraphHit[]>;
+/**
+ * One retriever: the best `limit` paragraphs under the prefilter `where`, with every result column
+ * or (`ids`) only id, rid and score; `fetchFactor` is how much larger than the window the fetch is.
+ */
+export type Retriever = (where: string, limit: number, fetchFactor: number, columns: HitColumns) => Promise<ParagraphHit[]>;
 
 /**
  * Run a retriever under a request's filters, returning its best `window` hits. A small resource set
@@ -16,16 +19,22 @@ export type Retriever = (where: string, limit: number, fetchFactor: number) => P
  * other resources are dropped. When that does not fill the window while more hits exist, the
  * retriever runs again with the whole prefilter, so a filtered query always fills `top_k`.
  */
-export async function underFilter(run: Retriever, f: CompiledFilter, window: number): Promise<ParagraphHit[]> {
+export async function underFilter(
+  run: Retriever,
+  f: CompiledFilter,
+  window: number,
+  complete: (hits: ParagraphHit[]) => Promise<ParagraphHit[]>,
+): Promise<ParagraphHit[]> {
   const listed = f.resources.reduce((n, r) => n + r.listed, 0);
-  if (!f.resources.length || listed <= INLINE_IDS) return run(f.sql, window, 1);
+  if (!f.resources.length || listed <= INLINE_IDS) return run(f.sql, window, 1, "all");
   const share = Math.min(...f.resources.map((r) => r.share));
   const limit = Math.ceil((window / Math.max(share, 1e-9)) * 1.5) + 20;
-  if (limit > MAX_FETCH) return run(f.sql, window, 1);
-  const hits = await run(f.where, limit, limit / window);
+  if (limit > MAX_FETCH) return run(f.sql, window, 1, "all");
+  // Rank on ids alone: reading every result column of hits that are mostly dropped is what costs.
+  const hits = await run(f.where, limit, limit / window, "ids");
   const kept = hits.filter((h) => f.resources.every((r) => r.keep(h.rid)));
-  if (kept.length >= window || hits.length < limit) return kept.slice(0, window);
-  return run(f.sql, window, 1);
+  if (kept.length >= window || hits.length < limit) return complete(kept.slice(0, window));
+  return run(f.sql, window, 1, "all");
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Principal } from "../auth/service.js";
 import { invalid } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { Embedder, Reranker } from "../models/types.js";
-import type { KbDoc, KbStore } from "../store/index.js";
+import type { KbDoc, KbStore, ParagraphHit } from "../store/index.js";
 import { analysisLanguage, queryTerms } from "../text/analyzer.js";
 import type { SearchConfigService } from "./configs.js";
 import { compileFilters } from "./filters.js";
@@ -126,16 +126,23 @@ export class SearchService {
     const ann = vector ? m.annFor(vector.vectorset) : { indexed: false, nprobes: 0, refineFactor: 0 };
     signal.throwIfAborted();
     const query = parseQuery(await this.keywordQuery(kb.uuid, req.query));
+    const complete = (hits: ParagraphHit[]) => store.paragraphs.complete(hits);
     const [kw, sem] = await Promise.all([
       req.keyword && req.query.trim()
-        ? underFilter((where, limit) => store.paragraphs.keyword(query, langs, where, limit), filter, window)
+        ? underFilter(
+            (where, limit, _f, cols) => store.paragraphs.keyword(query, langs, where, limit, cols),
+            filter,
+            window,
+            complete,
+          )
         : undefined,
       vector
         ? underFilter(
-            (where, limit, factor) =>
-              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, factor)),
+            (where, limit, factor, cols) =>
+              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, factor), cols),
             filter,
             window,
+            complete,
           )
         : undefined,
     ]);

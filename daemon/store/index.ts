@@ -237,5 +237,5 @@ export class Store {
 
 export type { TableHealth } from "./health.js";
 export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraphId, resourceBlobPrefix, ridOf } from "./keys.js";
-export type { AnnSettings, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
+export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";

@@ -41,6 +41,11 @@ export interface AnnSettings {
 
 /** Columns a result reads: every one read costs on each query. */
 export const HIT_COLUMNS = ["id", "rid", "field", "start", "end", "page", "idx", "kind", "is_table", "labels", "text", "lang"];
+/** The columns of a first pass that only ranks (see ParagraphStore.complete). */
+const ID_COLUMNS = ["id", "rid"];
+
+/** `ids`: only id, rid and score, for a larger fetch whose hits are mostly dropped (complete the kept ones). */
+export type HitColumns = "all" | "ids";
 
 /** The keyword terms of `word` (in any of `langs`) as a contiguous run in the `terms` column. */
 export function termsSql(word: string, langs: string[]): string {
@@ -87,7 +92,7 @@ export function buildKeyword(p: KeywordQuery, langs: string[]): { query?: lanced
  * Rows of a query result as hits, read column by column: cheaper than Arrow's row proxies, whose
  * every member read goes through a visitor. Best first, ties by id.
  */
-function hitsOf(t: ArrowTable, scoreColumn: string, score: (raw: number) => number): ParagraphHit[] {
+export function hitsOf(t: ArrowTable, scoreColumn: string, score: (raw: number) => number): ParagraphHit[] {
   const cols = [...HIT_COLUMNS, scoreColumn].map((c) => [c, t.getChild(c)] as const);
   const out = Array.from({ length: t.numRows }, () => ({}) as Record<string, unknown>);
   for (const [name, col] of cols) {
@@ -111,6 +116,7 @@ export async function keywordSearch(
   langs: string[],
   filter: string,
   limit: number,
+  columns: HitColumns = "all",
 ): Promise<ParagraphHit[]> {
   const built = buildKeyword(query, langs);
   const where = and([filter, built.where]);
@@ -118,7 +124,7 @@ export async function keywordSearch(
   let q = table
     .query()
     .fullTextSearch(built.query)
-    .select([...HIT_COLUMNS, "_score"])
+    .select([...(columns === "ids" ? ID_COLUMNS : HIT_COLUMNS), "_score"])
     .limit(limit);
   if (where !== TRUE) q = q.where(where);
   return hitsOf(await q.toArrow(), "_score", (s) => s);
@@ -135,6 +141,7 @@ export async function vectorSearch(
   filter: string,
   limit: number,
   ann?: AnnSettings,
+  columns: HitColumns = "all",
 ): Promise<ParagraphHit[]> {
   // Rows without a vector (not embedded yet) are skipped by the search itself; an IS NOT NULL
   // filter would only turn the search into a filtered scan.
@@ -144,7 +151,7 @@ export async function vectorSearch(
     .nearestTo(vector)
     .column(column)
     .distanceType("cosine")
-    .select([...HIT_COLUMNS, "_distance"])
+    .select([...(columns === "ids" ? ID_COLUMNS : HIT_COLUMNS), "_distance"])
     .limit(limit);
   if (filter !== TRUE) q = q.where(filter);
   if (ann?.indexed) q = q.nprobes(ann.nprobes).refineFactor(ann.refineFactor);

@@ -8,6 +8,9 @@ import { ReplaceJournal } from "./paragraph-journal.js";
 import {
   type AnnSettings,
   ftsIndex,
+  HIT_COLUMNS,
+  type HitColumns,
+  hitsOf,
   type IndexInfo,
   type KeywordQuery,
   keywordSearch,
@@ -169,13 +172,35 @@ export class ParagraphStore {
   }
 
   /** BM25 top `limit` paragraphs matching `query` (analysed in `langs`) under the prefilter `where`, best first. */
-  keyword(query: KeywordQuery, langs: string[], where: string, limit: number): Promise<ParagraphHit[]> {
-    return keywordSearch(this.table, query, langs, where, limit);
+  keyword(query: KeywordQuery, langs: string[], where: string, limit: number, columns?: HitColumns): Promise<ParagraphHit[]> {
+    return keywordSearch(this.table, query, langs, where, limit, columns);
   }
 
   /** The `limit` paragraphs nearest to `vector` in a vectorset, under the prefilter `where`, best first. */
-  nearest(vectorset: string, vector: number[], where: string, limit: number, ann?: AnnSettings): Promise<ParagraphHit[]> {
-    return vectorSearch(this.table, vectorColumn(vectorset), vector, where, limit, ann);
+  nearest(
+    vectorset: string,
+    vector: number[],
+    where: string,
+    limit: number,
+    ann?: AnnSettings,
+    columns?: HitColumns,
+  ): Promise<ParagraphHit[]> {
+    return vectorSearch(this.table, vectorColumn(vectorset), vector, where, limit, ann, columns);
+  }
+
+  /** Hits of an `ids` pass with every result column (through the rid index), in their order and with their scores. */
+  async complete(hits: ParagraphHit[]): Promise<ParagraphHit[]> {
+    if (!hits.length) return [];
+    const where = `${sqlIn("rid", new Set(hits.map((h) => h.rid)))} AND ${sqlIn(
+      "id",
+      hits.map((h) => h.id),
+    )}`;
+    const full = hitsOf(await this.table.query().where(where).select(HIT_COLUMNS).toArrow(), "_score", () => 0);
+    const byId = new Map(full.map((h) => [h.id, h]));
+    return hits.flatMap((h) => {
+      const f = byId.get(h.id);
+      return f ? [{ ...f, score: h.score }] : [];
+    });
   }
 
   /** The table's indexes, and how many rows each covers. */

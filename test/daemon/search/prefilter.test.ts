@@ -77,17 +77,22 @@ describe("a large resource set applied to hits", () => {
     );
     expect(f.resources[0].listed).toBeGreaterThan(200); // not inlined
     const calls: number[] = [];
+    const complete = (h: Parameters<ParagraphStore["complete"]>[0]) => paragraphs.complete(h);
     for (const q of ["river", "stone maple", "lantern copper willow"]) {
-      const kw: Retriever = (where, limit) => (calls.push(limit), paragraphs.keyword(parseQuery(q), ["en"], where, limit));
+      const kw: Retriever = (where, limit, _f, cols) => (
+        calls.push(limit), paragraphs.keyword(parseQuery(q), ["en"], where, limit, cols)
+      );
       const pre = await paragraphs.keyword(parseQuery(q), ["en"], f.sql, 21);
-      const post = await underFilter(kw, f, 21);
+      const post = await underFilter(kw, f, 21, complete);
+      // The kept hits come back whole: text and columns as the prefilter's.
+      expect(post.map((h) => [h.text, h.field, h.start])).toEqual(pre.map((h) => [h.text, h.field, h.start]));
       expect(post.map((h) => h.id)).toEqual(pre.map((h) => h.id));
       expect(post).toHaveLength(21);
     }
     expect(calls.every((l) => l > 21)).toBe(true); // fetched more, with no rid list
     const v = [0.3, 0.9, 0.1, 1];
-    const sem: Retriever = (where, limit) => paragraphs.nearest("v", v, where, limit);
-    expect((await underFilter(sem, f, 21)).map((h) => h.id)).toEqual(
+    const sem: Retriever = (where, limit, _f, cols) => paragraphs.nearest("v", v, where, limit, undefined, cols);
+    expect((await underFilter(sem, f, 21, complete)).map((h) => h.id)).toEqual(
       (await paragraphs.nearest("v", v, f.sql, 21)).map((h) => h.id),
     );
   });
@@ -103,7 +108,7 @@ describe("a large resource set applied to hits", () => {
     const kw: Retriever = (where, limit) => (
       limits.push(where === "true" ? "post" : "pre"), paragraphs.keyword(parseQuery("river stone"), ["en"], where, limit)
     );
-    const got = await underFilter(kw, f, 21);
+    const got = await underFilter(kw, f, 21, (h) => paragraphs.complete(h));
     expect(got.map((h) => h.id)).toEqual(
       (await paragraphs.keyword(parseQuery("river stone"), ["en"], f.sql, 21)).map((h) => h.id),
     );
