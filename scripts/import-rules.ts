@@ -13,6 +13,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   store: ["text"],
   models: ["errors"],
   auth: ["errors", "store"],
+  /** The zone: accounts, users, invitations, NUA clients, and who a presented credential is. */
+  zone: ["errors", "store", "auth"],
   kbs: ["errors", "store", "models"],
   resources: ["errors", "store", "kbs"],
   search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ANONYMOUS } from "../auth/service.js";
+import { ANONYMOUS } from "../auth/principal.js";
 import type { Services } from "../services.js";
 import { type AuthOptions, authenticate, type HttpEnv, type MountContext } from "./auth.js";
 import { errorResponse } from "./mount.js";
@@ -15,7 +15,9 @@ import * as find from "./routes/find.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as learning from "./routes/learning.js";
+import * as members from "./routes/members.js";
 import * as models from "./routes/models.js";
+import * as nuaClients from "./routes/nua-clients.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
@@ -23,7 +25,9 @@ import * as search from "./routes/search.js";
 import * as searchConfigs from "./routes/search-configs.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
+import * as tokens from "./routes/tokens.js";
 import * as uploads from "./routes/uploads.js";
+import * as zone from "./routes/zone.js";
 
 /** Mounts one area's routes (from src/api) on the app. */
 export type Area = (app: Hono<HttpEnv>, s: Services) => void;
@@ -36,6 +40,10 @@ const AREAS: Area[] = [
   learning.register,
   resources.register,
   accounts.register,
+  zone.register,
+  members.register,
+  tokens.register,
+  nuaClients.register,
   backups.register,
   find.register,
   searchConfigs.register,
@@ -66,9 +74,17 @@ export interface AppOptions {
  */
 export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
-  const authOpts: AuthOptions = { auth: s.auth, trustRolesHeader: opts.trustRolesHeader };
+  const authOpts: AuthOptions = { credentials: s.credentials, trustRolesHeader: opts.trustRolesHeader };
   const context: MountContext = {
-    resolvers: { slug: (slug) => s.kbs.bySlug(slug).uuid, backup: (id) => s.backups.get(id, "backup").kb_id },
+    resolvers: {
+      slug: (slug) => s.kbs.bySlug(slug).uuid,
+      backup: (id) => s.backups.get(id, "backup").kb_id,
+      account: (ref) => s.accounts.require(ref).id,
+      kb: (kbid) => {
+        const kb = s.store.kbs.get(kbid.toLowerCase());
+        return kb && { ...kb, account: s.accounts.accountOf(kb) };
+      },
+    },
     bodyLimit: opts.jsonBodyLimit ?? JSON_BODY_LIMIT,
   };
   // Every request is authenticated before routing (unknown paths included), except a public route's.

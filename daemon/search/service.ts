@@ -80,7 +80,7 @@ export class SearchService {
   }
 
   /** Run a find request (as sent: a named search configuration is merged in first). */
-  async find(kbid: string, body: FindBody, _opts: FindOptions = {}): Promise<FindResponse> {
+  async find(kbid: string, body: FindBody, opts: FindOptions = {}): Promise<FindResponse> {
     const { kb, store } = await this.kbs.open(kbid, "Knowledge Box not found");
     let merged = body;
     if (body.search_configuration) {
@@ -90,6 +90,10 @@ export class SearchService {
       if (!r.success) throw invalid(toValidationIssues(r.error, "body", raw));
       merged = r.data;
     }
+    // A secure token's groups are the request's security, whatever the request says.
+    const groups = opts.principal?.securityGroups;
+    // No group at all: public resources only (a group no resource has keeps the filter on).
+    if (groups) merged = { ...merged, security: { groups: groups.length ? groups : ["\u0000"] } };
     return this.run(kb, store, resolveFind(merged, kb));
   }
 

@@ -192,6 +192,13 @@ export const VARIABLES = {
   nuaKey: text("KBOX_NUA_KEY", "secret", {
     doc: "The key sent to that zone when `user_keys.predict` has none.",
   }),
+  zoneName: text("KBOX_ZONE_NAME", "name", {
+    fallback: "local",
+    doc: "The zone this daemon is: its id and slug in `GET /api/v1/zones` and the `zone` of its accounts and knowledge boxes.",
+  }),
+  publicUrl: url("KBOX_PUBLIC_URL", {
+    doc: "The base URL clients reach this daemon at: invitation links and the issuer of signed tokens name it (default: the --listen address, else the socket).",
+  }),
   contextTokens: int("KBOX_CONTEXT_TOKENS", {
     min: 1,
     fallback: 12_000,

@@ -6,6 +6,16 @@ import { type CacheSizes, type Connection, openDb, openSession, type Session } f
 import { DocTable, GroupedDocTable } from "./doc-table.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+import type { AccountDoc, InviteDoc, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
+
+/** The zone's tables (meta database): accounts, users, invitations, personal tokens, NUA clients. */
+export interface ZoneTables {
+  accounts: DocTable<AccountDoc>;
+  users: DocTable<UserDoc>;
+  invites: DocTable<InviteDoc>;
+  pats: DocTable<PatDoc>;
+  nuaClients: DocTable<NuaClientDoc>;
+}
 
 /** Everything stored for one knowledge box: its LanceDB tables and its blob folder. */
 export class KbStore {
@@ -104,17 +114,24 @@ export class Store {
     readonly meta: Connection,
     readonly kbs: DocTable<KbDoc>,
     readonly accounts: DocTable<ServiceAccountDoc>,
+    readonly zone: ZoneTables,
   ) {}
 
   /** Open the data dir; every table of every knowledge box shares caches of `caches` size (LanceDB's defaults without). */
   static async open(dataDir: string, caches?: CacheSizes): Promise<Store> {
     const session = caches && openSession(caches);
     const meta = await openDb(join(dataDir, "meta"), session);
-    const [kbs, accounts] = await Promise.all([
+    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients] = await Promise.all([
       DocTable.open<KbDoc>(meta, "kbs"),
       DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
+      DocTable.open<AccountDoc>(meta, "accounts"),
+      DocTable.open<UserDoc>(meta, "users"),
+      DocTable.open<InviteDoc>(meta, "invites"),
+      DocTable.open<PatDoc>(meta, "personal_tokens"),
+      DocTable.open<NuaClientDoc>(meta, "nua_clients"),
     ]);
-    return new Store(dataDir, session, meta, kbs, accounts);
+    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients };
+    return new Store(dataDir, session, meta, kbs, accounts, zone);
   }
 
   /** Bytes held by LanceDB's index and metadata caches (daemon status). */
@@ -154,7 +171,7 @@ export class Store {
   }
 
   async idle(): Promise<void> {
-    await Promise.all([this.kbs.idle(), this.accounts.idle()]);
+    await Promise.all([this.kbs.idle(), this.accounts.idle(), ...Object.values(this.zone).map((t) => t.idle())]);
     for (const s of this.open.values()) await (await s.catch(() => undefined))?.idle();
   }
 
@@ -166,3 +183,4 @@ export class Store {
 }
 
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+export type { AccountDoc, AccountRole, InviteDoc, KbMemberRole, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";

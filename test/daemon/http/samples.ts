@@ -35,6 +35,10 @@ export const PARAM_SAMPLES: Record<string, string> = {
   labelset: "topics",
   name: "cfg",
   model_id: "no-such-model",
+  token_id: SOME_ID,
+  user_id: SOME_ID,
+  email: "someone@example.com",
+  client_id: SOME_ID,
 };
 
 /**
@@ -57,6 +61,9 @@ export function requestSample(def: RouteDef): { headers?: Record<string, string>
 const MEMBER_HINTS: Record<string, unknown> = {
   slug: "a-slug",
   expires: "2099-01-01T00:00:00Z",
+  expiration_date: "2099-01-01T00:00:00Z",
+  email: "someone@example.com",
+  agent_session: "s1",
   name: "openai:x",
 };
 
