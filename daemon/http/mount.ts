@@ -60,7 +60,8 @@ async function serve<T extends RouteDef>(c: Context<HttpEnv>, def: T, handler: H
   const rawParams = c.req.param() as Record<string, string>;
   authorize(def, principal, rawParams, c.req.path, resolvers);
   const kbParam = def.kb && "param" in def.kb && def.kb.as === "id" ? rawParams[def.kb.param] : undefined;
-  if (kbParam !== undefined) {
+  // The knowledge-box API only: an owner fixing the list over the account routes is not locked out.
+  if (kbParam !== undefined && def.path.startsWith("/api/v1/kb/")) {
     const conn = c.env?.conn ?? { transport: "unix" };
     checkIp(resolvers.kb(kbParam), conn.transport, conn.remoteAddress);
   }
