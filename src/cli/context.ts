@@ -130,6 +130,19 @@ export class Context {
   private accountRef?: Promise<string>;
 
   /**
+   * The account whose account-level paths a knowledge-box command uses (`/account/{a}/kbs`...):
+   * one named (`--account`, KBOX_ACCOUNT, the profile's), or the credential's own when it is not a
+   * knowledge-box key. undefined: a knowledge-box key or the local socket without an account, which
+   * keep the knowledge-box paths (`/kbs`, `/kb/{id}`) every zone also serves.
+   */
+  async accountForm(opts: GlobalOptions = this.globals): Promise<string | undefined> {
+    const p = this.profile(opts);
+    if (opts.account || this.env.account || p.account) return this.account(opts);
+    if (p.kind === "remote" && p.credential && p.credential !== "kb-key") return this.account(opts);
+    return undefined;
+  }
+
+  /**
    * The account account-level commands work on: `--account`, KBOX_ACCOUNT, the profile's, else the
    * one the credential belongs to (the zone's `GET /api/authorizer/info`; the default account on the socket).
    */
