@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { ANONYMOUS } from "../auth/principal.js";
 import type { Services } from "../services.js";
 import { type AuthOptions, authenticate, type HttpEnv, type MountContext } from "./auth.js";
+import { cors } from "./cors.js";
 import { errorResponse } from "./mount.js";
 import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
@@ -87,6 +88,10 @@ export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
     },
     bodyLimit: opts.jsonBodyLimit ?? JSON_BODY_LIMIT,
   };
+  app.use(
+    "*",
+    cors((kbid) => s.store.kbs.get(kbid)),
+  );
   // Every request is authenticated before routing (unknown paths included), except a public route's.
   app.use("*", async (c, next) => {
     c.set("principal", isPublic(app, c.req.method, c.req.path) ? ANONYMOUS : authenticate(c, authOpts));

@@ -298,3 +298,31 @@ describe("hostile requests", () => {
     expect(log).not.toMatch(/kbox_(sa|pat|nua|inv)_[A-Za-z0-9_-]{20}/);
   });
 });
+
+describe("browsers and downloads", () => {
+  it("answers CORS for an allowed origin, refuses another, and says no download request exists", async () => {
+    const kb = await call("POST", `/account/${z.account.id}/kbs`, {
+      key: z.key,
+      body: { slug: "web", title: "Web", allowed_origins: ["https://app.example"] },
+    });
+    const id = kb.json.id as unknown as string;
+    const pre = await fetch(api(`/kb/${id}/find`), {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    const ok = await fetch(api(`/kb/${id}`), {
+      headers: { origin: "https://app.example", "x-nuclia-serviceaccount": `Bearer ${z.key}` },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    const other = await fetch(api(`/kb/${id}`), {
+      headers: { origin: "https://evil.example", "x-nuclia-serviceaccount": `Bearer ${z.key}` },
+    });
+    expect(other.status).toBe(403);
+    expect(((await other.json()) as { detail: string }).detail).toMatch(/evil\.example is not allowed/);
+    const dl = await call("GET", `/kb/${id}/activity/download_request/abc`, { key: z.key });
+    expect(dl.status).toBe(404);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import * as api from "../../../src/api/zone.js";
 import { kbRoleName, type Principal, rolesOn } from "../../auth/principal.js";
-import { badRequest } from "../../errors.js";
+import { badRequest, notFound } from "../../errors.js";
 import type { Services } from "../../services.js";
 import type { AccountDoc } from "../../store/index.js";
 import type { HttpEnv } from "../auth.js";
@@ -70,6 +70,11 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
         account_type: "stash-basic",
       },
     };
+  });
+  mount(app, api.downloadStatus, async ({ params }) => {
+    s.kbs.require(params.kbid);
+    // Activity downloads are not made on this zone yet, so no request id names one.
+    throw notFound(`Download request ${params.request_id} not found`);
   });
   mount(app, api.currentUser, async ({ principal }) => {
     const u = userOf(s, principal);

@@ -39,6 +39,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   user_id: SOME_ID,
   email: "someone@example.com",
   client_id: SOME_ID,
+  request_id: SOME_ID,
 };
 
 /**
