@@ -1,10 +1,13 @@
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
 import { RetrievalService } from "./ask/retrieval.js";
 import { AskService } from "./ask/service.js";
 import { SummarizeService } from "./ask/summarize.js";
+import { loadSigningKey } from "./auth/jwt.js";
 import { AuthService } from "./auth/service.js";
+import { TokenService } from "./auth/tokens.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
@@ -29,6 +32,11 @@ import { Store } from "./store/index.js";
 import { SyncService } from "./sync/service.js";
 import { UploadService } from "./uploads/service.js";
 import { TusService } from "./uploads/tus.js";
+import { AccountService } from "./zone/accounts.js";
+import { Credentials } from "./zone/credentials.js";
+import { InviteService } from "./zone/invites.js";
+import { NuaService } from "./zone/nua.js";
+import { UserService } from "./zone/users.js";
 
 /** Facts about the running daemon that routes report. */
 export interface DaemonInfo {
@@ -48,6 +56,14 @@ export interface Services {
   kbs: KbService;
   resources: ResourceService;
   auth: AuthService;
+  /** The zone: accounts, users and memberships, invitations, personal and short-lived tokens, NUA clients. */
+  accounts: AccountService;
+  users: UserService;
+  invites: InviteService;
+  tokens: TokenService;
+  nua: NuaService;
+  /** Who a presented secret is (daemon/auth/credentials.ts). */
+  credentials: Credentials;
   backups: BackupService;
   backupSchedules: BackupScheduler;
   /** Find (keyword, semantic, hybrid), stored search configurations and labelsets. */
@@ -100,7 +116,19 @@ export interface Services {
 export async function createServices(settings: DaemonSettings, info: DaemonInfo): Promise<Services> {
   const store = await Store.open(settings.paths.data, settings.store);
   const kbs = new KbService(store);
-  const auth = new AuthService(store);
+  const accounts = await AccountService.open(store, settings.zone.name);
+  const auth = new AuthService(store, () => accounts.default.id);
+  const users = await UserService.open(store, { name: safeUserName() });
+  const invites = new InviteService(store);
+  const nua = new NuaService(store);
+  const issuer = () => settings.zone.publicUrl ?? info.listen.find((l) => l.startsWith("http")) ?? "http://kboxd";
+  const tokens = new TokenService(store, loadSigningKey(settings.zone.secretsDir), issuer);
+  const credentials = new Credentials({ auth, tokens, users, nua, accounts });
+  kbs.onDrop(async (kbid) => {
+    await auth.dropKb(kbid);
+    await users.dropKb(kbid);
+    await invites.dropKb(kbid);
+  });
   const models = new KbModelService(kbs, new ModelService(join(settings.paths.data, "models"), settings.models, info.log));
   const backups = await BackupService.open(store, kbs, info.version, info.log);
   const backupSchedules = await BackupScheduler.open(store, kbs, backups, info.log);
@@ -141,6 +169,12 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     kbs,
     resources,
     auth,
+    accounts,
+    users,
+    invites,
+    tokens,
+    nua,
+    credentials,
     backups,
     backupSchedules,
     search,
@@ -177,4 +211,13 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;
+}
+
+/** The login name of the daemon's user (the ROOT user's name); a host without one gets "owner". */
+function safeUserName(): string {
+  try {
+    return userInfo().username || "owner";
+  } catch {
+    return "owner";
+  }
 }

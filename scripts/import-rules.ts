@@ -15,6 +15,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   net: ["errors"],
   models: ["errors", "net"],
   auth: ["errors", "store"],
+  /** The zone: accounts, users, invitations, NUA clients, and who a presented credential is. */
+  zone: ["errors", "store", "auth"],
   kbs: ["errors", "store", "models", "net"],
   resources: ["errors", "store", "kbs"],
   search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],

@@ -10,7 +10,11 @@ import { VERSION } from "./client/routes/version.js";
 function apiFailure(e: ApiError): CliError {
   if (e.status === 401)
     return new CliError(`authentication failed: ${e.message}`, EXIT.auth, "check the profile's API key (`kbox auth status`)");
-  if (e.status === 403) return new CliError("forbidden: the key's role does not allow this", EXIT.auth);
+  if (e.status === 403)
+    return new CliError(
+      e.message && e.message !== "Forbidden" ? `forbidden: ${e.message}` : "forbidden: the key's role does not allow this",
+      EXIT.auth,
+    );
   if (e.status === 404) return new CliError(e.message, EXIT.failure);
   return new CliError(e.status === 422 ? `invalid request: ${e.message}` : e.message, EXIT.failure);
 }

@@ -1,36 +1,30 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { type KbRole, ROLE_GRANTS, type ServiceAccount } from "../../src/api/accounts.js";
-import type { Role } from "../../src/api/route.js";
 import { badRequest, notFound } from "../errors.js";
 import type { ServiceAccountDoc, Store } from "../store/index.js";
+import type { Principal } from "./principal.js";
 
-/** Who is calling: the roles granted and, for a KB-scoped key, the one knowledge box it may touch. */
-export interface Principal {
-  roles: ReadonlySet<Role>;
-  /** undefined: every knowledge box. */
-  kbid?: string;
-  /**
-   * The account it acts in, checked against a route's account parameter. undefined: the one implicit
-   * local account, which answers to any account id (every principal today; keys get one with accounts).
-   */
-  account?: string;
-  via: "socket" | "key" | "roles-header" | "anonymous";
-}
-
-export const OWNER: Principal = { roles: new Set(["READER", "WRITER", "MANAGER", "OWNER"]), via: "socket" };
-/** The caller of a public route: no roles, never authenticated. */
-export const ANONYMOUS: Principal = { roles: new Set(), via: "anonymous" };
+export type { Principal } from "./principal.js";
+export { ANONYMOUS, OWNER } from "./principal.js";
 
 const TOKEN_PREFIX = "kbox_sa_";
 const hashToken = (token: string) => createHash("sha256").update(token).digest();
 
 /** Service accounts and their keys; tokens are shown once and stored only as SHA-256 hashes. */
 export class AuthService {
-  constructor(private readonly store: Store) {}
+  /** `account`: the account's id; accounts made before accounts existed belong to `defaultAccount`. */
+  constructor(
+    private readonly store: Store,
+    private readonly defaultAccount: () => string,
+  ) {}
 
-  list(kbid: string | null): ServiceAccount[] {
+  private accountOf(sa: ServiceAccountDoc): string {
+    return sa.account_id ?? this.defaultAccount();
+  }
+
+  list(account: string, kbid: string | null): ServiceAccount[] {
     return [...this.store.accounts.values()]
-      .filter((a) => a.kb_id === kbid)
+      .filter((a) => a.kb_id === kbid && this.accountOf(a) === account)
       .map((a) => ({
         id: a.id,
         title: a.title,
@@ -40,19 +34,20 @@ export class AuthService {
       }));
   }
 
-  async create(kbid: string | null, title: string, role: KbRole): Promise<{ id: string }> {
+  async create(account: string, kbid: string | null, title: string, role: KbRole): Promise<{ id: string }> {
     const id = randomUUID();
-    await this.store.accounts.put(id, { id, title, role, kb_id: kbid, created: new Date().toISOString(), keys: [] });
+    const doc = { id, title, role, kb_id: kbid, account_id: account, created: new Date().toISOString(), keys: [] };
+    await this.store.accounts.put(id, doc);
     return { id };
   }
 
-  async delete(kbid: string | null, saId: string): Promise<void> {
-    this.require(kbid, saId);
+  async delete(account: string, kbid: string | null, saId: string): Promise<void> {
+    this.require(account, kbid, saId);
     await this.store.accounts.delete(saId);
   }
 
-  async createKey(kbid: string | null, saId: string, expires: string): Promise<{ id: string; token: string }> {
-    const sa = this.require(kbid, saId);
+  async createKey(account: string, kbid: string | null, saId: string, expires: string): Promise<{ id: string; token: string }> {
+    const sa = this.require(account, kbid, saId);
     const exp = new Date(expires);
     if (exp.getTime() <= Date.now()) throw badRequest("expires must be in the future");
     const id = randomUUID();
@@ -62,8 +57,8 @@ export class AuthService {
     return { id, token };
   }
 
-  async deleteKey(kbid: string | null, saId: string, keyId: string): Promise<void> {
-    const sa = this.require(kbid, saId);
+  async deleteKey(account: string, kbid: string | null, saId: string, keyId: string): Promise<void> {
+    const sa = this.require(account, kbid, saId);
     if (!sa.keys.some((k) => k.id === keyId)) throw notFound("Key not found");
     await this.store.accounts.put(sa.id, { ...sa, keys: sa.keys.filter((k) => k.id !== keyId) });
   }
@@ -77,16 +72,34 @@ export class AuthService {
         const stored = Buffer.from(k.hash, "hex");
         if (stored.length === h.length && timingSafeEqual(stored, h)) {
           if (new Date(k.expires).getTime() <= now) return undefined;
-          return { roles: new Set(ROLE_GRANTS[sa.role]), kbid: sa.kb_id ?? undefined, via: "key" };
+          return {
+            roles: new Set(ROLE_GRANTS[sa.role]),
+            kbid: sa.kb_id ?? undefined,
+            account: this.accountOf(sa),
+            via: "key",
+            credential: `sa:${k.id}`,
+          };
         }
       }
     }
     return undefined;
   }
 
-  private require(kbid: string | null, saId: string): ServiceAccountDoc {
+  /** Is this key (by id) still there and unexpired? Tokens it minted live only as long. */
+  keyAlive(keyId: string, now = Date.now()): boolean {
+    for (const sa of this.store.accounts.values())
+      for (const k of sa.keys) if (k.id === keyId) return new Date(k.expires).getTime() > now;
+    return false;
+  }
+
+  /** Delete the service accounts of a knowledge box that goes away. */
+  async dropKb(kbid: string): Promise<void> {
+    for (const sa of [...this.store.accounts.values()]) if (sa.kb_id === kbid) await this.store.accounts.delete(sa.id);
+  }
+
+  private require(account: string, kbid: string | null, saId: string): ServiceAccountDoc {
     const sa = this.store.accounts.get(saId);
-    if (!sa || sa.kb_id !== kbid) throw notFound("Service account not found");
+    if (!sa || sa.kb_id !== kbid || this.accountOf(sa) !== account) throw notFound("Service account not found");
     return sa;
   }
 }

@@ -1,8 +1,9 @@
 import { Hono } from "hono";
-import { ANONYMOUS } from "../auth/service.js";
+import { ANONYMOUS } from "../auth/principal.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { Services } from "../services.js";
 import { type AuthOptions, authenticate, type HttpEnv, type MountContext } from "./auth.js";
+import { cors } from "./cors.js";
 import { errorResponse } from "./mount.js";
 import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
@@ -19,7 +20,9 @@ import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
 import * as learning from "./routes/learning.js";
 import * as mcp from "./routes/mcp.js";
+import * as members from "./routes/members.js";
 import * as models from "./routes/models.js";
+import * as nuaClients from "./routes/nua-clients.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
@@ -29,7 +32,9 @@ import * as searchConfigs from "./routes/search-configs.js";
 import * as standalone from "./routes/standalone.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
+import * as tokens from "./routes/tokens.js";
 import * as uploads from "./routes/uploads.js";
+import * as zone from "./routes/zone.js";
 
 /** Mounts one area's routes (from src/api) on the app. */
 export type Area = (app: Hono<HttpEnv>, s: Services) => void;
@@ -42,6 +47,10 @@ const AREAS: Area[] = [
   learning.register,
   resources.register,
   accounts.register,
+  zone.register,
+  members.register,
+  tokens.register,
+  nuaClients.register,
   backups.register,
   find.register,
   searchConfigs.register,
@@ -77,12 +86,24 @@ export interface AppOptions {
  */
 export function createApp(s: Services, opts: AppOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
-  const authOpts: AuthOptions = { auth: s.auth, trustRolesHeader: opts.trustRolesHeader };
+  const authOpts: AuthOptions = { credentials: s.credentials, trustRolesHeader: opts.trustRolesHeader };
   const context: MountContext = {
-    resolvers: { slug: (slug) => s.kbs.bySlug(slug).uuid, backup: (id) => s.backups.get(id, "backup").kb_id },
+    resolvers: {
+      slug: (slug) => s.kbs.bySlug(slug).uuid,
+      backup: (id) => s.backups.get(id, "backup").kb_id,
+      account: (ref) => s.accounts.require(ref).id,
+      kb: (kbid) => {
+        const kb = s.store.kbs.get(kbid.toLowerCase());
+        return kb && { ...kb, account: s.accounts.accountOf(kb) };
+      },
+    },
     bodyLimit: opts.jsonBodyLimit ?? JSON_BODY_LIMIT,
     kbExists: (kbid) => s.store.kbs.has(kbid.toLowerCase()),
   };
+  app.use(
+    "*",
+    cors((kbid) => s.store.kbs.get(kbid)),
+  );
   // Every request is authenticated before routing (unknown paths included), except a public route's.
   app.use("*", async (c, next) => {
     c.set("principal", isPublic(app, c.req.method, c.req.path) ? ANONYMOUS : authenticate(c, authOpts));

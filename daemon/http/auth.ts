@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { KEY_HEADERS, ROLES_HEADER } from "../../src/api/accounts.js";
 import { Role } from "../../src/api/route.js";
-import type { AuthService } from "../auth/service.js";
-import { OWNER, type Principal } from "../auth/service.js";
+import type { Principal } from "../auth/principal.js";
 import { KboxError } from "../errors.js";
+import type { Credentials } from "../zone/credentials.js";
 import type { KbResolvers } from "./scope.js";
 
 /** Per-connection facts the server adapter passes to the app. */
@@ -27,7 +27,7 @@ export interface MountContext {
 export type HttpEnv = { Bindings: { conn: ConnInfo }; Variables: { principal: Principal; mount: MountContext } };
 
 export interface AuthOptions {
-  auth: AuthService;
+  credentials: Credentials;
   /** Accept `X-NUCLIADB-ROLES` from loopback TCP clients instead of a key. */
   trustRolesHeader: boolean;
 }
@@ -40,21 +40,28 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
  */
 export function authenticate(c: Context<HttpEnv>, opts: AuthOptions): Principal {
   const conn = c.env?.conn ?? { transport: "unix" };
-  if (conn.transport === "unix") return OWNER;
+  if (conn.transport === "unix") return opts.credentials.owner();
   for (const h of KEY_HEADERS) {
     const v = c.req.header(h);
     if (v === undefined) continue;
     const token = v.replace(/^Bearer\s+/i, "").trim();
-    const p = opts.auth.authenticate(token);
+    const p = opts.credentials.resolve(token);
     if (!p) throw new KboxError(401, "Invalid or expired API key");
     return p;
   }
-  // Understanding-API clients: the NUA key headers, and plain OpenAI clients' `Authorization: Bearer`.
+  // User tokens (`Authorization: Bearer`, as plain OpenAI clients send keys too) and NUA keys.
   for (const h of ["x-nuclia-nuakey", "x-stf-nuakey", "authorization"]) {
     const v = c.req.header(h);
     if (v === undefined || !/^Bearer\s+/i.test(v)) continue;
-    const p = opts.auth.authenticate(v.replace(/^Bearer\s+/i, "").trim());
-    if (!p) throw new KboxError(401, "Invalid or expired API key");
+    const p = opts.credentials.resolve(v.replace(/^Bearer\s+/i, "").trim());
+    if (!p) throw new KboxError(401, "Invalid or expired token");
+    return p;
+  }
+  // Ephemeral tokens ride in the query of URLs a browser opens itself (WebSockets, downloads).
+  const eph = c.req.query("eph-token");
+  if (eph !== undefined) {
+    const p = opts.credentials.resolve(eph);
+    if (!p || p.via !== "token") throw new KboxError(401, "Invalid or expired ephemeral token");
     return p;
   }
   const roles = c.req.header(ROLES_HEADER);

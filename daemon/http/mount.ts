@@ -1,12 +1,12 @@
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import type { RouteDef } from "../../src/api/route.js";
-import type { Principal } from "../auth/service.js";
+import type { Principal } from "../auth/principal.js";
 import { exhausted, KboxError } from "../errors.js";
 import type { HttpEnv } from "./auth.js";
 import { parse, readHeaders, readJson, readQuery } from "./parse.js";
 import { remember } from "./registry.js";
-import { authorize, authorizeKb, sees } from "./scope.js";
+import { authorize, authorizeKb, checkIp, sees } from "./scope.js";
 import { isAsyncIterable, streamResponse } from "./stream.js";
 
 /** What a handler receives: parsed parameters, query, headers and body, and who is calling. */
@@ -58,7 +58,13 @@ async function serve<T extends RouteDef>(c: Context<HttpEnv>, def: T, handler: H
   const principal = c.get("principal");
   const { resolvers, bodyLimit, kbExists } = c.get("mount");
   const rawParams = c.req.param() as Record<string, string>;
-  authorize(def, principal, rawParams);
+  authorize(def, principal, rawParams, c.req.path, resolvers);
+  const kbParam = def.kb && "param" in def.kb && def.kb.as === "id" ? rawParams[def.kb.param] : undefined;
+  // The knowledge-box API only: an owner fixing the list over the account routes is not locked out.
+  if (kbParam !== undefined && def.path.startsWith("/api/v1/kb/")) {
+    const conn = c.env?.conn ?? { transport: "unix" };
+    checkIp(resolvers.kb(kbParam), conn.transport, conn.remoteAddress);
+  }
   const params = parse<T["params"]>(def.params, rawParams, "path");
   const rawQuery = readQuery(c);
   const query = parse<T["query"]>(def.query, rawQuery, "query");
@@ -78,7 +84,7 @@ async function serve<T extends RouteDef>(c: Context<HttpEnv>, def: T, handler: H
         headers,
         body,
         principal,
-        sees: (kbid) => sees(principal, kbid),
+        sees: (kbid) => sees(principal, kbid, resolvers),
         req: c.req.raw,
         signal: abort.signal,
         setHeader: (name, value) => {

@@ -54,7 +54,8 @@ export class KbService {
     throw notFound("Knowledge Box does not exist");
   }
 
-  async create(input: CreateKb): Promise<KbDoc> {
+  /** A new knowledge box; `account` (an id) absent: the default account's. */
+  async create(input: CreateKb, account?: string): Promise<KbDoc> {
     const uuid = randomUUID();
     const slug = input.slug ?? uuid;
     if (this.slugTaken(slug)) throw new KboxError(419, "Knowledge box already exists");
@@ -72,6 +73,7 @@ export class KbService {
       hidden_resources_enabled: input.hidden_resources_enabled ?? false,
       hidden_resources_hide_on_creation: input.hidden_resources_hide_on_creation ?? false,
       learning_configuration: input.learning_configuration ?? null,
+      ...(account ? { account_id: account } : {}),
     };
     await this.store.kbs.put(uuid, kb);
     await this.store.kb(uuid);

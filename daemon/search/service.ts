@@ -108,6 +108,10 @@ export class SearchService {
       if (!r.success) throw invalid(toValidationIssues(r.error, "body", raw));
       merged = r.data;
     }
+    // A secure token's groups are the request's security, whatever the request says.
+    const groups = opts.principal?.securityGroups;
+    // No group at all: public resources only (a group no resource has keeps the filter on).
+    if (groups) merged = { ...merged, security: { groups: groups.length ? groups : ["\u0000"] } };
     return this.run(kb, store, resolveFind(merged, kb), signal);
   }
 

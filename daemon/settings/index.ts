@@ -4,6 +4,7 @@
  * environment (besides the heap flag in lifecycle/heap.ts).
  */
 import { homedir, tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
 import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
@@ -51,8 +52,18 @@ export interface DaemonSettings {
   uploads: { maxBytes: number };
   /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
   sync: { roots: string[] };
+  zone: ZoneSettings;
   /** The allocator the process runs on (reported by `kbox daemon status`). */
   allocator: "jemalloc" | "system";
+}
+
+/** Who this daemon is as a zone (KBOX_ZONE_NAME, KBOX_PUBLIC_URL). */
+export interface ZoneSettings {
+  name: string;
+  /** KBOX_PUBLIC_URL; unset: the TCP listener's address once bound (DaemonInfo.listen). */
+  publicUrl?: string;
+  /** `<data>/secrets`: the token signing key (0600). */
+  secretsDir: string;
 }
 
 /** Settings the daemon refuses to start with; the message names each bad variable or flag. */
@@ -144,6 +155,11 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     fetch,
     sync: { roots: v.syncRoots! },
     uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },
+    zone: {
+      name: v.zoneName!,
+      publicUrl: v.publicUrl?.replace(/\/+$/, ""),
+      secretsDir: join(paths.data, "secrets"),
+    },
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };

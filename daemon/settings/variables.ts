@@ -269,6 +269,13 @@ export const VARIABLES = {
     fallback: 10_240,
     doc: "The largest file an upload (direct or TUS) may send, in MB; a larger one is refused with 413 before the bytes past the limit are written.",
   }),
+  zoneName: text("KBOX_ZONE_NAME", "name", {
+    fallback: "local",
+    doc: "The zone this daemon is: its id and slug in `GET /api/v1/zones` and the `zone` of its accounts and knowledge boxes.",
+  }),
+  publicUrl: url("KBOX_PUBLIC_URL", {
+    doc: "The base URL clients reach this daemon at: invitation links and the issuer of signed tokens name it (default: the --listen address, else the socket).",
+  }),
   contextTokens: int("KBOX_CONTEXT_TOKENS", {
     min: 1,
     fallback: 12_000,

@@ -8,6 +8,16 @@ import { checkTables, registerConnection, type TableHealth } from "./health.js";
 import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+import type { AccountDoc, InviteDoc, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
+
+/** The zone's tables (meta database): accounts, users, invitations, personal tokens, NUA clients. */
+export interface ZoneTables {
+  accounts: DocTable<AccountDoc>;
+  users: DocTable<UserDoc>;
+  invites: DocTable<InviteDoc>;
+  pats: DocTable<PatDoc>;
+  nuaClients: DocTable<NuaClientDoc>;
+}
 
 /** Everything stored for one knowledge box: its LanceDB tables and its blob folder. */
 export class KbStore {
@@ -119,6 +129,7 @@ export class Store {
     private readonly meta: Connection,
     readonly kbs: DocTable<KbDoc>,
     readonly accounts: DocTable<ServiceAccountDoc>,
+    readonly zone: ZoneTables,
   ) {}
 
   /** Open another table of the account-level database (backups, schedules, ...). */
@@ -135,11 +146,17 @@ export class Store {
   static async open(dataDir: string, caches?: CacheSizes): Promise<Store> {
     const session = caches && openSession(caches);
     const meta = await openDb(join(dataDir, "meta"), session);
-    const [kbs, accounts] = await Promise.all([
+    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients] = await Promise.all([
       DocTable.open<KbDoc>(meta, "kbs"),
       DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
+      DocTable.open<AccountDoc>(meta, "accounts"),
+      DocTable.open<UserDoc>(meta, "users"),
+      DocTable.open<InviteDoc>(meta, "invites"),
+      DocTable.open<PatDoc>(meta, "personal_tokens"),
+      DocTable.open<NuaClientDoc>(meta, "nua_clients"),
     ]);
-    const store = new Store(dataDir, session, meta, kbs, accounts);
+    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients };
+    const store = new Store(dataDir, session, meta, kbs, accounts, zone);
     await store.sweep();
     return store;
   }
@@ -224,7 +241,7 @@ export class Store {
   }
 
   async idle(): Promise<void> {
-    await Promise.all([this.kbs.idle(), this.accounts.idle()]);
+    await Promise.all([this.kbs.idle(), this.accounts.idle(), ...Object.values(this.zone).map((t) => t.idle())]);
     for (const s of this.open.values()) await (await s.catch(() => undefined))?.idle();
   }
 
@@ -239,3 +256,4 @@ export type { TableHealth } from "./health.js";
 export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraphId, resourceBlobPrefix, ridOf } from "./keys.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+export type { AccountDoc, AccountRole, InviteDoc, KbMemberRole, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";

@@ -17,6 +17,8 @@ export interface KbDoc {
   hidden_resources_enabled: boolean;
   hidden_resources_hide_on_creation: boolean;
   learning_configuration: LearningConfiguration | null;
+  /** The account it belongs to; absent on boxes made before accounts: the default account's. */
+  account_id?: string;
 }
 
 /** What the resource record keeps about each of its fields (the value lives in the fields table). */
@@ -90,6 +92,8 @@ export interface ServiceAccountDoc {
   role: "SOWNER" | "SMEMBER" | "SCONTRIBUTOR";
   /** null: account-wide. */
   kb_id: string | null;
+  /** The account it belongs to; absent on accounts made before accounts existed: the default account. */
+  account_id?: string;
   created: string;
   keys: { id: string; created: string; expires: string; hash: string }[];
 }

@@ -13,7 +13,7 @@ export const ROLE_GRANTS: Record<KbRole, ReadonlyArray<"READER" | "WRITER" | "MA
   SMEMBER: ["READER"],
 };
 
-/** The single local account; account-level routes accept it (or any id) and serve the local store. */
+/** The default account's slug: account-level paths accept it, as they accept the account's id. */
 export const LOCAL_ACCOUNT = "local";
 
 export const ServiceAccountKey = z.object({ id: z.string(), created: z.string(), expires: z.string() });

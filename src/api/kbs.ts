@@ -180,6 +180,7 @@ export const KbAccountRecord = z.object({
 
 const AccountParams = z.object({ account_id: z.string() });
 const AccountKbParams = z.object({ account_id: z.string(), kb_id: z.string() });
+const Bool = z.enum(["true", "false", "True", "False", "1", "0"]);
 
 export const accountCreateKb = route({
   method: "POST",
@@ -188,8 +189,12 @@ export const accountCreateKb = route({
   body: CreateKb.extend({
     slug: KbSlug,
     title: z.string().min(1),
-    mode: z.enum(["kb", "agent", "agent_no_memory"]).optional(),
-    external_index_provider: z.unknown().optional(),
+    /** Only `kb`: retrieval agents are not served here (422 names the member). */
+    mode: z
+      .literal("kb", { error: "kbox serves knowledge boxes only (mode kb): retrieval agents are not available on this zone" })
+      .optional(),
+    /** Only none: kbox indexes into its own LanceDB tables (422 names the member). */
+    external_index_provider: z.null({ error: "kbox keeps its own index: external index providers are not supported" }).optional(),
   }),
   response: z.object({ id: z.string() }),
   status: 201,
@@ -201,8 +206,16 @@ export const accountListKbs = route({
   method: "GET",
   path: "/api/v1/account/:account_id/kbs",
   params: AccountParams,
+  query: z.object({
+    /** kb (default) lists knowledge boxes; the agent modes list retrieval agents, of which this zone has none. */
+    mode: z.enum(["kb", "agent", "agent_no_memory", "agents"]).optional(),
+    include_search_configs: Bool.optional(),
+  }),
   response: z.array(
-    KbAccountRecord.omit({ account_id: true, created: true, admin: true, contrib: true }).extend({ role_on_kb: z.string() }),
+    KbAccountRecord.omit({ account_id: true, created: true, admin: true, contrib: true }).extend({
+      role_on_kb: z.string().nullable(),
+      search_configs: z.record(z.string(), z.unknown()).optional(),
+    }),
   ),
   // A key scoped to one knowledge box lists that box only.
   scope: "authenticated",
@@ -230,7 +243,7 @@ export const accountDeleteKb = route({
   method: "DELETE",
   path: "/api/v1/account/:account_id/kb/:kb_id",
   params: AccountKbParams,
-  response: z.object({}),
+  status: 204,
   role: "MANAGER",
   summary: "Delete a knowledge box (account form)",
 });

@@ -1,7 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** A named connection: the local daemon, or a remote zone with a knowledge box API key. */
+/**
+ * What a remote profile's secret is, and so the header it travels in: a service-account key (of one
+ * knowledge box, or account-wide: `X-NUCLIA-SERVICEACCOUNT`), a user's personal access token
+ * (`Authorization: Bearer`), or an understanding-API key (`X-NUCLIA-NUAKEY`).
+ */
+export type CredentialKind = "kb-key" | "account-key" | "user-token" | "nua-key";
+export const CREDENTIAL_KINDS: readonly CredentialKind[] = ["kb-key", "account-key", "user-token", "nua-key"];
+
+/** A named connection: the local daemon, or a remote zone with a credential. */
 export interface Profile {
   kind: "local" | "remote";
   /** Remote: the zone (or daemon) base URL. */
@@ -10,6 +18,10 @@ export interface Profile {
   kb?: string;
   /** Remote: where its API key is stored (see src/cli/credentials.ts). */
   secret?: "keyring" | "file";
+  /** Remote: what the stored secret is (default kb-key). */
+  credential?: CredentialKind;
+  /** The account (id or slug) account-level commands work on; default: the credential's own. */
+  account?: string;
 }
 
 /** The CLI's persistent settings (`kbox config`, `kbox kb use`, profiles). */

@@ -16,6 +16,7 @@ export interface GlobalOptions {
   yes?: boolean;
   kb?: string;
   profile?: string;
+  account?: string;
 }
 
 /** What a context is built from besides its IO: the seams tests replace (as gh's Factory). */
@@ -76,7 +77,8 @@ export class Context {
 
   profile(opts: GlobalOptions = this.globals): Profile {
     const name = this.profileName(opts);
-    if (name === ENV_PROFILE) return { kind: "remote", url: this.env.url };
+    if (name === ENV_PROFILE)
+      return { kind: "remote", url: this.env.url, credential: this.env.credentialKind as Profile["credential"] };
     const p = this.config.profiles[name];
     if (!p) throw new CliError(`no profile named ${JSON.stringify(name)}`, EXIT.usage, "list them with `kbox profile list`");
     return p;
@@ -109,7 +111,7 @@ export class Context {
     if (profile.kind === "remote") {
       if (!profile.url) throw new CliError(`profile ${name} has no URL`, EXIT.usage);
       const apiKey = this.env.apiKey ?? (await this.secret(name, profile));
-      return this.connect({ kind: "http", baseUrl: profile.url, apiKey });
+      return this.connect({ kind: "http", baseUrl: profile.url, apiKey, credential: profile.credential });
     }
     const { connectLocal } = await import("../client/connect.js");
     if (this.config.settings["daemon.autostart"] === "false") autostart = false;
@@ -124,6 +126,38 @@ export class Context {
   /** The stored API key of a remote profile (keyring or credentials file; loaded lazily). */
   secret = async (name: string, profile: Profile): Promise<string | undefined> =>
     (await import("./credentials.js")).loadSecret(this, name, profile.secret);
+
+  private accountRef?: Promise<string>;
+
+  /**
+   * The account whose account-level paths a knowledge-box command uses (`/account/{a}/kbs`...):
+   * one named (`--account`, KBOX_ACCOUNT, the profile's), or the credential's own when it is not a
+   * knowledge-box key. undefined: a knowledge-box key or the local socket without an account, which
+   * keep the knowledge-box paths (`/kbs`, `/kb/{id}`) every zone also serves.
+   */
+  async accountForm(opts: GlobalOptions = this.globals): Promise<string | undefined> {
+    const p = this.profile(opts);
+    if (opts.account || this.env.account || p.account) return this.account(opts);
+    if (p.kind === "remote" && p.credential && p.credential !== "kb-key") return this.account(opts);
+    return undefined;
+  }
+
+  /**
+   * The account account-level commands work on: `--account`, KBOX_ACCOUNT, the profile's, else the
+   * one the credential belongs to (the zone's `GET /api/authorizer/info`; the default account on the socket).
+   */
+  account(opts: GlobalOptions = this.globals): Promise<string> {
+    const ref = opts.account || this.env.account || this.profile(opts).account;
+    if (ref) return Promise.resolve(ref);
+    this.accountRef ??= (async () => {
+      const { authorizerInfo } = await import("../client/routes/zone.js");
+      const info = await (await this.client(opts)).call(authorizerInfo);
+      const id = info.user?.account_id;
+      if (!id) throw new CliError("the zone did not say which account this credential belongs to", EXIT.usage, "pass --account");
+      return id;
+    })();
+    return this.accountRef;
+  }
 
   /**
    * The knowledge box a command works on: `--kb` (slug or uuid), KBOX_KB, the profile's KB, or the

@@ -15,6 +15,10 @@ export interface CliEnv {
   url?: string;
   /** KBOX_API_KEY: the key of a remote profile, over the stored one. */
   apiKey?: string;
+  /** KBOX_ACCOUNT: the account (id or slug), under `--account`. */
+  account?: string;
+  /** KBOX_CREDENTIAL_KIND: what KBOX_API_KEY is (kb-key, account-key, user-token, nua-key). */
+  credentialKind?: string;
   /** KBOX_KB: the knowledge box, under `--kb`. */
   kb?: string;
   /** KBOX_CREDENTIAL_STORE: auto, keyring or file, over the `credentials.store` setting. */
@@ -41,6 +45,8 @@ export function parseEnv(raw: EnvRecord): CliEnv {
     url: raw.KBOX_URL,
     apiKey: raw.KBOX_API_KEY,
     kb: raw.KBOX_KB,
+    account: raw.KBOX_ACCOUNT,
+    credentialKind: raw.KBOX_CREDENTIAL_KIND,
     credentialStore: raw.KBOX_CREDENTIAL_STORE,
     hfEndpoint: raw.KBOX_HF_ENDPOINT,
     embeddingsApiKey: raw.KBOX_EMBEDDINGS_API_KEY,

@@ -51,6 +51,7 @@ function rootCommand(ctx: Context): Command {
       .version(VERSION, "-V, --version")
       // Not commander's .env(), which reads the process's environment: the context's is the one source.
       .addOption(new Option("--profile <name>", "profile to use (local daemon or a remote zone) (env: KBOX_PROFILE)"))
+      .addOption(new Option("--account <account>", "account (id or slug) of account-level commands (env: KBOX_ACCOUNT)"))
       .option("-q, --quiet", "no status lines on stderr")
       .showSuggestionAfterError(true)
       .showHelpAfterError("(run with --help for usage)")

@@ -4,7 +4,22 @@ import type { Readable } from "node:stream";
 import { ApiError, UnreachableError } from "./errors.js";
 
 /** Where requests go: the local daemon's socket, or a base URL (a remote zone or a TCP daemon). */
-export type Target = { kind: "unix"; socket: string } | { kind: "http"; baseUrl: string; apiKey?: string };
+export type Target =
+  | { kind: "unix"; socket: string }
+  | {
+      kind: "http";
+      baseUrl: string;
+      apiKey?: string;
+      /** What apiKey is (default a service-account key); it decides the header. */
+      credential?: "kb-key" | "account-key" | "user-token" | "nua-key";
+    };
+
+/** The header a credential of each kind travels in. */
+export function credentialHeader(kind: string | undefined): string {
+  if (kind === "user-token") return "authorization";
+  if (kind === "nua-key") return "x-nuclia-nuakey";
+  return "x-nuclia-serviceaccount";
+}
 
 export interface RawRequest {
   method: string;
@@ -83,7 +98,7 @@ function sendOnce(target: Target, req: RawRequest, reuse = true): Promise<RawRes
       opts = { socketPath: target.socket, path: req.path, method: req.method, headers: { host: "kboxd", ...headers } };
     } else {
       const url = new URL(req.path, target.baseUrl.replace(/\/+$/, "/").replace(/\/api\/v1\/?$/, "/"));
-      if (target.apiKey) headers["x-nuclia-serviceaccount"] = `Bearer ${target.apiKey}`;
+      if (target.apiKey) headers[credentialHeader(target.credential)] = `Bearer ${target.apiKey}`;
       if (url.protocol === "https:") requester = httpsRequest;
       opts = {
         protocol: url.protocol,

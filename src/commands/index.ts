@@ -25,6 +25,26 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./kb/index.js")).kbCommand(ctx),
   },
   {
+    name: "account",
+    summary: "Accounts of the zone: list, show, create, update, delete",
+    load: async (ctx) => (await import("./account/index.js")).accountCommand(ctx),
+  },
+  {
+    name: "invite",
+    summary: "Redeem an invitation to a knowledge box or an account",
+    load: async (ctx) => (await import("./invite/index.js")).inviteCommand(ctx),
+  },
+  {
+    name: "token",
+    summary: "Short-lived tokens: ephemeral, agent, secure",
+    load: async (ctx) => (await import("./token/index.js")).tokenCommand(ctx),
+  },
+  {
+    name: "api",
+    summary: "Call any operation of a zone with the profile's credentials (as gh api)",
+    load: async (ctx) => (await import("./request/index.js")).apiCommand(ctx),
+  },
+  {
     name: "models",
     summary: "Embedding and reranking models: list, pull from the hub, use, add an endpoint, remove",
     load: async (ctx) => (await import("./models/index.js")).modelsCommand(ctx),
@@ -46,7 +66,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "auth",
-    summary: "Log in to remote zones: store, inspect and forget knowledge box API keys",
+    summary: "Log in to zones: store, inspect and forget credentials; personal access tokens",
     load: async (ctx) => (await import("./auth/index.js")).authCommand(ctx),
   },
   {

@@ -68,9 +68,10 @@ export async function startPortlessApp(opts: Partial<Omit<AppOptions, "log">> = 
     },
     key: async (role, kbid) => {
       const scope = kbid ?? null;
-      const { id } = await services.auth.create(scope, `${role} ${kbid ?? "*"}`, role);
+      const account = services.accounts.default.id;
+      const { id } = await services.auth.create(account, scope, `${role} ${kbid ?? "*"}`, role);
       const expires = new Date(Date.now() + 86400e3).toISOString();
-      return (await services.auth.createKey(scope, id, expires)).token;
+      return (await services.auth.createKey(account, scope, id, expires)).token;
     },
     close: async () => {
       await services.close();

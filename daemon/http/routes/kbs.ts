@@ -1,8 +1,10 @@
 import type { Hono } from "hono";
 import * as api from "../../../src/api/kbs.js";
-import { accountListItem, accountRecord, listItem } from "../../kbs/records.js";
+import { kbRoleName, type Principal, rolesOn } from "../../auth/principal.js";
+import { accountListItem, accountRecord, listItem, type RecordContext } from "../../kbs/records.js";
 import { KbService } from "../../kbs/service.js";
 import type { Services } from "../../services.js";
+import type { KbDoc } from "../../store/index.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
@@ -29,20 +31,34 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.deleteKb, async ({ params }) => ({ uuid: (await s.kbs.delete(params.kbid)).uuid }));
   mount(app, api.counters, async ({ params }) => s.kbs.counters(params.kbid));
 
-  mount(app, api.accountCreateKb, async ({ body }) => ({ id: (await s.kbs.create(body)).uuid }));
-  mount(app, api.accountListKbs, async ({ sees }) =>
-    s.kbs
+  const ctx = (kb: KbDoc, p: Principal): RecordContext => ({
+    account: s.accounts.accountOf(kb),
+    zone: s.accounts.zone,
+    role: kbRoleName(rolesOn(p, kb.uuid)),
+  });
+  mount(app, api.accountCreateKb, async ({ params, body }) => ({
+    id: (await s.kbs.create(body, s.accounts.require(params.account_id).id)).uuid,
+  }));
+  mount(app, api.accountListKbs, async ({ params, query, sees, principal }) => {
+    const account = s.accounts.require(params.account_id).id;
+    if (query.mode && query.mode !== "kb") return []; // no retrieval agents on this zone
+    const configs = !["false", "False", "0"].includes(query.include_search_configs ?? "true");
+    return s.kbs
       .list()
-      .filter((kb) => sees(kb.uuid))
-      .map(accountListItem),
-  );
-  mount(app, api.accountGetKb, async ({ params }) => accountRecord(s.kbs.require(params.kb_id)));
+      .filter((kb) => s.accounts.accountOf(kb) === account && sees(kb.uuid))
+      .map((kb) => accountListItem(kb, ctx(kb, principal), configs));
+  });
+  const kbOf = (account: string, kbid: string) => s.accounts.kbIn(account, s.kbs.require(kbid));
+  mount(app, api.accountGetKb, async ({ params, principal }) => {
+    const kb = kbOf(params.account_id, params.kb_id);
+    return accountRecord(kb, ctx(kb, principal));
+  });
   mount(app, api.accountUpdateKb, async ({ params, body }) => {
-    await s.kbs.update(params.kb_id, body);
+    await s.kbs.update(kbOf(params.account_id, params.kb_id).uuid, body);
     return {};
   });
   mount(app, api.accountDeleteKb, async ({ params }) => {
-    await s.kbs.delete(params.kb_id);
-    return {};
+    await s.kbs.delete(kbOf(params.account_id, params.kb_id).uuid);
+    return undefined;
   });
 }

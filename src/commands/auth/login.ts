@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import type { CredentialKind } from "../../cli/config.js";
 import type { Context } from "../../cli/context.js";
 import { saveSecret } from "../../cli/credentials.js";
 import { CliError, EXIT, usageError } from "../../cli/errors.js";
@@ -7,9 +8,12 @@ import { readStdin } from "../../cli/prompt.js";
 import type { KboxClient } from "../../client/client.js";
 import { ApiError, UnreachableError } from "../../client/errors.js";
 import * as kbs from "../../client/routes/kbs.js";
+import * as zoneApi from "../../client/routes/zone.js";
 import { checkProfileName, normaliseUrl } from "../profile/shared.js";
 
 export interface AuthLoginOptions {
+  kind?: string;
+  account?: string;
   zone?: string;
   kb?: string;
   apiKey?: string;
@@ -37,14 +41,18 @@ async function readKey(ctx: Context, raw: string | undefined): Promise<string> {
   return key;
 }
 
-/** Check the key against the zone: the knowledge box must answer with it. */
-async function verify(ctx: Context, url: string, kb: string, key: string): Promise<string> {
-  const client = await ctx.connect({ kind: "http", baseUrl: url, apiKey: key });
+/** Check the credential against the zone: the knowledge box (a KB key) or the account must answer with it. */
+async function verify(
+  ctx: Context,
+  url: string,
+  kb: string | undefined,
+  key: string,
+  kind: CredentialKind,
+  account?: string,
+): Promise<string> {
+  const client = await ctx.connect({ kind: "http", baseUrl: url, apiKey: key, credential: kind });
   try {
-    const got = /^[0-9a-f-]{36}$/i.test(kb)
-      ? await client.call(kbs.getKb, { params: { kbid: kb } })
-      : await client.call(kbs.getKbBySlug, { params: { slug: kb } });
-    return got.slug;
+    return await check(client, kb, account);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       throw new CliError(
@@ -53,12 +61,28 @@ async function verify(ctx: Context, url: string, kb: string, key: string): Promi
         "check the key and its expiry; nothing was stored",
       );
     }
-    if (e instanceof ApiError && e.status === 404) throw new CliError(`knowledge box ${kb} not found on ${url}`, EXIT.failure);
+    if (e instanceof ApiError && e.status === 404)
+      throw new CliError(`${kb ? `knowledge box ${kb}` : `account ${account}`} not found on ${url}`, EXIT.failure);
     if (e instanceof UnreachableError)
       throw new CliError(e.message, EXIT.unreachable, "check the --zone URL, or pass --no-verify");
     throw e;
   }
 }
+
+/** What answers for a credential: the knowledge box's slug, or the account's. */
+async function check(client: KboxClient, kb: string | undefined, account: string | undefined): Promise<string> {
+  if (kb) {
+    const got = /^[0-9a-f-]{36}$/i.test(kb)
+      ? await client.call(kbs.getKb, { params: { kbid: kb } })
+      : await client.call(kbs.getKbBySlug, { params: { slug: kb } });
+    return got.slug;
+  }
+  const ref = account ?? (await client.call(zoneApi.authorizerInfo)).user?.account_id;
+  if (!ref) throw new CliError("the zone did not say which account this credential belongs to", EXIT.failure, "pass --account");
+  return (await client.call(zoneApi.getAccount, { params: { account: ref } })).slug;
+}
+
+const KINDS: CredentialKind[] = ["kb-key", "account-key", "user-token", "nua-key"];
 
 /** Create or update a remote profile and store its API key (OS keyring, else the 0600 credentials file). */
 export async function runAuthLogin(ctx: Context, opts: AuthLoginOptions): Promise<void> {
@@ -68,12 +92,24 @@ export async function runAuthLogin(ctx: Context, opts: AuthLoginOptions): Promis
     throw usageError(`profile ${name} is a local profile`, "choose another --profile for the remote zone");
   const zone = opts.zone ? normaliseUrl(opts.zone) : existing?.url;
   if (!zone) throw usageError("no zone given", "pass --zone <base_url>");
+  const kind = (opts.kind ?? existing?.credential ?? "kb-key") as CredentialKind;
+  if (!KINDS.includes(kind)) throw usageError(`unknown credential kind ${opts.kind}`, `kinds: ${KINDS.join(", ")}`);
   const kb = opts.kb ?? existing?.kb;
-  if (!kb) throw usageError("no knowledge box given", "pass --kb <kbid> (the key is scoped to one knowledge box)");
+  if (!kb && kind === "kb-key")
+    throw usageError("no knowledge box given", "pass --kb <kbid> (the key is scoped to one knowledge box), or another --kind");
+  const account = opts.account ?? existing?.account;
   const key = await readKey(ctx, opts.apiKey);
-  const slug = opts.verify === false ? undefined : await verify(ctx, zone, kb, key);
+  const slug =
+    opts.verify === false ? undefined : await verify(ctx, zone, kind === "kb-key" ? kb : undefined, key, kind, account);
   const stored = await saveSecret(ctx, name, key);
-  ctx.config.profiles[name] = { kind: "remote", url: zone, kb, secret: stored.backend };
+  ctx.config.profiles[name] = {
+    kind: "remote",
+    url: zone,
+    ...(kb ? { kb } : {}),
+    ...(account ? { account } : {}),
+    credential: kind,
+    secret: stored.backend,
+  };
   if (opts.use !== false) ctx.config.current_profile = name;
   ctx.saveConfig();
   if (opts.json)
@@ -81,12 +117,14 @@ export async function runAuthLogin(ctx: Context, opts: AuthLoginOptions): Promis
       profile: name,
       url: zone,
       kb,
+      credential: kind,
+      account,
       verified: slug !== undefined,
       secret: stored.backend,
       location: stored.location,
     });
   ctx.status(
-    `logged in to ${zone} (knowledge box ${slug ?? kb}) as profile ${name}${opts.use !== false ? ", now active" : ""}`,
+    `logged in to ${zone} (${kind === "kb-key" ? `knowledge box ${slug ?? kb}` : `${kind}, account ${slug ?? account ?? "of the credential"}`}) as profile ${name}${opts.use !== false ? ", now active" : ""}`,
     opts,
   );
   ctx.status(`key stored in ${stored.location}${stored.why ? ` (${stored.why})` : ""}`, opts);
@@ -94,8 +132,9 @@ export async function runAuthLogin(ctx: Context, opts: AuthLoginOptions): Promis
 
 export function authLoginCommand(ctx: Context): Command {
   return new Command("login")
-    .description("Store a knowledge box API key for a remote zone (creates or updates a remote profile)")
+    .description("Store a credential for a remote zone (creates or updates a remote profile)")
     .option("--zone <url>", "zone or kbox daemon base URL, with or without /api/v1")
+    .option("--kind <kind>", "kb-key (default), account-key, user-token (personal access token) or nua-key")
     .option("--kb <kb>", "knowledge box id (or slug) the key belongs to")
     .option("--api-key <key>", "the key, or - to read it from stdin (default: KBOX_API_KEY)")
     .option("--no-verify", "store the key without checking it against the zone")
@@ -110,6 +149,7 @@ export function authLoginCommand(ctx: Context): Command {
         "",
         "Examples:",
         "  kbox auth login --zone https://europe-1.nuclia.cloud --kb 7c0e… --api-key - < key.txt",
+        "  kbox auth login --kind user-token --zone http://10.0.0.5:8080 --account local --api-key - < pat.txt",
         "  pass show nuclia/key | kbox auth login --profile work --zone https://europe-1.nuclia.cloud --kb 7c0e… --api-key -",
       ].join("\n"),
     )

@@ -13,7 +13,11 @@ export interface KbCreateOptions {
 
 export async function runKbCreate(ctx: Context, slug: string, opts: KbCreateOptions): Promise<void> {
   const client = await ctx.client(opts);
-  const res = await client.call(kbs.createKb, { body: { slug, title: opts.title ?? slug, description: opts.description } });
+  const account = await ctx.accountForm(opts);
+  const body = { slug, title: opts.title ?? slug, description: opts.description };
+  const res = account
+    ? { uuid: (await client.call(kbs.accountCreateKb, { params: { account_id: account }, body })).id, slug }
+    : await client.call(kbs.createKb, { body });
   if (opts.use) {
     const name = ctx.profileName(opts);
     ctx.config.profiles[name] = { ...ctx.config.profiles[name], kb: res.slug };
@@ -26,7 +30,7 @@ export async function runKbCreate(ctx: Context, slug: string, opts: KbCreateOpti
 
 export function kbCreateCommand(ctx: Context): Command {
   return new Command("create")
-    .description("Create a knowledge box")
+    .description("Create a knowledge box (in an account with --account)")
     .argument("<slug>", "slug: lowercase letters, digits, _ and -")
     .option("--title <title>", "title (defaults to the slug)")
     .option("--description <text>", "description")

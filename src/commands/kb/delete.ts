@@ -11,7 +11,11 @@ export async function runKbDelete(
 ): Promise<void> {
   const kbid = await ctx.kbid({ ...opts, kb: ref });
   await confirm(ctx, opts, `delete knowledge box ${ref} and all its data`);
-  const res = await (await ctx.client(opts)).call(kbs.deleteKb, { params: { kbid } });
+  const account = await ctx.accountForm(opts);
+  const client = await ctx.client(opts);
+  const res = account
+    ? (await client.call(kbs.accountDeleteKb, { params: { account_id: account, kb_id: kbid } }), { uuid: kbid })
+    : await client.call(kbs.deleteKb, { params: { kbid } });
   if (opts.json) return printJson(ctx.io, res);
   ctx.status(`deleted knowledge box ${ref}`, opts);
 }

@@ -7,6 +7,7 @@ import { kbDeleteCommand } from "./delete.js";
 import { kbExportCommand } from "./export.js";
 import { kbImportCommand } from "./import.js";
 import { kbListCommand } from "./list.js";
+import { kbInviteCommand, kbUsersCommand } from "./members.js";
 import { kbShowCommand } from "./show.js";
 import { kbUpdateCommand } from "./update.js";
 import { kbUseCommand } from "./use.js";
@@ -21,6 +22,8 @@ export function kbCommand(ctx: Context): Command {
     .addCommand(kbConfigCommand(ctx))
     .addCommand(kbDeleteCommand(ctx))
     .addCommand(kbUseCommand(ctx))
+    .addCommand(kbUsersCommand(ctx))
+    .addCommand(kbInviteCommand(ctx))
     .addCommand(kbExportCommand(ctx))
     .addCommand(kbImportCommand(ctx))
     .addCommand(kbAgenticConfigCommand(ctx));

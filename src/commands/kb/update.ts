@@ -24,7 +24,11 @@ export async function runKbUpdate(ctx: Context, ref: string | undefined, opts: K
   if (Object.values(body).every((v) => v === undefined))
     throw usageError("nothing to update", "pass --title, --description, --slug or --enforce-security");
   const kbid = await ctx.kbid({ ...opts, kb: ref ?? opts.kb });
-  const res = await (await ctx.client(opts)).call(kbs.updateKb, { params: { kbid }, body });
+  const account = await ctx.accountForm(opts);
+  const client = await ctx.client(opts);
+  const res = account
+    ? (await client.call(kbs.accountUpdateKb, { params: { account_id: account, kb_id: kbid }, body }), { uuid: kbid })
+    : await client.call(kbs.updateKb, { params: { kbid }, body });
   if (opts.json) return printJson(ctx.io, res);
   ctx.status(`updated knowledge box ${res.uuid}`, opts);
 }

@@ -1,9 +1,8 @@
 import type { Context, GlobalOptions } from "../../cli/context.js";
-import { LOCAL_ACCOUNT } from "../../client/routes/accounts.js";
 
-/** Service accounts are scoped to `--kb`, or account-wide (`*`) without it. */
+/** Service accounts of the account (`--account`, else the credential's), scoped to `--kb` or account-wide (`*`). */
 export async function saScope(ctx: Context, opts: GlobalOptions): Promise<{ account_id: string; kb_id: string }> {
-  return { account_id: LOCAL_ACCOUNT, kb_id: opts.kb ? await ctx.kbid(opts) : "*" };
+  return { account_id: await ctx.account(opts), kb_id: opts.kb ? await ctx.kbid(opts) : "*" };
 }
 
 /** `30d`, `12h`, `1y` or an ISO date into an ISO date-time. */

@@ -39,6 +39,11 @@ export const PARAM_SAMPLES: Record<string, string> = {
   schema_id: "product",
   group: "PEOPLE",
   vectorset_id: "bge-small-en-v1.5",
+  token_id: SOME_ID,
+  user_id: SOME_ID,
+  email: "someone@example.com",
+  client_id: SOME_ID,
+  request_id: SOME_ID,
 };
 
 /**
@@ -67,6 +72,9 @@ export function requestSample(def: RouteDef): { headers?: Record<string, string>
 const MEMBER_HINTS: Record<string, unknown> = {
   slug: "a-slug",
   expires: "2099-01-01T00:00:00Z",
+  expiration_date: "2099-01-01T00:00:00Z",
+  email: "someone@example.com",
+  agent_session: "s1",
   name: "openai:x",
 };
 

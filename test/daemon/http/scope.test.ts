@@ -16,7 +16,12 @@ const key = (p: Partial<Principal>): Principal => ({
   via: "key",
   ...p,
 });
-const resolvers = { slug: (s: string) => `kb-of-${s}`, backup: (id: string) => `kb-of-${id}` };
+const resolvers = {
+  slug: (s: string) => `kb-of-${s}`,
+  backup: (id: string) => `kb-of-${id}`,
+  account: (ref: string) => ref,
+  kb: () => undefined,
+};
 const unreachable = () => {
   throw new Error("resolved for a caller that is not scoped");
 };
@@ -47,22 +52,25 @@ describe("authorize", () => {
   const accountKb = route({ method: "GET", summary: "t", role: "READER", path: "/a/:account_id/kb/:kb_id" });
 
   it("checks the path's account against the caller's, when the caller has one", () => {
-    expect(() => authorize(accountKbs, key({ account: "acme" }), { account_id: "acme" })).not.toThrow();
-    expect(() => authorize(accountKbs, key({ account: "acme" }), { account_id: "other" })).toThrow(forbidden);
-    expect(() => authorize(accountKb, key({ account: "acme" }), { account_id: "other", kb_id: "k" })).toThrow(forbidden);
-    // Today's principals belong to the one implicit account, which answers to any id.
-    expect(() => authorize(accountKbs, key({}), { account_id: "anything" })).not.toThrow();
-    expect(() => authorize(accountKbs, OWNER, { account_id: "anything" })).not.toThrow();
+    expect(() => authorize(accountKbs, key({ account: "acme" }), { account_id: "acme" }, "/", resolvers)).not.toThrow();
+    expect(() => authorize(accountKbs, key({ account: "acme" }), { account_id: "other" }, "/", resolvers)).toThrow(forbidden);
+    expect(() => authorize(accountKb, key({ account: "acme" }), { account_id: "other", kb_id: "k" }, "/", resolvers)).toThrow(
+      forbidden,
+    );
+    // The socket's owner (no account of its own) reaches every account.
+    expect(() => authorize(accountKbs, OWNER, { account_id: "anything" }, "/", resolvers)).not.toThrow();
   });
 
   it("compares knowledge-box ids in any case, and resolves other references only for a scoped caller", () => {
     const kbid = "0f0f0f0f-aaaa-4000-8000-00000000000a";
-    expect(() => authorize(accountKb, key({ kbid }), { account_id: "a", kb_id: kbid.toUpperCase() })).not.toThrow();
-    expect(() => authorize(accountKb, key({ kbid }), { account_id: "a", kb_id: "*" })).toThrow(forbidden);
+    expect(() =>
+      authorize(accountKb, key({ kbid }), { account_id: "a", kb_id: kbid.toUpperCase() }, "/", resolvers),
+    ).not.toThrow();
+    expect(() => authorize(accountKb, key({ kbid }), { account_id: "a", kb_id: "*" }, "/", resolvers)).toThrow(forbidden);
     const bySlug = route({ method: "GET", summary: "t", role: "READER", path: "/s/:slug", kb: { param: "slug", as: "slug" } });
     expect(() => authorizeKb(bySlug, key({ kbid: "kb-of-mine" }), { slug: "mine" }, undefined, resolvers)).not.toThrow();
     expect(() => authorizeKb(bySlug, key({ kbid: "kb-of-mine" }), { slug: "theirs" }, undefined, resolvers)).toThrow(forbidden);
-    const never = { slug: unreachable, backup: unreachable };
+    const never = { slug: unreachable, backup: unreachable, account: unreachable, kb: unreachable };
     expect(() => authorizeKb(bySlug, OWNER, { slug: "x" }, undefined, never)).not.toThrow();
     const inBody = route({
       method: "POST",
