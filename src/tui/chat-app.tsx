@@ -24,8 +24,20 @@ export function ChatApp({ session }: { session: ChatSession }) {
   const { stdout } = useStdout();
   const width = stdout.columns || 80;
   const rows = stdout.rows || 24;
-  const [kb, setKb] = useState<KbRef>(session.kb);
-  const [label, setLabel] = useState<string | undefined>();
+  // The box and filter live in refs too: a line entered right after `/kb` or `/filter` (a paste, fast
+  // typing) is handled before the next render, and must use the new ones.
+  const [kb, setKbState] = useState<KbRef>(session.kb);
+  const [label, setLabelState] = useState<string | undefined>();
+  const kbRef = useRef(kb);
+  const labelRef = useRef(label);
+  const setKb = (k: KbRef) => {
+    kbRef.current = k;
+    setKbState(k);
+  };
+  const setLabel = (l: string | undefined) => {
+    labelRef.current = l;
+    setLabelState(l);
+  };
   const [log, setLog] = useState<Entry[]>(() => [note(header(session.kb, session.model), "banner")]);
   const [current, setCurrent] = useState<Turn | undefined>();
   // The conversation the next question follows (cleared by /clear and /kb).
@@ -39,6 +51,7 @@ export function ChatApp({ session }: { session: ChatSession }) {
   };
   const [notice, setNotice] = useState(HELP);
   const busy = useRef<AbortController | undefined>(undefined);
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
   const print = (...entries: Entry[]) => setLog((l) => [...l, ...entries]);
 
   const ask = async (question: string) => {
@@ -53,10 +66,10 @@ export function ChatApp({ session }: { session: ChatSession }) {
     busy.current = ac;
     try {
       const r = await session.ask(
-        kb,
+        kbRef.current,
         question,
         history,
-        { label },
+        { label: labelRef.current },
         (text: string, item: AskItem) => {
           if (item.type === "retrieval") update({ rephrased: item.results.rephrased_query });
           if (text) update({ answer: turn.answer + text });
@@ -103,7 +116,7 @@ export function ChatApp({ session }: { session: ChatSession }) {
         return setNotice(`cannot list knowledge boxes: ${(e as Error).message}`);
       }
       const names = all.map((k) => k.slug).join(", ");
-      if (!arg) return setNotice(`knowledge boxes: ${names} (now ${kb.slug})`);
+      if (!arg) return setNotice(`knowledge boxes: ${names} (now ${kbRef.current.slug})`);
       const next = all.find((k) => k.slug === arg || k.uuid === arg);
       if (!next) return print(note(`no knowledge box "${arg}"; there are: ${names}`, "red"));
       setKb(next);
@@ -130,8 +143,8 @@ export function ChatApp({ session }: { session: ChatSession }) {
       if (busy.current) return;
       setInput("");
       if (!text) return;
-      if (text.startsWith("/")) void command(text);
-      else void ask(text);
+      // In order: a question typed right after `/kb other` goes to the other box.
+      chain.current = chain.current.then(() => (text.startsWith("/") ? command(text) : ask(text))).catch(() => undefined);
       return;
     }
     if (key.backspace || key.delete) return setInput((s) => s.slice(0, -1));
@@ -167,7 +180,12 @@ export function ChatApp({ session }: { session: ChatSession }) {
           {fit(prompt, width - 1).slice(5)}
           <Text inverse> </Text>
         </Text>
-        <Text dimColor>{fit(busy.current ? "answering… (Esc to stop)" : `${kb.slug} · ${notice}`, width - 1)}</Text>
+        <Text dimColor>
+          {fit(
+            busy.current ? "answering… (Esc to stop)" : `${kb.slug}${label ? ` · label ${label}` : ""} · ${notice}`,
+            width - 1,
+          )}
+        </Text>
       </Box>
     </>
   );

@@ -65,7 +65,7 @@ describe("kbox chat TUI (ink-testing-library)", () => {
     f = await until(app.lastFrame, (x) => x.includes("unknown command /frobnicate"));
     await type(app.stdin, "/kb other");
     f = await until(app.lastFrame, (x) => x.includes("switched to other"));
-    expect(f).toContain("other · kb other");
+    expect(f).toMatch(/other · label topic\/planning · kb other/);
     await type(app.stdin, "/filter off");
     await type(app.stdin, "What orbits the earth?");
     f = await until(app.lastFrame, (x) => x.includes("27 days") && x.includes("Sources"));
