@@ -64,7 +64,14 @@ export const updateAccount = route({
     title: z.string().trim().min(1).max(250).optional(),
     description: z.string().max(10_000).optional(),
     slug: KbSlug.optional(),
-    saml_config: z.unknown().optional(),
+    // kboxd signs users in with keys and tokens; it has no identity provider to hand SAML to.
+    saml_config: z
+      .unknown()
+      .optional()
+      .refine(
+        (v) => v === undefined || v === null,
+        "SAML single sign-on is not available on kboxd: users sign in with invitations, keys and tokens",
+      ),
   }),
   status: 204,
   scope: "account",

@@ -109,6 +109,9 @@ describe("accounts", () => {
     });
     expect(ext.status).toBe(422);
     expect(JSON.stringify(ext.json)).toContain("external_index_provider");
+    const saml = await call("PATCH", `/account/${z.account.id}`, { key: z.key, body: { saml_config: { domains: ["x.test"] } } });
+    expect(saml.status).toBe(422);
+    expect(JSON.stringify(saml.json)).toMatch(/saml_config.*SAML single sign-on is not available/);
   });
 });
 
