@@ -41,7 +41,11 @@ beforeAll(async () => {
   writeFileSync(join(outside, "secret.txt"), "the outside secret");
   symlinkSync(outside, join(allowed, "escape"));
   trap = await Trap.start();
-  d = await startTestDaemon({ listen: "127.0.0.1:0", env: { ...OFFLINE, KBOX_SYNC_ROOTS: allowed } });
+  // 127.0.0.2 stands for a host the owner allowed; 127.0.0.1 (the trap) for one it did not.
+  d = await startTestDaemon({
+    listen: "127.0.0.1:0",
+    env: { ...OFFLINE, KBOX_SYNC_ROOTS: allowed, KBOX_FETCH_ALLOW: "127.0.0.2" },
+  });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "trust" } })).uuid;
   for (const role of ["SMEMBER", "SCONTRIBUTOR", "SOWNER"] as const) keys[role] = await keyOf(role);
 });
@@ -161,6 +165,35 @@ describe("one outbound policy (fault 3)", () => {
       error: expect.stringMatching(/^blocked: localhost \(.+\) is a private address/),
     });
     expect(trap.connections).toBe(before);
+  });
+
+  it("an allowed host redirecting to a refused one is stopped at the redirect: 0 connections to the target", async () => {
+    const redirector = await Trap.start((req, res) => {
+      res.writeHead(302, { location: `${trap.url}/sitemap.xml` });
+      res.end();
+    }, "127.0.0.2");
+    try {
+      const conn = await connection("sitemap");
+      const before = trap.connections;
+      const r = await rawCall(d.client, "POST", `${kb()}/sync_configs`, {
+        name: "redirect",
+        external_connection_id: conn,
+        sync_root_path: `${redirector.url}/sitemap.xml`,
+      });
+      expect(r.status).toBe(201);
+      const id = (r.json as { id: string }).id;
+      let job: { status: string; error: string | null } | undefined;
+      for (let i = 0; i < 100 && !(job && /completed|failed/.test(job.status)); i++) {
+        await new Promise((res) => setTimeout(res, 100));
+        job = ((await rawCall(d.client, "GET", `${kb()}/sync_configs/${id}/jobs?limit=1`)).json as { items: (typeof job)[] })
+          .items[0];
+      }
+      expect(job).toMatchObject({ status: "failed", error: expect.stringContaining("127.0.0.1 is a private address") });
+      expect(redirector.seen.length).toBeGreaterThan(0);
+      expect(trap.connections).toBe(before);
+    } finally {
+      await redirector.close();
+    }
   });
 
   it("model routes reach no private address: pull endpoints and remote embedders get 403; folders only from the socket", async () => {
