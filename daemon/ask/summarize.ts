@@ -3,9 +3,10 @@
  * whole text, in document order), generated when the knowledge box or the request names a model.
  */
 import type { SummarizedResponse, SummarizeRequest } from "../../src/api/summarize.js";
+import { invalid, KboxError } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
-import { resolveGenerator } from "../models/generate/registry.js";
+import { ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { ResourceService } from "../resources/service.js";
 
@@ -42,13 +43,27 @@ export class SummarizeService {
     private readonly generation: GeneratorSettings,
   ) {}
 
-  async summarize(kbid: string, body: SummarizeRequest, signal?: AbortSignal): Promise<SummarizedResponse> {
+  /** `untrusted`: a TCP caller, who may not point the daemon at a model endpoint or file (docs/security.md). */
+  async summarize(
+    kbid: string,
+    body: SummarizeRequest,
+    opts: { signal?: AbortSignal; untrusted?: boolean } = {},
+  ): Promise<SummarizedResponse> {
+    const { signal } = opts;
     const kb = this.kbs.require(kbid);
     const lc = kb.learning_configuration;
-    const gen = resolveGenerator(body.generative_model ?? lc?.generative_model, {
-      userKeys: lc?.user_keys as Record<string, unknown>,
-      settings: this.generation,
-    });
+    let gen: Generator;
+    try {
+      gen = resolveGenerator(body.generative_model ?? lc?.generative_model, {
+        userKeys: lc?.user_keys as Record<string, unknown>,
+        settings: this.generation,
+        configured: lc?.generative_model,
+        untrusted: opts.untrusted ?? false,
+      });
+    } catch (e) {
+      if (!(e instanceof ModelNameError)) throw e;
+      throw invalid([{ type: "value_error", loc: ["body", "generative_model"], msg: e.message, input: body.generative_model }]);
+    }
     const texts = new Map<string, string>();
     for (const ref of body.resources) {
       const found = await this.resources
@@ -80,6 +95,18 @@ async function generated(gen: Generator, text: string, body: SummarizeRequest, s
     body.summary_kind === "extended" ? "a detailed summary in a few paragraphs" : "a short summary in two or three sentences";
   const instruction = body.user_prompt?.trim() || `Write ${length} of the following document.`;
   let out = "";
+  try {
+    out = await collect(gen, instruction, text, signal);
+  } catch (e) {
+    if (e instanceof KboxError) throw e;
+    // The model's own failure (unreachable, refused by the fetch policy, a bad key) is the caller's to see.
+    throw new KboxError(502, `the generative model ${gen.id} failed: ${(e as Error).message}`);
+  }
+  return out.trim();
+}
+
+async function collect(gen: Generator, instruction: string, text: string, signal?: AbortSignal): Promise<string> {
+  let out = "";
   for await (const c of gen.generate({
     messages: [
       { role: "system", content: "You summarize documents faithfully, using only what they say." },
@@ -91,5 +118,5 @@ async function generated(gen: Generator, text: string, body: SummarizeRequest, s
   })) {
     if (c.type === "text") out += c.text;
   }
-  return out.trim();
+  return out;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summarize as summarizeRoute } from "../../src/api/summarize.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { fetchJson } from "../helpers/raw.js";
 import { CORPUS, seedKb } from "../helpers/seed-kb.js";
@@ -21,7 +22,12 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 }
 
 beforeAll(async () => {
-  d = await startTestDaemon({ listen: "127.0.0.1:0", trustRolesHeader: true, env: OFFLINE });
+  // The OpenAI stand-in of the summarize test listens on loopback, which a listening daemon refuses by default.
+  d = await startTestDaemon({
+    listen: "127.0.0.1:0",
+    trustRolesHeader: true,
+    env: { ...OFFLINE, KBOX_FETCH_ALLOW: "127.0.0.1" },
+  });
   const docs = [
     ...CORPUS,
     {
@@ -351,10 +357,14 @@ describe("summarize", () => {
     const llm = await OpenAiStandIn.start();
     try {
       llm.script = () => ({ chunks: ["Releases ship", " on Fridays."] });
-      const r = await call("POST", `/kb/${kbid}/summarize`, {
-        resources: ["shipping"],
-        generative_model: `openai:tiny@${llm.url}`,
-      });
+      const body = { resources: ["shipping"], generative_model: `openai:tiny@${llm.url}` };
+      // Over TCP a caller may not point the daemon at an endpoint of its choosing (docs/security.md)...
+      const refused = await call("POST", `/kb/${kbid}/summarize`, body);
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.json)).toContain("generative_model");
+      expect(llm.requests).toHaveLength(0);
+      // ...the socket's owner may.
+      const r = { json: await d.client.call(summarizeRoute, { params: { kbid }, body }) };
       expect(r.json).toMatchObject({
         resources: { shipping: { summary: "Releases ship on Fridays." } },
         summary: "Releases ship on Fridays.",

@@ -15,7 +15,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return null;
   });
   mount(app, fb.listFeedback, async ({ params, query }) => ({ feedback: await s.feedback.list(params.kbid, query.ident) }));
-  mount(app, sm.summarize, async ({ params, body, signal }) => s.summarize.summarize(params.kbid, body, signal));
+  mount(app, sm.summarize, async ({ params, body, signal, principal }) =>
+    s.summarize.summarize(params.kbid, body, { signal, untrusted: principal.via !== "socket" }),
+  );
   mount(app, rt.retrieve, async ({ params, body, principal, signal }) =>
     s.retrieval.retrieve(params.kbid, body, { principal, signal }),
   );
