@@ -182,7 +182,10 @@ export class AskService {
 
   /** How well the context supports an answer, and whether that is enough for this generator. */
   private evidence(p: PreparedAsk, ctx: BuiltContext, question: string): { score: number; enough: boolean } {
-    const { score } = evidence(question, ctx.pieces);
+    // A follow-up is searched with words of the conversation added ("Why do they purr" + "cats sleep"): the
+    // documents answer it when they cover either the question as searched or as asked.
+    let { score } = evidence(question, ctx.pieces);
+    if (question !== p.body.query) score = Math.max(score, evidence(p.body.query, ctx.pieces).score);
     const min = p.generator.kind === "extractive" ? this.settings.extractiveMinEvidence : this.settings.generativeMinEvidence;
     return { score, enough: score >= min };
   }
