@@ -4,12 +4,59 @@ import { TextBuilder } from "./builder.js";
 import { ExtractionError } from "./errors.js";
 import { extractHtml } from "./html.js";
 
-/** Markdown rendered to plain text (headings start paragraphs, tables become table spans). */
+/**
+ * Markdown rendered to plain text (headings start paragraphs, tables become table spans). Its title is the
+ * front matter's `title:`, else its first heading when nothing comes before it; front matter is not text,
+ * and the heading taken as title is not a paragraph of its own (it is the resource title).
+ */
 export function markdownToText(md: string): Extracted {
-  const html = marked.parse(md, { async: false, gfm: true }) as string;
+  const { body, title: fmTitle } = frontMatter(md.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
+  const { rest, heading } = leadingHeading(body, fmTitle);
+  const html = marked.parse(rest, { async: false, gfm: true }) as string;
   const ex = extractHtml(html);
-  ex.metadata = { mime_type: "text/markdown" };
+  const title = fmTitle ?? heading;
+  ex.metadata = { mime_type: "text/markdown", ...(title ? { title } : {}) };
   return ex;
+}
+
+const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+
+/** YAML front matter (`---` … `---`) cut off the document, with its `title:` (quotes removed). */
+function frontMatter(md: string): { body: string; title?: string } {
+  const m = FRONT_MATTER.exec(md);
+  if (!m) return { body: md };
+  const line = /^title:[ \t]*(.+)$/m.exec(m[1])?.[1].trim();
+  const title = line?.replace(/^(["'])(.*)\1$/, "$2").trim();
+  return { body: md.slice(m[0].length), ...(title ? { title } : {}) };
+}
+
+/**
+ * The heading that opens the document (only blank lines or HTML before it), else its first level-1
+ * heading, cut from the text. With a front-matter title, only a heading repeating that title is cut.
+ */
+function leadingHeading(md: string, fmTitle: string | undefined): { rest: string; heading?: string } {
+  let offset = 0;
+  let leading = true;
+  for (const tok of new Lexer({ gfm: true }).lex(md)) {
+    const at = md.indexOf(tok.raw, offset);
+    if (at === -1) continue;
+    offset = at + tok.raw.length;
+    if (tok.type === "space" || tok.type === "html") continue;
+    if (tok.type === "heading" && (leading || tok.depth === 1)) {
+      const heading = headingText(tok.text);
+      if (heading && (fmTitle === undefined || heading === fmTitle))
+        return { rest: md.slice(0, at) + md.slice(at + tok.raw.length), heading };
+      if (fmTitle === undefined) return { rest: md };
+    }
+    leading = false;
+  }
+  return { rest: md };
+}
+
+/** A heading's inline Markdown as plain text. */
+function headingText(inline: string): string {
+  const html = marked.parseInline(inline, { async: false, gfm: true }) as string;
+  return extractHtml(html).text.replace(/\s+/g, " ").trim();
 }
 
 /** Markdown kept as written; headings are hard breaks and GFM tables are table spans. */
