@@ -4,12 +4,20 @@ import { TextBuilder } from "./builder.js";
 import { ExtractionError } from "./errors.js";
 import { extractHtml } from "./html.js";
 
-/**
- * Markdown rendered to plain text (headings start paragraphs, tables become table spans). Its title is the
- * front matter's `title:`, else its first heading when nothing comes before it; front matter is not text,
- * and the heading taken as title is not a paragraph of its own (it is the resource title).
- */
+/** Markdown rendered to plain text (headings start paragraphs, tables become table spans). */
 export function markdownToText(md: string): Extracted {
+  const html = marked.parse(md, { async: false, gfm: true }) as string;
+  const ex = extractHtml(html);
+  ex.metadata = { mime_type: "text/markdown" };
+  return ex;
+}
+
+/**
+ * A Markdown document (a file) as text, with its title: the front matter's `title:`, else the heading
+ * that opens it, else its first level-1 heading. Front matter is not text, and the heading taken as
+ * title is not a paragraph of its own (it titles the resource; see ingest/retitle.ts).
+ */
+export function markdownDocument(md: string): Extracted {
   const { body, title: fmTitle } = frontMatter(md.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
   const { rest, heading } = leadingHeading(body, fmTitle);
   const html = marked.parse(rest, { async: false, gfm: true }) as string;
