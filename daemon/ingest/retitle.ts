@@ -14,21 +14,13 @@ export interface TitleSource {
   outcome: FieldOutcome;
 }
 
-/** The previous extraction's title of a field (loaded from its output), so that a changed heading retitles. */
-async function previousTitle(store: KbStore, doc: FieldDoc): Promise<string | undefined> {
-  const copy = { ...doc };
-  await store.loadExtracted([copy]);
-  const meta = (copy.extracted as { metadata?: { metadata?: { title?: unknown } } } | undefined)?.metadata?.metadata;
-  return typeof meta?.title === "string" ? meta.title : undefined;
-}
-
 /**
  * The titles a resource has when nobody titled it: none, its file's name (or its path's last part) or its
  * link's URL, or the title this field's content gave it before. Any other title was given by the user.
  */
-function defaulted(res: ResourceDoc, doc: FieldDoc, previous: string | undefined): boolean {
+function defaulted(res: ResourceDoc, key: string, doc: FieldDoc): boolean {
   const t = res.title?.trim() ?? "";
-  if (!t || t === previous) return true;
+  if (!t || res.titled_by === key) return true;
   const o = res.origin;
   const names =
     doc.type === "link"
@@ -60,17 +52,17 @@ export async function retitle(
   );
   const title = src?.outcome.title?.trim();
   if (!src?.doc || !title || title === res.title) return undefined;
-  const previous = await previousTitle(store, src.doc);
   const key = fieldKey("generic", "title");
   const prepared = await prepareField("generic", "title", title, { kbid: store.kbid, rid, blobs: store.blobs, loc: [] });
   const old = res.fields[key] ? await store.fields.get(fieldRecordKey(rid, key)) : undefined;
   // Checked again after the awaits: the user may have titled the resource meanwhile.
   const cur = store.resources.get(rid);
-  if (!cur || !current(src.key) || !defaulted(cur, src.doc, previous)) return undefined;
+  if (!cur || !current(src.key) || !defaulted(cur, src.key, src.doc)) return undefined;
   const doc: FieldDoc = { ...(old ?? {}), rid, type: "generic", id: "title", value: title };
   delete doc.errors;
   const next = structuredClone(cur);
   next.title = title;
+  next.titled_by = src.key;
   next.fields[key] = {
     type: "generic",
     id: "title",

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -125,5 +125,42 @@ describe("resource titles from the content", () => {
     // The slug travels with the upload's payload, whose title defaults to the file name: still replaced.
     const mine = await d.client.call(api.getResource.bySlug, { params: { kbid, rslug: "mine" }, query: {} });
     expect(mine.title).toBe("Heading Of Mine");
+  });
+
+  it("in a folder sync, an edited heading retitles and a moved file keeps its heading's title", async () => {
+    const root = join(dir, "synced");
+    mkdirSync(root);
+    writeFileSync(join(root, "heron.md"), "# Heron Field Notes\n\nThe heron waits at the reeds.\n");
+    const added = await d.cli(["sync", "add", root, "--kb", "titles", "--name", "notes"]);
+    expect(added.code, added.stderr).toBe(0);
+    const titleOf = async () => {
+      const list = await d.client.call(api.listResources, { params: { kbid }, query: { size: 50 } });
+      return list.resources.filter((r) => /heron/i.test(r.title)).map((r) => r.title);
+    };
+    for (const until = Date.now() + 20_000; !(await titleOf()).length && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 100));
+    await waitIdle(d.client, kbid);
+    expect(await titleOf()).toEqual(["Heron Field Notes"]);
+    writeFileSync(join(root, "heron.md"), "# Grey Heron Diary\n\nThe heron waits at the reeds.\n");
+    expect((await d.cli(["sync", "run", "notes", "--kb", "titles", "--wait"])).code).toBe(0);
+    await waitIdle(d.client, kbid);
+    expect(await titleOf()).toEqual(["Grey Heron Diary"]);
+    renameSync(join(root, "heron.md"), join(root, "birds-heron.md"));
+    expect((await d.cli(["sync", "run", "notes", "--kb", "titles", "--wait"])).code).toBe(0);
+    await waitIdle(d.client, kbid);
+    expect(await titleOf()).toEqual(["Grey Heron Diary"]);
+    // Once the user titles it, an edited heading no longer does.
+    const list = await d.client.call(api.listResources, { params: { kbid }, query: { size: 50 } });
+    const rid = list.resources.find((r) => r.title === "Grey Heron Diary")?.id as string;
+    await d.client.call(api.updateResource.byId, { params: { kbid, rid }, body: { title: "My heron" } });
+    writeFileSync(join(root, "birds-heron.md"), "# Heron Diary, Second Year\n\nThe heron still waits.\n");
+    expect((await d.cli(["sync", "run", "notes", "--kb", "titles", "--wait"])).code).toBe(0);
+    await waitIdle(d.client, kbid);
+    const edited = await d.client.call(find.find, {
+      params: { kbid },
+      body: { query: "heron still waits", features: ["keyword"] },
+    });
+    expect(Object.keys(edited.resources)).toContain(rid);
+    expect(await titleOf()).toEqual(["My heron"]);
   });
 });
