@@ -30,6 +30,8 @@ export interface FieldOutcome {
   mime?: string;
   language?: string;
   languages: string[];
+  /** The title the content gives itself (a page's <title>, a Markdown heading), when it has one. */
+  title?: string;
 }
 
 /** Where file fields find their bytes (the blob store, or a path handed to an extraction worker). */
@@ -187,6 +189,7 @@ function describe(doc: FieldDoc, ex: Extracted, units: IndexUnit[]): FieldOutcom
     mime: ex.metadata.mime_type,
     language: ex.metadata.language,
     languages: ex.metadata.languages ?? [],
+    ...(ex.metadata.title ? { title: ex.metadata.title } : {}),
   };
 }
 

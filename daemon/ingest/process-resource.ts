@@ -11,6 +11,7 @@ import {
   type ProcessOptions,
   transientOf,
 } from "./process-field.js";
+import { retitle } from "./retitle.js";
 import { expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
 import { buildRows } from "./rows.js";
 import { splitOptionsFor } from "./strategy.js";
@@ -96,7 +97,7 @@ interface Work extends FieldResult {
 async function prepare(ctx: RunContext, rid: string, fields: string[], stats: RunStats): Promise<Work[]> {
   const docs = await ctx.store.fields.group(rid);
   const keys = fields.filter((key) => ctx.store.resources.get(rid)?.fields[key]);
-  const work = await Promise.all(
+  let work = await Promise.all(
     keys.map(async (key): Promise<Work> => {
       const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
       const doc = docs.get(fieldRecordKey(rid, key));
@@ -106,6 +107,15 @@ async function prepare(ctx: RunContext, rid: string, fields: string[], stats: Ru
       return { key, hash, doc, outcome, rows: [] };
     }),
   );
+  // A page or Markdown document that names itself titles a resource nobody titled (before its rows take the title).
+  const hashOf = (key: string) => work.find((w) => w.key === key)?.hash;
+  const titled = await retitle(ctx.store, rid, work, (key) => current(ctx, rid, key, hashOf(key)));
+  if (titled) {
+    const key = fieldKey("generic", "title");
+    const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
+    const outcome = await ctx.extract(titled, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, titled) });
+    work = [...work.filter((w) => w.key !== key), { key, hash, doc: titled, outcome, rows: [] }];
+  }
   for (const w of work) {
     const res = ctx.store.resources.get(rid);
     if (res && w.doc && current(ctx, rid, w.key, w.hash)) w.rows = await indexRows(ctx, res, w.doc, w.outcome, stats);

@@ -288,7 +288,10 @@ export class ResourceService {
       loc,
       source,
     });
-    if (input.title != null) prepared.push(await prepareField("generic", "title", input.title, ctx(["body", "title"])));
+    if (input.title != null) {
+      delete res.titled_by; // a title set by the user is theirs: content no longer retitles the resource
+      prepared.push(await prepareField("generic", "title", input.title, ctx(["body", "title"])));
+    }
     if (input.summary != null) prepared.push(await prepareField("generic", "summary", input.summary, ctx(["body", "summary"])));
     for (const [map, type] of WRITABLE_MAPS) {
       const fields = (input as Record<string, Record<string, unknown> | undefined>)[map];

@@ -39,6 +39,8 @@ export interface ResourceDoc {
   id: string;
   slug?: string;
   title?: string;
+  /** The field (`f/file`, `u/link`) whose content gave the title (a page's <title>, a heading); cleared when a title is set. */
+  titled_by?: string;
   summary?: string;
   icon?: string;
   thumbnail?: string;

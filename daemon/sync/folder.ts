@@ -130,7 +130,7 @@ export async function syncFolder(
         const from = moves.get(f);
         if (from) {
           const r = owned.get(from)!;
-          await moveTo(ctx.resources, ctx.kbid, ctx.config, r.id, f);
+          await moveTo(ctx.resources, ctx.kbid, ctx.config, r, f);
           stats.moved++;
           return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
         }

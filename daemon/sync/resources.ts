@@ -101,8 +101,10 @@ export async function moveTo(
   resources: ResourceService,
   kbid: string,
   config: SyncConfig,
-  rid: string,
+  res: ResourceDoc,
   f: LocalFile,
 ): Promise<void> {
-  await resources.update(kbid, { rid }, { title: basename(f.rel), origin: origin(config, f) });
+  // The title follows the file name only while it is the file name (not a page's or heading's title).
+  const named = !res.title || res.title === res.origin?.filename || res.title === basename(res.origin?.path ?? "");
+  await resources.update(kbid, { rid: res.id }, { ...(named ? { title: basename(f.rel) } : {}), origin: origin(config, f) });
 }

@@ -8,6 +8,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { waitIdle } from "./ingest-helpers.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -122,8 +123,10 @@ describe("kbox sync add", () => {
     const job = await idle("docs");
     expect(job).toMatchObject({ status: "completed", trigger: "created" });
     expect(job.stats).toMatchObject({ added: 2, failed: 0 });
+    await waitIdle(d.client, kbid);
     const list = await d.client.call(resources.listResources, { params: { kbid }, query: { size: 50 } });
-    expect(list.resources.map((x) => x.title).sort()).toEqual(["a.md", "c.md"]);
+    // a.md opens with a heading: its title; c.md has none: its file name.
+    expect(list.resources.map((x) => x.title).sort()).toEqual(["A", "c.md"]);
   });
 
   it("--json prints the created configuration", async () => {
@@ -378,7 +381,7 @@ describe("kbox sync remove", () => {
     expect(r.stderr).toContain("removed sync docs");
     expect((await d.client.call(sync.listConfigs, { params: { kbid } })).map((c) => c.name)).not.toContain("docs");
     const list = await d.client.call(resources.listResources, { params: { kbid }, query: { size: 50 } });
-    expect(list.resources.map((x) => x.title)).toContain("a.md");
+    expect(list.resources.map((x) => x.title)).toContain("A");
     const site = await configNamed("site");
     expect((await cli(["sync", "remove", "site", "--yes", "--delete-resources"])).code).toBe(0);
     const after = await d.client.call(resources.listResources, { params: { kbid }, query: { size: 50 } });

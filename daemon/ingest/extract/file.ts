@@ -10,7 +10,7 @@ import { type Detected, detectFile } from "./detect.js";
 import { asExtractionError, ExtractionError } from "./errors.js";
 import { extractHtml } from "./html.js";
 import { stripOverstrike, troffToText } from "./man.js";
-import { jsonlToText, jsonToText, markdownToText, rstToText } from "./markup.js";
+import { jsonlToText, jsonToText, markdownDocument, rstToText } from "./markup.js";
 import { plainText } from "./text.js";
 
 /** What `extractFileField` needs to know about a stored file. */
@@ -52,7 +52,7 @@ const READERS: Record<string, Reader> = {
     (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
   "text/html": async (i, d) => extractHtml(await readText(i.path, d), { mainContent: i.htmlMainContent }),
   "application/xml": async (i, d) => ({ ...extractHtml(await readText(i.path, d)), metadata: { mime_type: "application/xml" } }),
-  "text/markdown": async (i, d) => markdownToText(await readText(i.path, d)),
+  "text/markdown": async (i, d) => markdownDocument(await readText(i.path, d)),
   "text/x-rst": async (i, d) => rstToText(await readText(i.path, d)),
   "application/json": async (i, d) => jsonToText(await readText(i.path, d)),
   "application/x-ndjson": async (i, d) => jsonlToText(await readText(i.path, d)),

@@ -40,6 +40,9 @@ export function extractHtml(html: string, opts: HtmlOptions = {}): Extracted {
     }
     return b.build(metadata);
   }
+  // The page's first heading repeating its <title> is the title, not a paragraph of its own.
+  const h1 = document.querySelector("h1");
+  if (h1 && metadata.title && clean(h1.textContent) === metadata.title) h1.remove();
   if (opts.mainContent) {
     const main = mainContent(document);
     if (main) {

@@ -12,6 +12,61 @@ export function markdownToText(md: string): Extracted {
   return ex;
 }
 
+/**
+ * A Markdown document (a file) as text, with its title: the front matter's `title:`, else the heading
+ * that opens it, else its first level-1 heading. Front matter is not text, and the heading taken as
+ * title is not a paragraph of its own (it titles the resource; see ingest/retitle.ts).
+ */
+export function markdownDocument(md: string): Extracted {
+  const { body, title: fmTitle } = frontMatter(md.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
+  const { rest, heading } = leadingHeading(body, fmTitle);
+  const html = marked.parse(rest, { async: false, gfm: true }) as string;
+  const ex = extractHtml(html);
+  const title = fmTitle ?? heading;
+  ex.metadata = { mime_type: "text/markdown", ...(title ? { title } : {}) };
+  return ex;
+}
+
+const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
+
+/** YAML front matter (`---` … `---`) cut off the document, with its `title:` (quotes removed). */
+function frontMatter(md: string): { body: string; title?: string } {
+  const m = FRONT_MATTER.exec(md);
+  if (!m) return { body: md };
+  const line = /^title:[ \t]*(.+)$/m.exec(m[1])?.[1].trim();
+  const title = line?.replace(/^(["'])(.*)\1$/, "$2").trim();
+  return { body: md.slice(m[0].length), ...(title ? { title } : {}) };
+}
+
+/**
+ * The heading that opens the document (only blank lines or HTML before it), else its first level-1
+ * heading, cut from the text. With a front-matter title, only a heading repeating that title is cut.
+ */
+function leadingHeading(md: string, fmTitle: string | undefined): { rest: string; heading?: string } {
+  let offset = 0;
+  let leading = true;
+  for (const tok of new Lexer({ gfm: true }).lex(md)) {
+    const at = md.indexOf(tok.raw, offset);
+    if (at === -1) continue;
+    offset = at + tok.raw.length;
+    if (tok.type === "space" || tok.type === "html") continue;
+    if (tok.type === "heading" && (leading || tok.depth === 1)) {
+      const heading = headingText(tok.text);
+      if (heading && (fmTitle === undefined || heading === fmTitle))
+        return { rest: md.slice(0, at) + md.slice(at + tok.raw.length), heading };
+      if (fmTitle === undefined) return { rest: md };
+    }
+    leading = false;
+  }
+  return { rest: md };
+}
+
+/** A heading's inline Markdown as plain text. */
+function headingText(inline: string): string {
+  const html = marked.parseInline(inline, { async: false, gfm: true }) as string;
+  return extractHtml(html).text.replace(/\s+/g, " ").trim();
+}
+
 /** Markdown kept as written; headings are hard breaks and GFM tables are table spans. */
 export function keepMarkdown(md: string): Extracted {
   const text = md.replace(/\r\n?/g, "\n");

@@ -251,7 +251,13 @@ describe("extractFileField: text formats", () => {
     await writeFile(at("readme.md"), "# Title\n\nSome *emphasis* and `code`.\n\n- one\n- two\n");
     const md = await extractFileField({ path: at("readme.md") });
     expect(md.metadata.mime_type).toBe("text/markdown");
-    expect(paras(md).map((p) => p[0])).toEqual(["Title", "Some emphasis and code.", "one\ntwo"]);
+    // The opening heading is the document's title, not a paragraph of its own.
+    expect(md.metadata.title).toBe("Title");
+    expect(paras(md).map((p) => p[0])).toEqual(["Some emphasis and code.", "one\ntwo"]);
+    await writeFile(at("fm.md"), '---\ntitle: "Front: matter"\ntags: [a]\n---\nIntro line.\n\n# Not the title\n\nBody.\n');
+    const fm = await extractFileField({ path: at("fm.md") });
+    expect(fm.metadata.title).toBe("Front: matter");
+    expect(paras(fm).map((p) => p[0])).toEqual(["Intro line.", "Not the title", "Body."]);
 
     await writeFile(at("notes.txt"), "First line\nsame paragraph.\r\n\r\nSecond paragraph.");
     const txt = await extractFileField({ path: at("notes.txt") });
