@@ -111,21 +111,7 @@ export class BackupService {
       await this.records.delete(id);
       throw e;
     }
-    const doc: BackupDoc = {
-      id,
-      kind,
-      account_id: LOCAL_ACCOUNT,
-      kb_id: kb.uuid,
-      kb_data: { id: kb.uuid, slug: kb.slug, title: kb.title, created: kb.created },
-      started_at: started,
-      finished_at: null,
-      status: "running",
-      size: 0,
-      path: join(kind === "export" ? this.exportsDir : this.backupsDir, `${id}.tar.gz`),
-      tables: snap.tables,
-      paragraphs: snap.rows.paragraphs ?? 0,
-      scheduled: opts.scheduled ?? false,
-    };
+    const doc: BackupDoc = { ...base, tables: snap.tables, paragraphs: snap.rows.paragraphs ?? 0 };
     await this.records.put(id, doc);
     this.log(`${kind} ${id} of ${kb.slug} started${doc.scheduled ? " (scheduled)" : ""}`, { kb: kb.slug, backup: id });
     const progress = { done: 0, total: 0 };
