@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, mkdirSync } from "node:fs";
-import { readFile, rename, rm, stat } from "node:fs/promises";
+import { readFile, rename, rm, stat, statfs } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
@@ -96,9 +96,49 @@ export async function extractArchive(input: Readable, dir: string): Promise<Back
   return manifest;
 }
 
+/** The largest manifest read into memory (a million files listed is about 150 MB; real ones are far smaller). */
+const MAX_MANIFEST = 64 * 1024 ** 2;
+/** Bytes of files an archive may hold before its manifest (kbox writes it first; a hand re-pack may not). */
+const BEFORE_MANIFEST = 16 * 1024 ** 2;
+
+/**
+ * What an entry may be, given the manifest read so far (`early`: bytes already unpacked before it).
+ * kbox writes the manifest first, and every other file must be one it lists, with the size it lists:
+ * a forged or bombed archive is refused before a byte of an unlisted or oversized file is written, not
+ * after it is all unpacked. Files before the manifest are allowed up to BEFORE_MANIFEST bytes in all.
+ */
+function entryProblem(rel: string, size: number, manifest: BackupManifest | undefined, early: number): string | undefined {
+  if (!manifest) {
+    if (rel === "manifest.json") return size > MAX_MANIFEST ? `manifest.json of ${size} bytes` : undefined;
+    return early + size > BEFORE_MANIFEST
+      ? `more than ${BEFORE_MANIFEST} bytes before manifest.json (kbox archives hold it first; re-pack with manifest.json first)`
+      : undefined;
+  }
+  return fileProblem(rel, size, manifest);
+}
+
+function fileProblem(rel: string, size: number, manifest: BackupManifest): string | undefined {
+  const want = manifest.files[rel];
+  if (!want) return `file not in the manifest: ${rel} (refused before writing it)`;
+  if (want.size !== size) return `${rel} is ${size} bytes where the manifest says ${want.size} (refused before writing it)`;
+  return undefined;
+}
+
+/** Refuse an archive whose listed files need more room than the disk has (507), before unpacking them. */
+async function checkRoom(dir: string, m: BackupManifest): Promise<void> {
+  const need = Object.values(m.files).reduce((n, f) => n + (Number.isFinite(f?.size) ? f.size : 0), 0);
+  const fs = await statfs(dir);
+  const free = fs.bavail * fs.bsize;
+  if (need > free) {
+    throw new KboxError(507, `The backup archive unpacks to ${need} bytes and the data folder's disk has ${free} free`);
+  }
+}
+
 /** Parse the tar stream ourselves (rather than tar.x) so that we own, hash and can stop every write. */
 function unpack(input: Readable, dir: string, sums: Sums): Promise<void> {
   const writes: Promise<void>[] = [];
+  let manifest: BackupManifest | undefined;
+  let early = 0;
   const open = new Set<import("node:fs").WriteStream>();
   let failed: Error | undefined;
   return new Promise<void>((resolve, reject) => {
@@ -129,15 +169,25 @@ function unpack(input: Readable, dir: string, sums: Sums): Promise<void> {
           entry.resume();
           return;
         }
+        const problem = entryProblem(rel, entry.size, manifest, early);
+        if (!manifest && rel !== "manifest.json") early += entry.size;
+        if (problem) {
+          entry.resume();
+          fail(corrupt(problem));
+          return;
+        }
         mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
         const ws = createWriteStream(target, { flags: "wx", mode: 0o600 });
         const h = createHash("sha256");
+        const isManifest = !manifest && rel === "manifest.json";
+        const kept: Buffer[] = [];
         let size = 0;
         open.add(ws);
         // One consumer that hashes and writes, with backpressure: a pipe plus a 'data' listener race.
         entry.on("data", (c: Buffer) => {
           h.update(c);
           size += c.length;
+          if (isManifest) kept.push(c);
           if (!ws.write(c)) {
             entry.pause();
             ws.once("drain", () => entry.resume());
@@ -146,6 +196,21 @@ function unpack(input: Readable, dir: string, sums: Sums): Promise<void> {
         entry.on("end", () => {
           sums[rel] = { size, sha256: h.digest("hex") };
           ws.end();
+          if (!isManifest) return;
+          // The entries after it are checked against it as they come (entryProblem), so it is read now.
+          try {
+            manifest = JSON.parse(Buffer.concat(kept).toString("utf8")) as BackupManifest;
+            checkFormat(manifest);
+          } catch (e) {
+            return fail(e instanceof KboxError ? e : corrupt("no readable manifest.json"));
+          }
+          // What came before it is held to it now.
+          for (const [f, got] of Object.entries(sums)) {
+            const why = f === "manifest.json" ? undefined : fileProblem(f, got.size, manifest);
+            if (why) return fail(corrupt(why));
+          }
+          // Writing goes on meanwhile; a refusal stops every write (fail), a few chunks in at most.
+          checkRoom(dir, manifest).catch((e: Error) => fail(e));
         });
         writes.push(
           finished(ws).then(
