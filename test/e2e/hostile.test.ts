@@ -584,9 +584,14 @@ describe("security: keys of each role trying to make the daemon read or fetch wh
     };
     const folderConn = await post("/external_connections", { provider: "local_folder" });
     const sitemapConn = await post("/external_connections", { provider: "sitemap" });
+    const links = {
+      rid: ((await rawCall(t.client, "POST", `${kb}/resources`, { slug: "links", title: "Links" })).json as { uuid: string })
+        .uuid,
+    };
     const root = (conn: string, path: string) => ({ name: "ok", external_connection_id: conn, sync_root_path: path });
     const all = escapeCases({
       kbid: sid,
+      rid: links.rid,
       allowed,
       outside,
       data: t.daemon.paths.data,
@@ -602,10 +607,15 @@ describe("security: keys of each role trying to make the daemon read or fetch wh
     const wrong: string[] = [];
     const accepted = new Set<string>();
     let streamed = 0;
+    let linked = 0;
     for (const c of all) {
       const r = await rawCall(keys[c.role]!, c.method, c.path, c.body);
       if (c.background && c.role === "SOWNER" && r.status >= 200 && r.status < 300) {
         accepted.add((r.json as { id: string }).id);
+        continue;
+      }
+      if (c.link && c.role !== "SMEMBER" && r.status === 201) {
+        linked++;
         continue;
       }
       if (c.stream && r.status === 200 && /"type":"error","detail":"blocked: /.test(r.text) && !/"type":"done"/.test(r.text)) {
@@ -628,11 +638,28 @@ describe("security: keys of each role trying to make the daemon read or fetch wh
       expect(jobs.length, id).toBeGreaterThan(0);
       for (const j of jobs) expect(j, id).toMatchObject({ status: "failed", error: expect.stringMatching(/blocked/) });
     }
+    // Link fields a writer could add: each one's extraction ends in an error, before the trap is read.
+    let fields: Record<string, { status?: string; error?: { code_str?: string } }> = {};
+    for (let i = 0; i < 200; i++) {
+      const res = (await rawCall(t.client, "GET", `${kb}/resource/${links.rid}?show=errors&show=basic`)).json as {
+        data?: { links?: typeof fields };
+      };
+      fields = res.data?.links ?? {};
+      if (Object.values(fields).filter((f) => /BLOCKED|ERROR/.test(f.status ?? "")).length >= linked) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(linked).toBeGreaterThan(0);
+    expect(Object.keys(fields)).toHaveLength(linked);
+    for (const [id, f] of Object.entries(fields)) {
+      // Non-public addresses end BLOCKED; other schemes are not links (INVALID_INPUT).
+      expect(f.status, id).toMatch(/^(BLOCKED|ERROR)$/);
+      expect(f.error?.code_str, id).toMatch(/^(BLOCKED|INVALID_INPUT)$/);
+    }
     expect(trap.connections).toBe(0);
     expect(trap.seen).toEqual([]);
     expect((await t.client.call(daemonApi.hello)).name).toBe("kboxd");
     console.log(
-      `security table: ${all.length} requests, ${accepted.size} accepted configurations failed their jobs, ${streamed} pulls refused in their stream`,
+      `security table: ${all.length} requests, ${accepted.size} accepted configurations failed their jobs, ${streamed} pulls refused in their stream, ${linked} link fields blocked at extraction`,
     );
   });
 });

@@ -23,7 +23,10 @@ export async function roleKey(d: TestDaemon, role: accounts.KbRole): Promise<Kbo
   return new KboxClient({ kind: "http", baseUrl: d.url!, apiKey: k.token });
 }
 
-/** One escape attempt. `background`: a root the daemon may accept and then must fail to sync, unconnected. */
+/**
+ * One escape attempt. `background`: a root the daemon may accept from a manager and then must fail to sync,
+ * unconnected. `link`: a link field a writer may add; its extraction must fetch nothing.
+ */
 export interface Escape {
   name: string;
   role: Role;
@@ -31,12 +34,15 @@ export interface Escape {
   path: string;
   body: unknown;
   background?: boolean;
+  link?: boolean;
   /** A streamed route (models pull): it may answer 200 with an error event refusing the target. */
   stream?: boolean;
 }
 
 export interface EscapeWorld {
   kbid: string;
+  /** A resource whose link fields the table sets. */
+  rid: string;
   /** KBOX_SYNC_ROOTS of the daemon. */
   allowed: string;
   /** A folder outside it, and a symlink to it inside it (allowed/escape). */
@@ -159,6 +165,16 @@ export function escapeCases(w: EscapeWorld): Escape[] {
       add(`model url ${url}`, "POST", "/api/v1/kbox/models", { name: "openai:probe", url, model: "m" });
       add(`hub endpoint ${url}`, "POST", "/api/v1/kbox/models/pull", { id: "bge-small-en-v1.5", endpoint: url });
     }
+    targets.forEach((uri, i) => {
+      out.push({
+        name: `${role} link field ${uri}`,
+        role,
+        method: "PUT",
+        path: `${kb}/resource/${w.rid}/link/${role.toLowerCase()}${i}`,
+        body: { uri },
+        link: true,
+      });
+    });
     for (const from of ["/etc", w.data, join(w.allowed, "escape")])
       add(`pull from ${from}`, "POST", "/api/v1/kbox/models/pull", { id: "bge-small-en-v1.5", from });
     add(
