@@ -56,7 +56,7 @@ export interface EscapeWorld {
   sitemapConfig: string;
   /** The listener every refused target points at. */
   trapPort: number;
-  /** An allowed host (KBOX_FETCH_ALLOW) answering 302 to the trap. */
+  /** An allowed host (KBOX_FETCH_ALLOW) answering 302 to the trap, or to the URL after `/to/`. */
   redirector: string;
 }
 
@@ -129,6 +129,19 @@ function names(port: number): string[] {
   return [`http://localhost:${port}/sitemap.xml`, `http://LocalHost:${port}/`];
 }
 
+/** Redirects from the allowed host to refused targets. */
+function redirects(w: EscapeWorld): string[] {
+  const to = (u: string) => `${w.redirector}/to/${encodeURIComponent(u)}`;
+  return [
+    `${w.redirector}/sitemap.xml`,
+    to(`http://localhost:${w.trapPort}/`),
+    to(`http://[::1]:${w.trapPort}/`),
+    to(`http://0x7f000001:${w.trapPort}/`),
+    to("http://169.254.169.254/latest/meta-data/"),
+    to("file:///etc/passwd"),
+  ];
+}
+
 export function escapeCases(w: EscapeWorld): Escape[] {
   const kb = `/api/v1/kb/${w.kbid}`;
   const out: Escape[] = [];
@@ -177,17 +190,19 @@ export function escapeCases(w: EscapeWorld): Escape[] {
     });
     for (const from of ["/etc", w.data, join(w.allowed, "escape")])
       add(`pull from ${from}`, "POST", "/api/v1/kbox/models/pull", { id: "bge-small-en-v1.5", from });
-    add(
-      "sitemap redirecting to loopback",
-      "POST",
-      `${kb}/sync_configs`,
-      {
-        name: "r",
-        external_connection_id: w.sitemapConn,
-        sync_root_path: `${w.redirector}/sitemap.xml`,
-      },
-      true,
-    );
+    redirects(w).forEach((url, i) => {
+      const root = { name: "r", external_connection_id: w.sitemapConn, sync_root_path: url };
+      add(`sitemap redirecting ${url}`, "POST", `${kb}/sync_configs`, root, true);
+      add(`hub endpoint redirecting ${url}`, "POST", "/api/v1/kbox/models/pull", { id: "bge-small-en-v1.5", endpoint: url });
+      out.push({
+        name: `${role} link field redirecting ${url}`,
+        role,
+        method: "PUT",
+        path: `${kb}/resource/${w.rid}/link/${role.toLowerCase()}r${i}`,
+        body: { uri: url },
+        link: true,
+      });
+    });
   }
   return out;
 }
