@@ -670,4 +670,42 @@ describe("security: keys of each role trying to make the daemon read or fetch wh
       `security table: ${all.length} requests, ${accepted.size} accepted configurations failed their jobs, ${streamed} pulls refused in their stream, ${linked} link fields blocked at extraction`,
     );
   });
+
+  it("a manager's configured model endpoint on loopback (or redirecting there) is refused when used, 0 connections", async () => {
+    const mkb = (await t.client.call(kbs.createKb, { body: { slug: "endpoints" } })).uuid;
+    const kb = `/api/v1/kb/${mkb}`;
+    const made = await rawCall(t.client, "POST", `${kb}/resources`, {
+      slug: "ship",
+      title: "Ship",
+      texts: { t: { body: "The team ships every Friday." } },
+    });
+    expect(made.status).toBe(201);
+    const endpoint = (url: string) => ({ user_keys: { openai: { url, key: "sk-manager" } } });
+    for (const role of ["SMEMBER", "SCONTRIBUTOR"] as const)
+      expect((await rawCall(keys[role]!, "PATCH", `${kb}/configuration`, endpoint(`${trap.url}/v1`))).status, role).toBe(403);
+    const urls = [
+      `${trap.url}/v1`,
+      `http://localhost:${trap.port}/v1`,
+      `http://[::1]:${trap.port}/v1`,
+      `${redirector.url}/to/${encodeURIComponent(`${trap.url}/v1/chat/completions`)}`,
+    ];
+    for (const url of urls) {
+      expect((await rawCall(keys.SOWNER!, "PATCH", `${kb}/configuration`, endpoint(url))).status, url).toBe(200);
+      let text = "";
+      for (let i = 0; i < 100; i++) {
+        const r = await rawCall(keys.SOWNER!, "POST", `${kb}/ask`, {
+          query: "When does the team ship?",
+          features: ["keyword"],
+          generative_model: "openai:x",
+        });
+        text = r.text;
+        if (!text.includes("no_retrieval_data")) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      // Model endpoints do not follow redirects at all: the allowed host's 302 is the answer.
+      expect(text, url).toMatch(/"type":"error","error":"(blocked: |model endpoint answered 302)/);
+      expect(text).not.toContain(Trap.SECRET);
+    }
+    expect(trap.connections).toBe(0);
+  });
 });
