@@ -1,12 +1,16 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as daemonApi from "../../src/api/daemon.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
-import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import type { KboxClient } from "../../src/client/client.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { type Escape, escapeCases, ROLES, roleKey } from "../helpers/escapes.js";
 import { rawCall } from "../helpers/raw.js";
+import { Trap } from "../helpers/trap.js";
 
 /** One hostile request and the status it must get. */
 interface Case {
@@ -534,5 +538,174 @@ describe("hostile input", () => {
     expect(list.resources.map((x) => x.id)).toEqual([rid]);
     const names = (await d.client.call(kbs.listKbs)).kbs.map((k) => k.slug);
     expect(names).toEqual(["hostile"]);
+  });
+});
+
+describe("security: keys of each role trying to make the daemon read or fetch what its owner did not allow", () => {
+  let t: TestDaemon;
+  let trap: Trap;
+  let redirector: Trap;
+  let allowed: string;
+  let outside: string;
+  const keys: Partial<Record<Escape["role"], KboxClient>> = {};
+  beforeAll(async () => {
+    allowed = mkdtempSync(join(tmpdir(), "kbox-allowed-"));
+    outside = mkdtempSync(join(tmpdir(), "kbox-outside-"));
+    mkdirSync(join(allowed, "notes"));
+    writeFileSync(join(outside, "secret.txt"), "the outside secret");
+    symlinkSync(outside, join(allowed, "escape"));
+    trap = await Trap.start();
+    // 127.0.0.2 is a host the owner allowed; it redirects to the trap (127.0.0.1), which it did not.
+    redirector = await Trap.start((req, res) => {
+      const to = req.url?.startsWith("/to/") ? decodeURIComponent(req.url.slice(4)) : `${trap.url}/sitemap.xml`;
+      res.writeHead(302, { location: to });
+      res.end();
+    }, "127.0.0.2");
+    t = await startTestDaemon({
+      listen: "127.0.0.1:0",
+      env: { ...OFFLINE, KBOX_SYNC_ROOTS: allowed, KBOX_FETCH_ALLOW: "127.0.0.2" },
+    });
+    for (const role of ROLES) keys[role] = await roleKey(t, role);
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await trap?.close();
+    await redirector?.close();
+    rmSync(allowed, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("refuses 300+ escapes over TCP with 4xx, or fails their sync job; the trap sees 0 connections", async () => {
+    const sid = (await t.client.call(kbs.createKb, { body: { slug: "escapes" } })).uuid;
+    const kb = `/api/v1/kb/${sid}`;
+    const post = async (path: string, body: unknown) => {
+      const r = await rawCall(t.client, "POST", `${kb}${path}`, body);
+      expect(r.status, `${path} ${r.text}`).toBe(201);
+      return (r.json as { id: string }).id;
+    };
+    const folderConn = await post("/external_connections", { provider: "local_folder" });
+    const sitemapConn = await post("/external_connections", { provider: "sitemap" });
+    const links = {
+      rid: ((await rawCall(t.client, "POST", `${kb}/resources`, { slug: "links", title: "Links" })).json as { uuid: string })
+        .uuid,
+    };
+    const root = (conn: string, path: string) => ({ name: "ok", external_connection_id: conn, sync_root_path: path });
+    const all = escapeCases({
+      kbid: sid,
+      rid: links.rid,
+      allowed,
+      outside,
+      data: t.daemon.paths.data,
+      home: t.home,
+      folderConn,
+      sitemapConn,
+      folderConfig: await post("/sync_configs", root(folderConn, join(allowed, "notes"))),
+      sitemapConfig: await post("/sync_configs", root(sitemapConn, `${redirector.url}/sitemap.xml`)),
+      trapPort: trap.port,
+      redirector: redirector.url,
+    });
+    expect(all.length).toBeGreaterThanOrEqual(300);
+    const wrong: string[] = [];
+    const accepted = new Set<string>();
+    let streamed = 0;
+    let linked = 0;
+    for (const c of all) {
+      const r = await rawCall(keys[c.role]!, c.method, c.path, c.body);
+      if (c.background && c.role === "SOWNER" && r.status >= 200 && r.status < 300) {
+        accepted.add((r.json as { id: string }).id);
+        continue;
+      }
+      if (c.link && c.role !== "SMEMBER" && r.status === 201) {
+        linked++;
+        continue;
+      }
+      if (
+        c.stream &&
+        r.status === 200 &&
+        /"type":"error","detail":"(blocked: |only http and https)/.test(r.text) &&
+        !/"type":"done"/.test(r.text)
+      ) {
+        streamed++;
+        continue;
+      }
+      if (r.status < 400 || r.status >= 500) wrong.push(`${c.name}: ${r.status} ${r.text.slice(0, 160)}`);
+      if (r.text.includes(Trap.SECRET)) wrong.push(`${c.name}: echoed the trap's page`);
+    }
+    expect(wrong).toEqual([]);
+    // Configurations a manager could add (names resolving to loopback, an allowed host redirecting there)
+    // sync to a failed job, never to a connection.
+    for (const id of accepted) {
+      let jobs: { status: string; error: string | null }[] = [];
+      for (let i = 0; i < 100; i++) {
+        jobs = ((await rawCall(t.client, "GET", `${kb}/sync_configs/${id}/jobs?limit=20`)).json as { items: typeof jobs }).items;
+        if (jobs.length && jobs.every((j) => /completed|failed/.test(j.status))) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(jobs.length, id).toBeGreaterThan(0);
+      for (const j of jobs) expect(j, id).toMatchObject({ status: "failed", error: expect.stringMatching(/blocked|only http/) });
+    }
+    // Link fields a writer could add: each one's extraction ends in an error, before the trap is read.
+    let fields: Record<string, { status?: string; error?: { code_str?: string } }> = {};
+    for (let i = 0; i < 200; i++) {
+      const res = (await rawCall(t.client, "GET", `${kb}/resource/${links.rid}?show=errors&show=basic`)).json as {
+        data?: { links?: typeof fields };
+      };
+      fields = res.data?.links ?? {};
+      if (Object.values(fields).filter((f) => /BLOCKED|ERROR/.test(f.status ?? "")).length >= linked) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(linked).toBeGreaterThan(0);
+    expect(Object.keys(fields)).toHaveLength(linked);
+    for (const [id, f] of Object.entries(fields)) {
+      // Non-public addresses end BLOCKED; other schemes are not links (INVALID_INPUT).
+      expect(f.status, id).toMatch(/^(BLOCKED|ERROR)$/);
+      expect(f.error?.code_str, id).toMatch(/^(BLOCKED|INVALID_INPUT)$/);
+    }
+    // The allowed host was reached (the redirects were tried) and the trap never was.
+    expect(redirector.seen.some((r) => r.url.startsWith("/to/"))).toBe(true);
+    expect(trap.connections).toBe(0);
+    expect(trap.seen).toEqual([]);
+    expect((await t.client.call(daemonApi.hello)).name).toBe("kboxd");
+    console.log(
+      `security table: ${all.length} requests, ${accepted.size} accepted configurations failed their jobs, ${streamed} pulls refused in their stream, ${linked} link fields blocked at extraction`,
+    );
+  });
+
+  it("a manager's configured model endpoint on loopback (or redirecting there) is refused when used, 0 connections", async () => {
+    const mkb = (await t.client.call(kbs.createKb, { body: { slug: "endpoints" } })).uuid;
+    const kb = `/api/v1/kb/${mkb}`;
+    const made = await rawCall(t.client, "POST", `${kb}/resources`, {
+      slug: "ship",
+      title: "Ship",
+      texts: { t: { body: "The team ships every Friday." } },
+    });
+    expect(made.status).toBe(201);
+    const endpoint = (url: string) => ({ user_keys: { openai: { url, key: "sk-manager" } } });
+    for (const role of ["SMEMBER", "SCONTRIBUTOR"] as const)
+      expect((await rawCall(keys[role]!, "PATCH", `${kb}/configuration`, endpoint(`${trap.url}/v1`))).status, role).toBe(403);
+    const urls = [
+      `${trap.url}/v1`,
+      `http://localhost:${trap.port}/v1`,
+      `http://[::1]:${trap.port}/v1`,
+      `${redirector.url}/to/${encodeURIComponent(`${trap.url}/v1/chat/completions`)}`,
+    ];
+    for (const url of urls) {
+      expect((await rawCall(keys.SOWNER!, "PATCH", `${kb}/configuration`, endpoint(url))).status, url).toBe(200);
+      let text = "";
+      for (let i = 0; i < 100; i++) {
+        const r = await rawCall(keys.SOWNER!, "POST", `${kb}/ask`, {
+          query: "When does the team ship?",
+          features: ["keyword"],
+          generative_model: "openai:x",
+        });
+        text = r.text;
+        if (!text.includes("no_retrieval_data")) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      // Model endpoints do not follow redirects at all: the allowed host's 302 is the answer.
+      expect(text, url).toMatch(/"type":"error","error":"(blocked: |model endpoint answered 302)/);
+      expect(text).not.toContain(Trap.SECRET);
+    }
+    expect(trap.connections).toBe(0);
   });
 });

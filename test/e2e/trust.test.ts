@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as accounts from "../../src/api/accounts.js";
 import * as kbs from "../../src/api/kbs.js";
-import { KboxClient } from "../../src/client/client.js";
+import type { KboxClient } from "../../src/client/client.js";
 import { ask } from "../helpers/ask.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { ROLES, roleKey } from "../helpers/escapes.js";
 import { rawCall } from "../helpers/raw.js";
 import { seedKb } from "../helpers/seed-kb.js";
 import { Trap } from "../helpers/trap.js";
@@ -22,17 +22,6 @@ let allowed: string;
 let outside: string;
 let trap: Trap;
 const keys: Record<string, KboxClient> = {};
-const inYear = () => new Date(Date.now() + 365 * 86400e3).toISOString();
-
-async function keyOf(role: accounts.KbRole): Promise<KboxClient> {
-  const scope = { account_id: "local", kb_id: "*" };
-  const { id } = await d.client.call(accounts.createServiceAccount, { params: scope, body: { title: role, role } });
-  const k = await d.client.call(accounts.createServiceAccountKey, {
-    params: { ...scope, sa_id: id },
-    body: { expires: inYear() },
-  });
-  return new KboxClient({ kind: "http", baseUrl: d.url!, apiKey: k.token });
-}
 
 beforeAll(async () => {
   allowed = mkdtempSync(join(tmpdir(), "kbox-allowed-"));
@@ -47,7 +36,7 @@ beforeAll(async () => {
     env: { ...OFFLINE, KBOX_SYNC_ROOTS: allowed, KBOX_FETCH_ALLOW: "127.0.0.2" },
   });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "trust" } })).uuid;
-  for (const role of ["SMEMBER", "SCONTRIBUTOR", "SOWNER"] as const) keys[role] = await keyOf(role);
+  for (const role of ROLES) keys[role] = await roleKey(d, role);
 });
 afterAll(async () => {
   await d?.stop();
