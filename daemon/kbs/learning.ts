@@ -12,7 +12,7 @@ import {
   learningConfigJsonSchema,
   type ModelConfiguration,
 } from "../../src/api/learning.js";
-import { conflict, invalid } from "../errors.js";
+import { conflict, invalid, KboxError } from "../errors.js";
 import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { KNOWN_MODELS } from "../models/registry.js";
 import type { KbDoc, KbStore } from "../store/index.js";
@@ -53,7 +53,13 @@ export class LearningService {
    * defaults (semantic models are always kept unless given: they own the stored vectors).
    * Absent members are unchanged, null ones reset.
    */
-  async update(kbid: string, body: LearningConfigUpdate, mode: "patch" | "replace"): Promise<ModelConfiguration> {
+  /** `untrusted`: a TCP caller, who may not point the box at a model file (docs/security.md). */
+  async update(
+    kbid: string,
+    body: LearningConfigUpdate,
+    mode: "patch" | "replace",
+    opts: { untrusted?: boolean } = {},
+  ): Promise<ModelConfiguration> {
     const { kb, store } = await this.kbs.open(kbid);
     const cur = (kb.learning_configuration ?? {}) as Record<string, unknown>;
     const next: Record<string, unknown> =
@@ -64,14 +70,14 @@ export class LearningService {
       else next[k] = v;
     }
     if (body.user_keys) next.user_keys = unmaskKeys(body.user_keys, cur.user_keys);
-    if (body.generative_model || body.user_keys) this.checkGenerative(next);
+    if (body.generative_model || body.user_keys) this.checkGenerative(next, opts.untrusted === true && !!body.generative_model);
     if (SEMANTIC_KEYS.some((k) => body[k] !== undefined)) await this.applySemantic(kb, store, body, next);
     const saved = await this.kbs.setLearningConfiguration(kb.uuid, next as LearningConfiguration);
     return effectiveConfiguration(saved, this.models, this.generation, await vectorCounts(store));
   }
 
   /** generative_model must name a generator the registry can build (a GGUF file must exist). */
-  private checkGenerative(next: Record<string, unknown>): void {
+  private checkGenerative(next: Record<string, unknown>, untrusted: boolean): void {
     const name = next.generative_model;
     if (typeof name !== "string") return;
     try {
@@ -79,6 +85,9 @@ export class LearningService {
         userKeys: next.user_keys as Record<string, unknown> | undefined,
         settings: this.generation,
       });
+      // Before looking at the file: whether it exists, or its first bytes, are not a TCP caller's to learn.
+      if (untrusted && g.kind === "gguf")
+        throw new KboxError(403, "Only the socket's owner may point a knowledge box at a model file (gguf:)");
       const path = g.id.slice("gguf:".length);
       if (g.kind === "gguf" && !existsSync(path)) throw new ModelNameError(`no GGUF model file at ${path}`);
     } catch (e) {

@@ -119,6 +119,17 @@ describe("model endpoints a request names (fault 2)", () => {
     }
     expect(trap.connections).toBe(before);
   });
+
+  it("an owner key may not point a box's configuration at a model file: 403, and nothing says whether the file exists", async () => {
+    for (const model of ["gguf:/etc/passwd", "gguf:/no/such/file.gguf", "/etc/hostname.gguf"]) {
+      const set = await rawCall(keys.SOWNER, "PATCH", `${kb()}/configuration`, { generative_model: model });
+      expect(set.status, model).toBe(403);
+      expect(set.text).toMatch(/Only the socket's owner may point a knowledge box at a model file/);
+      expect(set.text).not.toMatch(/root|no GGUF model file/);
+    }
+    const conf = await rawCall(keys.SOWNER, "GET", `${kb()}/configuration`);
+    expect(conf.text).not.toContain("/etc/passwd");
+  });
 });
 
 describe("one outbound policy (fault 3)", () => {
