@@ -3,6 +3,7 @@ import type { Table as ArrowTable } from "apache-arrow";
 import { analyze, queryTerms } from "../text/analyzer.js";
 import type { Table } from "./db.js";
 import { sqlString } from "./db.js";
+import type { ParagraphRow } from "./paragraphs.js";
 import { and, FALSE, likeLiteral, not, or, TRUE } from "./sql.js";
 
 /** A keyword query, parsed: `phrases` and `must` words must match, `mustNot` words must not, `should` words rank. */
@@ -13,24 +14,27 @@ export interface KeywordQuery {
   mustNot: string[];
 }
 
-/** One paragraph found by a search, with the columns a result needs (never the vectors). */
-export interface ParagraphHit {
-  id: string;
-  rid: string;
-  /** Field key without leading slash: `t/body`. */
-  field: string;
-  start: number;
-  end: number;
-  page: number;
-  idx: number;
-  kind: string;
-  is_table: boolean;
-  labels: string[];
-  text: string;
-  lang: string;
+/** The columns a search result reads (never the vectors). */
+export const HIT_COLUMNS = [
+  "id",
+  "rid",
+  "field",
+  "start",
+  "end",
+  "page",
+  "idx",
+  "kind",
+  "is_table",
+  "labels",
+  "text",
+  "lang",
+] as const;
+
+/** One paragraph found by a search: the row's HIT_COLUMNS and its score. */
+export type ParagraphHit = Pick<ParagraphRow, (typeof HIT_COLUMNS)[number]> & {
   /** BM25 score (keyword) or 1 - cosine distance (semantic). */
   score: number;
-}
+};
 
 /** ANN search settings once a vector index exists; refinement re-ranks candidates with exact distances. */
 export interface AnnSettings {
@@ -40,7 +44,6 @@ export interface AnnSettings {
 }
 
 /** Columns a result reads: every one read costs on each query. */
-export const HIT_COLUMNS = ["id", "rid", "field", "start", "end", "page", "idx", "kind", "is_table", "labels", "text", "lang"];
 /** The columns of a first pass that only ranks (see ParagraphStore.complete). */
 const ID_COLUMNS = ["id", "rid"];
 
