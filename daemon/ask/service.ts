@@ -4,7 +4,7 @@ import { toValidationIssues } from "../../src/api/errors.js";
 import type { FindResponse } from "../../src/api/find.js";
 import { invalid } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
-import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
+import type { GeneratorSettings } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { ResourceService } from "../resources/service.js";
 import { ridOf } from "../store/index.js";
@@ -12,6 +12,7 @@ import { type AgenticConfigService, applyAgentic, type RephraseWith } from "./ag
 import { type BuiltContext, buildContext } from "./context.js";
 import { evidence } from "./evidence.js";
 import { generateItems } from "./generate.js";
+import { boxGenerator } from "./generator.js";
 import { genInfo, retrievalItem } from "./items.js";
 import { ParagraphReader } from "./paragraphs.js";
 import { renderPrompt } from "./prompt.js";
@@ -56,19 +57,8 @@ export class AskService {
     loc: string,
     input: unknown,
   ): Generator {
-    const lc = kb.learning_configuration;
-    try {
-      return resolveGenerator(name ?? lc?.generative_model, {
-        userKeys: lc?.user_keys as Record<string, unknown>,
-        settings: this.generation,
-        configured: lc?.generative_model,
-        // A TCP caller may not point the daemon at a model endpoint or file of its choosing.
-        untrusted: opts.principal !== undefined && opts.principal.via !== "socket",
-      });
-    } catch (e) {
-      if (!(e instanceof ModelNameError)) throw e;
-      throw invalid([{ type: "value_error", loc: ["body", loc], msg: e.message, input }]);
-    }
+    const untrusted = opts.principal !== undefined && opts.principal.via !== "socket";
+    return boxGenerator(kb, name, this.generation, { untrusted, loc, input });
   }
 
   /** Validate and resolve everything an ask needs; throws the wire's errors (404, 400, 422). */

@@ -3,12 +3,12 @@
  * whole text, in document order), generated when the knowledge box or the request names a model.
  */
 import type { SummarizedResponse, SummarizeRequest } from "../../src/api/summarize.js";
-import { invalid, KboxError } from "../errors.js";
+import { KboxError } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
-import { ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { ResourceService } from "../resources/service.js";
+import { boxGenerator } from "./generator.js";
 
 const SENTENCES = { simple: 2, extended: 5 } as const;
 const wordsOf = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? []) as string[];
@@ -51,19 +51,11 @@ export class SummarizeService {
   ): Promise<SummarizedResponse> {
     const { signal } = opts;
     const kb = this.kbs.require(kbid);
-    const lc = kb.learning_configuration;
-    let gen: Generator;
-    try {
-      gen = resolveGenerator(body.generative_model ?? lc?.generative_model, {
-        userKeys: lc?.user_keys as Record<string, unknown>,
-        settings: this.generation,
-        configured: lc?.generative_model,
-        untrusted: opts.untrusted ?? false,
-      });
-    } catch (e) {
-      if (!(e instanceof ModelNameError)) throw e;
-      throw invalid([{ type: "value_error", loc: ["body", "generative_model"], msg: e.message, input: body.generative_model }]);
-    }
+    const gen = boxGenerator(kb, body.generative_model, this.generation, {
+      untrusted: opts.untrusted ?? false,
+      loc: "generative_model",
+      input: body.generative_model,
+    });
     const texts = new Map<string, string>();
     for (const ref of body.resources) {
       const found = await this.resources
