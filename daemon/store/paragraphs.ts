@@ -195,7 +195,15 @@ export class ParagraphStore {
       "id",
       hits.map((h) => h.id),
     )}`;
-    const full = hitsOf(await this.table.query().where(where).select([...HIT_COLUMNS]).toArrow(), "_score", () => 0);
+    const full = hitsOf(
+      await this.table
+        .query()
+        .where(where)
+        .select([...HIT_COLUMNS])
+        .toArrow(),
+      "_score",
+      () => 0,
+    );
     const byId = new Map(full.map((h) => [h.id, h]));
     return hits.flatMap((h) => {
       const f = byId.get(h.id);
