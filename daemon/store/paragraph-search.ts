@@ -3,7 +3,7 @@ import type { Table as ArrowTable } from "apache-arrow";
 import { analyze, queryTerms } from "../text/analyzer.js";
 import type { Table } from "./db.js";
 import { sqlString } from "./db.js";
-import type { ParagraphRow } from "./paragraphs.js";
+import type { ParagraphRow } from "./paragraph-row.js";
 import { and, FALSE, likeLiteral, not, or, TRUE } from "./sql.js";
 
 /** A keyword query, parsed: `phrases` and `must` words must match, `mustNot` words must not, `should` words rank. */
