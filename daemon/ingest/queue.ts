@@ -20,6 +20,19 @@ export interface QueueOptions {
   log?: Log;
 }
 
+/** What one run of the queue did to a resource, for listeners (activity log, tasks on NEW resources, webhooks). */
+export interface ProcessedEvent {
+  kbid: string;
+  rid: string;
+  /** The status each processed field has now ("DELETED" when the field went away meanwhile). */
+  fields: Record<string, string>;
+  paragraphs: number;
+  embedded: number;
+  ms: number;
+}
+
+export type ProcessedListener = (event: ProcessedEvent) => void | Promise<void>;
+
 interface Item {
   kbid: string;
   rid: string;
@@ -53,6 +66,7 @@ export class ProcessingQueue implements ProcessingSink {
   private readonly log: Log;
   /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
   private readonly retries = new RetryTimers();
+  private readonly processedListeners: ProcessedListener[] = [];
   /** Totals since start, for status and benchmarks. */
   readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
 
@@ -71,6 +85,14 @@ export class ProcessingQueue implements ProcessingSink {
     kbs.onArrive(
       (kbid) => void this.scanKb(kbid).catch((e) => this.log.error(`ingest: cannot scan ${kbid}: ${(e as Error).message}`)),
     );
+  }
+
+  /**
+   * Be told after each run of a resource, once its records are written. Listeners run after the queue has moved on:
+   * they never delay ingestion, and their failures are logged, never retried by the queue.
+   */
+  onProcessed(listener: ProcessedListener): void {
+    this.processedListeners.push(listener);
   }
 
   /** Scan every knowledge box for PENDING work; call once at start. */
@@ -317,6 +339,14 @@ export class ProcessingQueue implements ProcessingSink {
       ...(stats ? { paragraphs: stats.paragraphs, embedded: stats.embedded } : {}),
       ms,
     });
+    this.notifyProcessed({
+      kbid: item.kbid,
+      rid: item.rid,
+      fields: statuses,
+      paragraphs: stats?.paragraphs ?? 0,
+      embedded: stats?.embedded ?? 0,
+      ms,
+    });
     for (const key of item.fields) {
       const f = res.fields[key];
       if (f && later.includes(key) && f.retry) {
@@ -329,6 +359,16 @@ export class ProcessingQueue implements ProcessingSink {
           ...at,
           field: key,
         });
+    }
+  }
+
+  private notifyProcessed(event: ProcessedEvent): void {
+    for (const listener of this.processedListeners) {
+      queueMicrotask(() => {
+        Promise.resolve()
+          .then(() => listener(event))
+          .catch((e) => this.log.error(`ingest: a processed listener failed: ${(e as Error).message}`, { rid: event.rid }));
+      });
     }
   }
 
