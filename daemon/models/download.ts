@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { KboxError } from "../errors.js";
-import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../net/outbound.js";
+import { type FetchPolicy, guardedFetch } from "../net/outbound.js";
 import { checksumFromHeaders, type HubFile, hubError } from "./hub.js";
 
 /** A stalled transfer (no byte for this long) is abandoned; the `.part` stays for the next pull. */
@@ -25,7 +25,7 @@ export interface DownloadResult {
 export interface DownloadOptions {
   signal?: AbortSignal;
   /** What the daemon may fetch (each redirect hop is checked). */
-  policy?: FetchPolicy;
+  policy: FetchPolicy;
   /** Called as bytes arrive with the file's bytes so far (including a resumed offset). */
   onProgress?: (fileBytes: number, fileTotal: number | null) => void;
   /** Called once the server has answered, with the offset the transfer starts from. */
@@ -63,12 +63,7 @@ export async function verifyFile(path: string, file: HubFile): Promise<{ sha256:
 }
 
 /** Fetch `url` into `dest` (via `dest.part`), resuming and verifying; `file` carries the expected size/checksum. */
-export async function downloadFile(
-  url: string,
-  dest: string,
-  file: HubFile,
-  opts: DownloadOptions = {},
-): Promise<DownloadResult> {
+export async function downloadFile(url: string, dest: string, file: HubFile, opts: DownloadOptions): Promise<DownloadResult> {
   const part = `${dest}.part`;
   await mkdir(dirname(dest), { recursive: true });
   let offset = await sizeOf(part);
@@ -84,7 +79,7 @@ export async function downloadFile(
     let res: Response;
     try {
       const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-` } : {};
-      res = await guardedFetch(url, { signal, headers }, opts.policy ?? OPEN_POLICY);
+      res = await guardedFetch(url, { signal, headers }, opts.policy);
     } catch (e) {
       throw hubError(base, e);
     }

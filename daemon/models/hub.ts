@@ -3,7 +3,7 @@
  * file sizes and LFS sha256) and file downloads (`/{id}/resolve/{revision}/{file}`).
  */
 import { KboxError } from "../errors.js";
-import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../net/outbound.js";
+import { type FetchPolicy, guardedFetch } from "../net/outbound.js";
 
 /** A file of a repo, with what the hub tells about its content. */
 export interface HubFile {
@@ -60,8 +60,8 @@ export async function listRepo(
   base: string,
   id: string,
   revision: string,
-  signal?: AbortSignal,
-  policy: FetchPolicy = OPEN_POLICY,
+  signal: AbortSignal | undefined,
+  policy: FetchPolicy,
 ): Promise<HubListing> {
   const url = `${base}/api/models/${id}${revision === "main" ? "" : `/revision/${encodeURIComponent(revision)}`}?blobs=true`;
   let res: Response;

@@ -17,7 +17,7 @@ export interface PullRequest {
   revision?: string;
   endpoint: string;
   /** What the daemon may fetch (the hub, its redirects to a CDN); the service always passes the daemon's. */
-  policy?: FetchPolicy;
+  policy: FetchPolicy;
   /** A local folder with the repo's files, imported instead of downloaded. */
   from?: string;
   dtype?: "q8" | "fp32";

@@ -3,7 +3,7 @@
  * vLLM, hosted APIs) and a remote zone's Predict Sentences (`{object: list, data, model, usage}`).
  */
 import { KboxError } from "../errors.js";
-import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../net/outbound.js";
+import { type FetchPolicy, guardedFetch } from "../net/outbound.js";
 import { normalize } from "./onnx.js";
 import type { Embedder, EmbedKind } from "./types.js";
 
@@ -80,7 +80,7 @@ export class RemoteEmbedder implements Embedder {
   }
 
   /** Connect to an entry; an unknown dimension is discovered with one call. */
-  static async connect(e: RemoteEntry, signal?: AbortSignal, policy: FetchPolicy = OPEN_POLICY): Promise<RemoteEmbedder> {
+  static async connect(e: RemoteEntry, signal: AbortSignal | undefined, policy: FetchPolicy): Promise<RemoteEmbedder> {
     if (e.dim) return new RemoteEmbedder(e, e.dim, policy);
     const [v] = await new RemoteEmbedder(e, 0, policy).embed(["dimension probe"], "passage", signal);
     return new RemoteEmbedder(e, v.length, policy);

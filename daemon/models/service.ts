@@ -5,7 +5,7 @@
  */
 import { rm } from "node:fs/promises";
 import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
-import { conflict, KboxError, notFound } from "../errors.js";
+import { conflict, invalid, KboxError, notFound } from "../errors.js";
 import { checkTarget, type FetchPolicy } from "../net/outbound.js";
 import { type Entry, entryFor, matches, record } from "./entries.js";
 import { hubEndpoint } from "./hub.js";
@@ -220,12 +220,33 @@ export class ModelService {
       query_prefix: body.query_prefix,
       passage_prefix: body.passage_prefix,
     };
-    if (body.check !== false) entry.dim = (await RemoteEmbedder.connect(entry, undefined, this.settings.fetch)).dim;
+    if (body.check !== false) entry.dim = await this.probe(entry);
     this.file.update((s) => {
       s.remotes[body.name] = entry;
     });
     this.loaded.delete(body.name);
     return this.recordOf(this.find(body.name) as Entry, users);
+  }
+
+  /**
+   * The probe is a check of what the caller typed: an endpoint that cannot be reached or answers badly is a 422 on
+   * `url` (with the reason), not a gateway error of the daemon's own.
+   */
+  private async probe(entry: RemoteEntry): Promise<number | undefined> {
+    try {
+      return (await RemoteEmbedder.connect(entry, undefined, this.settings.fetch)).dim;
+    } catch (e) {
+      if (!(e instanceof KboxError) || e.status < 500) throw e;
+      const why = typeof e.detail === "string" ? e.detail : e.message;
+      throw invalid([
+        {
+          type: "value_error",
+          loc: ["body", "url"],
+          msg: `the endpoint did not pass the probe: ${why}; fix the URL or model, or pass check: false (--no-check) to save it unprobed`,
+          input: entry.url,
+        },
+      ]);
+    }
   }
 
   /** `kbox models remove`; refused while a knowledge box uses the model, unless forced. */

@@ -21,9 +21,6 @@ export interface FetchPolicy {
   origins?: readonly string[];
 }
 
-/** The most permissive policy (tests of code below the policy, tools). */
-export const OPEN_POLICY: FetchPolicy = { allowPrivate: true, allow: [] };
-
 /** A fetch the policy refused (403): the target is not http(s), or a non-public address the owner did not allow. */
 export class BlockedFetchError extends KboxError {
   readonly code = "BLOCKED";

@@ -20,6 +20,13 @@ export const FieldId = z
 export const Rid = z.string().regex(/^[0-9a-f]{32}$/, "Resource id must be 32 hexadecimal characters");
 export const Uuid = z.string().uuid();
 /** ISO 8601 date-time, with or without offset. */
+/** A URL the daemon may be asked to fetch: http or https only (file:, data:, javascript: ... are refused with 422). */
+export const HttpUrl = z
+  .string()
+  .url()
+  .max(8192)
+  .refine((s) => /^https?:\/\//i.test(s), "URL must use http or https");
+
 export const DateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "Input should be a valid datetime");
 
 /** Boolean flags in query strings and headers arrive as text; accept the usual spellings, any case. */

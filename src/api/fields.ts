@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Classification } from "./common.js";
+import { Classification, HttpUrl } from "./common.js";
 
 export const TEXT_FORMATS = [
   "PLAIN",
@@ -28,7 +28,7 @@ export const TextField = z.object({
 export type TextField = z.infer<typeof TextField>;
 
 export const LinkField = z.object({
-  uri: z.string().url().max(8192),
+  uri: HttpUrl,
   headers: z.record(z.string(), z.string()).optional(),
   cookies: z.record(z.string(), z.string()).optional(),
   language: z.string().nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HttpUrl } from "./common.js";
 import { route } from "./route.js";
 
 /** How an entry computes vectors: in-process ONNX, an OpenAI-compatible endpoint, or a zone's Predict Sentences. */
@@ -73,7 +74,7 @@ export const PullModel = z.object({
   id: z.string().min(1).max(200),
   revision: z.string().min(1).max(100).optional(),
   /** Hub base URL; the CLI sends its KBOX_HF_ENDPOINT. */
-  endpoint: z.string().url().optional(),
+  endpoint: HttpUrl.optional(),
   /** Import from a local folder holding the repo's files instead of downloading. */
   from: z.string().optional(),
   dtype: z.enum(["q8", "fp32"]).optional(),
@@ -132,7 +133,7 @@ export const RemoteModel = z.object({
   /** `openai:<name>` or `predict:<name>`. */
   name: z.string().regex(/^(openai|predict):[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "name must be openai:<name> or predict:<name>"),
   /** OpenAI-compatible: the base URL ending in /v1; predict: the zone URL. */
-  url: z.string().url(),
+  url: HttpUrl,
   /** The model to request (OpenAI-compatible: required). */
   model: z.string().max(200).optional(),
   api_key: z.string().max(4000).optional(),

@@ -232,6 +232,34 @@ describe("a socket-only daemon (its owner's requests may name endpoints)", () =>
     await standIn?.close();
   });
 
+  it("a link field takes http(s) only; an unreachable embedder endpoint is the caller's 422 on url, not a 502", async () => {
+    for (const uri of ["file:///etc/passwd", "data:text/plain,hi", "javascript:alert(1)", "ftp://example.org/x"]) {
+      const r = await rawCall(o.client, "POST", `/api/v1/kb/${okb}/resources`, { title: "l", links: { l: { uri } } });
+      expect(r.status, uri).toBe(422);
+      expect(JSON.stringify(r.json), uri).toMatch(/links.*l.*uri|http or https/);
+    }
+    const ok = await rawCall(o.client, "POST", `/api/v1/kb/${okb}/resources`, { links: { l: { uri: `${standIn.url}/page` } } });
+    expect(ok.status).toBe(201);
+    // A closed port: the probe cannot connect. The problem is where the caller typed it.
+    const add = await rawCall(o.client, "POST", "/api/v1/kbox/models", {
+      name: "openai:nowhere",
+      url: "http://127.0.0.1:9/v1",
+      model: "m",
+    });
+    expect(add.status).toBe(422);
+    const issue = (add.json as { detail: { loc: string[]; msg: string }[] }).detail[0];
+    expect(issue.loc).toEqual(["body", "url"]);
+    expect(issue.msg).toMatch(/probe/);
+    const unprobed = await rawCall(o.client, "POST", "/api/v1/kbox/models", {
+      name: "openai:nowhere",
+      url: "http://127.0.0.1:9/v1",
+      model: "m",
+      dim: 8,
+      check: false,
+    });
+    expect(unprobed.status).toBe(201);
+  });
+
   it("sends a stored key only to the endpoint it was configured for, and never repeats the endpoint's page (fault 2)", async () => {
     const seen = trap.seen.length;
     for (const model of [`openai:x@${trap.url}/v1`, `predict:x@${trap.url}`]) {

@@ -1,5 +1,5 @@
 import { KboxError } from "../../errors.js";
-import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../../net/outbound.js";
+import { type FetchPolicy, guardedFetch } from "../../net/outbound.js";
 import { errorMessage, sseData } from "./sse.js";
 import { type GenChunk, type GenerateRequest, GenerationError, type Generator } from "./types.js";
 
@@ -11,7 +11,7 @@ export interface OpenAiEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
   /** What the daemon may reach (daemon/net/outbound.ts). */
-  policy?: FetchPolicy;
+  policy: FetchPolicy;
 }
 
 /** The chat-completions URL of an endpoint base. */
@@ -99,7 +99,7 @@ export class OpenAiGenerator implements Generator {
       res = await guardedFetch(
         completionsUrl(this.ep.url),
         { method: "POST", headers, body: JSON.stringify(this.body(req)), signal: req.signal, maxRedirects: 0 },
-        this.ep.policy ?? OPEN_POLICY,
+        this.ep.policy,
       );
     } catch (e) {
       if (e instanceof KboxError) throw new GenerationError(e.message);

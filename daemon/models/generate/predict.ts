@@ -1,5 +1,5 @@
 import { KboxError } from "../../errors.js";
-import { type FetchPolicy, guardedFetch, OPEN_POLICY } from "../../net/outbound.js";
+import { type FetchPolicy, guardedFetch } from "../../net/outbound.js";
 import { errorMessage, ndjsonLines } from "./sse.js";
 import { type GenChunk, type GenerateRequest, GenerationError, type Generator } from "./types.js";
 
@@ -13,7 +13,7 @@ export interface PredictEndpoint {
   apiKey?: string;
   headers?: Record<string, string>;
   /** What the daemon may reach (daemon/net/outbound.ts). */
-  policy?: FetchPolicy;
+  policy: FetchPolicy;
 }
 
 /** One line of Predict Chat's stream: `{"chunk": {...}}`. */
@@ -69,7 +69,7 @@ export class PredictGenerator implements Generator {
     try {
       const body = JSON.stringify(PredictGenerator.body(req));
       const init = { method: "POST", headers, body, signal: req.signal, maxRedirects: 0 };
-      res = await guardedFetch(url, init, this.ep.policy ?? OPEN_POLICY);
+      res = await guardedFetch(url, init, this.ep.policy);
     } catch (e) {
       if (e instanceof KboxError) throw new GenerationError(e.message);
       throw new GenerationError(`cannot reach predict endpoint ${this.ep.url}: ${(e as Error).cause ?? (e as Error).message}`);

@@ -19,7 +19,7 @@ export interface GeneratorSettings {
   zoneUrl?: string;
   nuaKey?: string;
   /** What model endpoints the daemon may reach (daemon/net/outbound.ts). */
-  fetch?: FetchPolicy;
+  fetch: FetchPolicy;
 }
 
 /** Where provider settings come from: the KB's learning configuration `user_keys`, then the daemon's settings. */

@@ -5,9 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readInstalled } from "../../../daemon/models/manifest.js";
 import { OnnxEmbedder } from "../../../daemon/models/onnx.js";
 import { pull } from "../../../daemon/models/pull.js";
+import type { FetchPolicy } from "../../../daemon/net/outbound.js";
 import type { PullEvent } from "../../../src/api/models.js";
 import { type FakeHub, startFakeHub } from "../../helpers/fake-hub.js";
 import { sha256, tinyModelFiles, writeTinyModel } from "../../helpers/tiny-model.js";
+
+/** The hub stand-in is on loopback: the test allows it, as an owner would with KBOX_HF_ENDPOINT. */
+const policy: FetchPolicy = { allowPrivate: true, allow: [] };
 
 let hub: FakeHub;
 let files: Map<string, Buffer>;
@@ -39,7 +43,7 @@ describe("pulling a model from a hub", () => {
   it("downloads the listed files with progress, verifies and installs them, and the model loads", async () => {
     const dir = cache();
     const { events, emit } = collect();
-    const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, emit);
+    const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url, policy }, dir, emit);
     expect(m).toMatchObject({
       id: "kbox-test/tiny-bge",
       kind: "embedder",
@@ -83,7 +87,7 @@ describe("pulling a model from a hub", () => {
     const cut = Math.floor(onnx.length / 2);
     hub.dropAfter("onnx/model_quantized.onnx", cut);
     const first = collect();
-    await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, first.emit)).rejects.toThrow();
+    await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url, policy }, dir, first.emit)).rejects.toThrow();
     expect(readInstalled(dir)).toEqual([]);
     const part = join(dir, ".staging", "kbox-test--tiny-bge--main", "onnx", "model_quantized.onnx.part");
     // what arrived before the cut is kept (the client may not have taken in every last byte)
@@ -92,7 +96,7 @@ describe("pulling a model from a hub", () => {
     expect(kept).toBeLessThanOrEqual(cut);
     hub.requests.length = 0;
     const second = collect();
-    const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, second.emit);
+    const m = await pull({ id: "kbox-test/tiny-bge", endpoint: hub.url, policy }, dir, second.emit);
     const onnxRequests = hub.requests.filter((r) => r.path.endsWith(".onnx"));
     expect(onnxRequests).toEqual([
       { method: "GET", path: "/kbox-test/tiny-bge/resolve/main/onnx/model_quantized.onnx", range: `bytes=${kept}-` },
@@ -117,7 +121,7 @@ describe("pulling a model from a hub", () => {
     bad[bad.length - 10] ^= 0xff;
     hub.tamper("onnx/model_quantized.onnx", bad);
     try {
-      await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url }, dir, () => undefined)).rejects.toThrow(
+      await expect(pull({ id: "kbox-test/tiny-bge", endpoint: hub.url, policy }, dir, () => undefined)).rejects.toThrow(
         /checksum mismatch for onnx\/model_quantized.onnx: sha256 expected/,
       );
     } finally {
@@ -131,7 +135,9 @@ describe("pulling a model from a hub", () => {
 
   it("says clearly when a repo does not exist, has no ONNX weights, or the hub is down", async () => {
     const dir = cache();
-    await expect(pull({ id: "kbox-test/nope", endpoint: hub.url }, dir, () => undefined)).rejects.toMatchObject({ status: 404 });
+    await expect(pull({ id: "kbox-test/nope", endpoint: hub.url, policy }, dir, () => undefined)).rejects.toMatchObject({
+      status: 404,
+    });
     hub.add(
       "kbox-test/pytorch-only",
       new Map([
@@ -140,20 +146,22 @@ describe("pulling a model from a hub", () => {
         ["pytorch_model.bin", Buffer.alloc(10)],
       ]),
     );
-    await expect(pull({ id: "kbox-test/pytorch-only", endpoint: hub.url }, dir, () => undefined)).rejects.toThrow(
+    await expect(pull({ id: "kbox-test/pytorch-only", endpoint: hub.url, policy }, dir, () => undefined)).rejects.toThrow(
       /no ONNX weights/,
     );
-    await expect(pull({ id: "../../etc", endpoint: hub.url }, dir, () => undefined)).rejects.toMatchObject({ status: 422 });
-    await expect(pull({ id: "kbox-test/tiny-bge", endpoint: "http://127.0.0.1:9" }, dir, () => undefined)).rejects.toThrow(
-      /cannot reach the model hub/,
-    );
+    await expect(pull({ id: "../../etc", endpoint: hub.url, policy }, dir, () => undefined)).rejects.toMatchObject({
+      status: 422,
+    });
+    await expect(
+      pull({ id: "kbox-test/tiny-bge", endpoint: "http://127.0.0.1:9", policy }, dir, () => undefined),
+    ).rejects.toThrow(/cannot reach the model hub/);
   });
 
   it("imports a model from a local folder", async () => {
     const dir = cache();
     const src = join(cache(), "export");
     await writeTinyModel(src, { dim: 8, crossEncoder: true });
-    const m = await pull({ id: "local/tiny-ce", endpoint: hub.url, from: src }, dir, () => undefined);
+    const m = await pull({ id: "local/tiny-ce", endpoint: hub.url, policy, from: src }, dir, () => undefined);
     expect(m).toMatchObject({ id: "local/tiny-ce", kind: "reranker", source: "folder", onnx_file: "onnx/model.onnx" });
     expect(hub.requests).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RemoteEmbedder } from "../../../daemon/models/remote.js";
+import type { FetchPolicy } from "../../../daemon/net/outbound.js";
 import { fakeVector, startEmbeddingServer } from "../../helpers/fake-hub.js";
 
 let srv: Awaited<ReturnType<typeof startEmbeddingServer>>;
@@ -8,11 +9,15 @@ beforeAll(async () => {
 });
 afterAll(async () => srv.stop());
 
+/** The stand-in is on loopback: the test allows it, as the daemon does for an endpoint its owner configured. */
+const policy: FetchPolicy = { allowPrivate: true, allow: [] };
+const connect = (e: Parameters<typeof RemoteEmbedder.connect>[0]) => RemoteEmbedder.connect(e, undefined, policy);
+
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
 
 describe("remote embedders", () => {
   it("OpenAI-compatible: discovers the dimension, batches, orders by index, normalises, prefixes queries", async () => {
-    const e = await RemoteEmbedder.connect({
+    const e = await connect({
       name: "openai:test",
       provider: "openai",
       url: `${srv.url}/v1`,
@@ -37,18 +42,18 @@ describe("remote embedders", () => {
 
   it("OpenAI-compatible: a refused key or an unreachable server is a clear 502", async () => {
     await expect(
-      RemoteEmbedder.connect({ name: "openai:x", provider: "openai", url: `${srv.url}/v1`, model: "m", api_key: "wrong" }),
+      connect({ name: "openai:x", provider: "openai", url: `${srv.url}/v1`, model: "m", api_key: "wrong" }),
     ).rejects.toMatchObject({
       status: 502,
       message: expect.stringMatching(/answered 401/),
     });
-    await expect(
-      RemoteEmbedder.connect({ name: "openai:x", provider: "openai", url: "http://127.0.0.1:9/v1", model: "m" }),
-    ).rejects.toThrow(/cannot reach/);
+    await expect(connect({ name: "openai:x", provider: "openai", url: "http://127.0.0.1:9/v1", model: "m" })).rejects.toThrow(
+      /cannot reach/,
+    );
   });
 
   it("Predict Sentences: posts {input, model} to the zone with the service-account key", async () => {
-    const e = await RemoteEmbedder.connect({
+    const e = await connect({
       name: "predict:zone",
       provider: "predict",
       url: srv.url,
