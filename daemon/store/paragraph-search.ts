@@ -34,6 +34,8 @@ export const HIT_COLUMNS = [
 export type ParagraphHit = Pick<ParagraphRow, (typeof HIT_COLUMNS)[number]> & {
   /** BM25 score (keyword) or 1 - cosine distance (semantic). */
   score: number;
+  /** Of an `ids` pass: the row's address in the version it was read from, so completing it is a take, not a query. */
+  rowid?: number;
 };
 
 /** ANN search settings once a vector index exists; refinement re-ranks candidates with exact distances. */
@@ -97,12 +99,14 @@ export function buildKeyword(p: KeywordQuery, langs: string[]): { query?: lanced
  */
 export function hitsOf(t: ArrowTable, scoreColumn: string, score: (raw: number) => number): ParagraphHit[] {
   const cols = [...HIT_COLUMNS, scoreColumn].map((c) => [c, t.getChild(c)] as const);
+  const rowids = t.getChild("_rowid");
   const out = Array.from({ length: t.numRows }, () => ({}) as Record<string, unknown>);
   for (const [name, col] of cols) {
     if (!col) continue;
     const values = name === "labels" ? undefined : col.toArray();
     for (let i = 0; i < out.length; i++) out[i][name] = values ? values[i] : col.get(i);
   }
+  if (rowids) for (let i = 0; i < out.length; i++) out[i].rowid = Number(rowids.get(i));
   const hits = out.map((h) => {
     const labels = h.labels as ArrayLike<string> | null | undefined;
     return { ...h, labels: labels ? Array.from(labels) : [], score: score(Number(h[scoreColumn])) } as ParagraphHit &
@@ -129,6 +133,7 @@ export async function keywordSearch(
     .fullTextSearch(built.query)
     .select([...(columns === "ids" ? ID_COLUMNS : HIT_COLUMNS), "_score"])
     .limit(limit);
+  if (columns === "ids") q = q.withRowId();
   if (where !== TRUE) q = q.where(where);
   return hitsOf(await q.toArrow(), "_score", (s) => s);
 }
@@ -156,6 +161,7 @@ export async function vectorSearch(
     .distanceType("cosine")
     .select([...(columns === "ids" ? ID_COLUMNS : HIT_COLUMNS), "_distance"])
     .limit(limit);
+  if (columns === "ids") q = q.withRowId();
   if (filter !== TRUE) q = q.where(filter);
   if (ann?.indexed) q = q.nprobes(ann.nprobes).refineFactor(ann.refineFactor);
   else q = q.bypassVectorIndex();

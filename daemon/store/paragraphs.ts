@@ -150,26 +150,41 @@ export class ParagraphStore {
     return vectorSearch(this.table, vectorColumn(vectorset), vector, where, limit, ann, columns);
   }
 
-  /** Hits of an `ids` pass with every result column (through the rid index), in their order and with their scores. */
+  /**
+   * Hits of an `ids` pass with every result column, in their order and with their scores. Rows are taken by the
+   * address the pass read them at; a row that moved since (a compaction committed between the two reads) is found
+   * again by id through the rid index.
+   */
   async complete(hits: ParagraphHit[]): Promise<ParagraphHit[]> {
     if (!hits.length) return [];
-    const where = `${sqlIn("rid", new Set(hits.map((h) => h.rid)))} AND ${sqlIn(
-      "id",
-      hits.map((h) => h.id),
-    )}`;
-    const full = hitsOf(
-      await this.table
+    const byId = new Map<string, ParagraphHit>();
+    const addressed = hits.filter((h) => h.rowid !== undefined);
+    if (addressed.length) {
+      const taken = await this.table
+        .takeRowIds(addressed.map((h) => BigInt(h.rowid as number)))
+        .select([...HIT_COLUMNS])
+        .toArrow()
+        .catch(() => undefined); // an address from a version compacted away: find them by id below
+      for (const h of taken ? hitsOf(taken, "_score", () => 0) : []) byId.set(h.id, h);
+    }
+    const missing = hits.filter((h) => !byId.has(h.id));
+    if (missing.length) {
+      const where = `${sqlIn("rid", new Set(missing.map((h) => h.rid)))} AND ${sqlIn(
+        "id",
+        missing.map((h) => h.id),
+      )}`;
+      const found = await this.table
         .query()
         .where(where)
         .select([...HIT_COLUMNS])
-        .toArrow(),
-      "_score",
-      () => 0,
-    );
-    const byId = new Map(full.map((h) => [h.id, h]));
+        .toArrow();
+      for (const h of hitsOf(found, "_score", () => 0)) byId.set(h.id, h);
+    }
     return hits.flatMap((h) => {
       const f = byId.get(h.id);
-      return f ? [{ ...f, score: h.score }] : [];
+      if (!f) return [];
+      const { rowid: _, ...row } = f;
+      return [{ ...row, score: h.score }];
     });
   }
 

@@ -62,6 +62,23 @@ describe("ParagraphStore background compaction", () => {
     expect((await store.table.stats()).fragmentStats.numFragments).toBeLessThanOrEqual(2);
   });
 
+  it("completes an ids pass by address, and by id once a compaction moved the rows", async () => {
+    const store = await openStore({ checkEvery: 1000, minSmallFragments: 1000 });
+    for (let i = 0; i < 12; i++) await store.replaceField(`r${i}`, "t/body", [row(`r${i}`, `harbour paragraph ${i}`)]);
+    await store.ensureKeywordIndex();
+    const hits = await store.keyword({ should: "harbour", must: [], phrases: [], mustNot: [] }, ["en"], "true", 20, "ids");
+    expect(hits).toHaveLength(12);
+    expect(hits.every((h) => typeof h.rowid === "number" && h.text === undefined)).toBe(true);
+    const byAddress = await store.complete(hits);
+    expect(byAddress.map((h) => h.id)).toEqual(hits.map((h) => h.id));
+    expect(byAddress.map((h) => h.score)).toEqual(hits.map((h) => h.score));
+    expect(byAddress.every((h) => h.text.startsWith("harbour paragraph") && h.rowid === undefined)).toBe(true);
+    // Compaction rewrites the 12 one-row fragments into one: the old addresses name other rows or none.
+    expect(await store.compact()).toBe(true);
+    const moved = await store.complete(hits);
+    expect(moved.map((h) => [h.id, h.text])).toEqual(byAddress.map((h) => [h.id, h.text]));
+  });
+
   it("leaves a table with few small fragments alone", async () => {
     const store = await openStore({ checkEvery: 2, minSmallFragments: 1000 });
     for (let i = 0; i < 6; i++) await store.replaceField(`r${i}`, "t/body", [row(`r${i}`, `p ${i}`)]);
