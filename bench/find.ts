@@ -3,9 +3,11 @@
  * search service, next to the same LanceDB queries issued directly in the same process (the
  * overhead ratio), plus what building/refreshing the indexes (optimize) costs and the ANN recall@20.
  *   npx tsx bench/find.ts [paragraphs=10000] [queries=50]      e.g. npx tsx bench/find.ts 100000
+ * BENCH_FIND_HOME=<dir> keeps the generated box there and reuses it on the next run with the same size (building
+ * 1M paragraphs takes minutes; the queries then run against the same data).
  * Synthetic text (Zipf-distributed vocabulary) and clustered 384-d unit vectors; query embedding excluded.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
@@ -96,69 +98,74 @@ async function timePair<T>(
   return [k, r];
 }
 
-const home = mkdtempSync(join(tmpdir(), "kbox-bench-find-"));
+const keep = process.env.BENCH_FIND_HOME ? join(process.env.BENCH_FIND_HOME, String(N)) : undefined;
+const reuse = Boolean(keep && existsSync(keep));
+const home = keep ?? mkdtempSync(join(tmpdir(), "kbox-bench-find-"));
 const daemon = await startDaemon({ env: { ...process.env, KBOX_HOME: home } });
 try {
   const s = daemon.services;
-  const kb = await s.kbs.create({ slug: "bench" });
+  const kb = s.kbs.list().find((k) => k.slug === "bench") ?? (await s.kbs.create({ slug: "bench" }));
   const store = await s.store.kb(kb.uuid);
-  await store.paragraphs.ensureVectorset("bench", DIM);
-  const now = new Date().toISOString();
   const t0 = performance.now();
   const R = Math.ceil(N / PER_RESOURCE);
-  for (let r = 0; r < R; r++) {
-    const rid = r.toString(16).padStart(32, "0");
-    const doc: ResourceDoc = {
-      id: rid,
-      title: sentence(5),
-      metadata: { status: "PROCESSED", language: "en" },
-      created: now,
-      modified: now,
-      last_seqid: r,
-      queue: "private",
-      fields: {},
-    };
-    if (r % 10 === 0) doc.usermetadata = { classifications: [{ labelset: "topic", label: "ten" }] };
-    void store.resources.put(rid, doc);
-  }
-  await store.resources.idle();
-  const BATCH = 10_000;
-  for (let start = 0; start < N; start += BATCH) {
-    const rows: ParagraphRow[] = [];
-    for (let i = start; i < Math.min(N, start + BATCH); i++) {
-      const rid = Math.floor(i / PER_RESOURCE)
-        .toString(16)
-        .padStart(32, "0");
-      const text = sentence(30 + Math.floor(rand() * 50));
-      const p: ParagraphRow = {
-        id: `${rid}/t/body/${i}-${i + text.length}`,
-        rid,
-        field: "t/body",
-        field_type: "text",
-        split: "",
-        start: i,
-        end: i + text.length,
-        page: 0,
-        idx: i % PER_RESOURCE,
-        kind: "TEXT",
-        is_table: false,
-        labels: [],
-        facets: [],
-        text,
-        lang: "en",
-        path: "",
-        created: 0,
-        modified: 0,
-        hidden: false,
-        groups: [],
-        hash: "",
-        vectors: { bench: vectorNear(CENTROIDS[i % CENTROIDS.length], 0.6) },
-      };
-      rows.push(p);
-    }
-    await store.paragraphs.bulkAdd(rows);
-  }
+  if (!reuse) await load();
   const loadMs = performance.now() - t0;
+  async function load(): Promise<void> {
+    await store.paragraphs.ensureVectorset("bench", DIM);
+    const now = new Date().toISOString();
+    for (let r = 0; r < R; r++) {
+      const rid = r.toString(16).padStart(32, "0");
+      const doc: ResourceDoc = {
+        id: rid,
+        title: sentence(5),
+        metadata: { status: "PROCESSED", language: "en" },
+        created: now,
+        modified: now,
+        last_seqid: r,
+        queue: "private",
+        fields: {},
+      };
+      if (r % 10 === 0) doc.usermetadata = { classifications: [{ labelset: "topic", label: "ten" }] };
+      void store.resources.put(rid, doc);
+    }
+    await store.resources.idle();
+    const BATCH = 10_000;
+    for (let start = 0; start < N; start += BATCH) {
+      const rows: ParagraphRow[] = [];
+      for (let i = start; i < Math.min(N, start + BATCH); i++) {
+        const rid = Math.floor(i / PER_RESOURCE)
+          .toString(16)
+          .padStart(32, "0");
+        const text = sentence(30 + Math.floor(rand() * 50));
+        const p: ParagraphRow = {
+          id: `${rid}/t/body/${i}-${i + text.length}`,
+          rid,
+          field: "t/body",
+          field_type: "text",
+          split: "",
+          start: i,
+          end: i + text.length,
+          page: 0,
+          idx: i % PER_RESOURCE,
+          kind: "TEXT",
+          is_table: false,
+          labels: [],
+          facets: [],
+          text,
+          lang: "en",
+          path: "",
+          created: 0,
+          modified: 0,
+          hidden: false,
+          groups: [],
+          hash: "",
+          vectors: { bench: vectorNear(CENTROIDS[i % CENTROIDS.length], 0.6) },
+        };
+        rows.push(p);
+      }
+      await store.paragraphs.bulkAdd(rows);
+    }
+  }
   const m = await s.search.maintainer(store);
   const t1 = performance.now();
   await m.refresh();
@@ -283,7 +290,7 @@ try {
   }
   console.log(`bench/find: ${N} paragraphs (${R} resources), ${DIM}-d vectors, ${Q} queries each`);
   console.log(
-    `load ${(loadMs / 1000).toFixed(1)} s; index build/optimize ${(indexMs / 1000).toFixed(1)} s (${m.log.map((l) => `${l.what} ${(l.ms / 1000).toFixed(1)} s`).join(", ") || "nothing to do"})`,
+    `${reuse ? `reused ${home} (load not timed)` : `load ${(loadMs / 1000).toFixed(1)} s`}; index build/optimize ${(indexMs / 1000).toFixed(1)} s (${m.log.map((l) => `${l.what} ${(l.ms / 1000).toFixed(1)} s`).join(", ") || "nothing to do"})`,
   );
   const ann = m.annFor("bench");
   const annType = (await table.listIndices()).find((i) => i.columns[0] === "vec_bench")?.indexType;
@@ -310,5 +317,5 @@ try {
   console.log(`optimize after load (nothing new): ${((performance.now() - t2) / 1000).toFixed(2)} s`);
 } finally {
   await daemon.stop();
-  rmSync(home, { recursive: true, force: true });
+  if (!keep) rmSync(home, { recursive: true, force: true });
 }
