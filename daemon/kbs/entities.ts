@@ -5,7 +5,7 @@ import type { KbService } from "./service.js";
 
 type Stored = EntitiesGroup & { id: string };
 
-/** The entities groups a user defines for a knowledge box (stored; not yet matched in text). */
+/** The entities groups a user defines for a knowledge box (ingestion matches them in text: daemon/ingest/entities.ts). */
 export class EntitiesGroupService {
   private readonly docs: KbDocs<Stored>;
   constructor(private readonly kbs: KbService) {

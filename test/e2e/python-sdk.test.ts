@@ -89,7 +89,11 @@ describe("fields, as the SDK parses them", () => {
     const f = up.ResourceField.parse(r.json);
     const meta = f.extracted?.metadata?.metadata;
     expect(meta?.paragraphs.length).toBeGreaterThan(0);
-    expect(meta).toMatchObject({ links: [], ner: {}, entities: {}, classifications: [], positions: {} });
+    expect(meta).toMatchObject({ links: [], classifications: [] });
+    // The body names Maria Lopez: ingestion found her (daemon/entities).
+    expect(meta?.ner["Maria Lopez"]).toBe("PERSON");
+    expect(meta?.positions["PERSON/Maria Lopez"]?.position).toHaveLength(1);
+    expect(meta?.entities.processor.entities).toContainEqual(expect.objectContaining({ text: "Maria Lopez", label: "PERSON" }));
   });
 
   it("show=error answers the status", async () => {

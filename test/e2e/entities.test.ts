@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { rawCall } from "../helpers/raw.js";
+import * as up from "../helpers/upstream-models.js";
+
+// Entities found during ingestion (daemon/entities): stored per field and as relations, served by
+// find/ask `features: relations`, the entity filter, suggest and graph search.
+let d: TestDaemon;
+let kbid: string;
+const rids: Record<string, string> = {};
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  rawCall(d.client, method, `/api/v1/kb/${kbid}${path}`, body, headers);
+
+const DOCS = {
+  curie:
+    "Marie Curie met Albert Einstein in Paris in 1921. They talked about radium and history.\n\n" +
+    "Later, Marie Curie visited Warsaw with her kitty.",
+  babbage: "Ada Lovelace worked with Charles Babbage in London. The analytical engine made history.",
+};
+
+beforeAll(async () => {
+  d = await startTestDaemon({ env: OFFLINE });
+  const kb = await rawCall(d.client, "POST", "/api/v1/kbs", { slug: "entities-kb" });
+  kbid = (kb.json as { uuid: string }).uuid;
+  // A group the user defines before ingesting: its entity and synonym must be matched in the text.
+  const g = await call("POST", "/entitiesgroups", {
+    group: "ANIMALS",
+    title: "Animals",
+    entities: { cat: { value: "cat", represents: ["kitty"] }, radium: { value: "radium" } },
+  });
+  expect(g.status).toBe(200);
+  for (const [slug, body] of Object.entries(DOCS)) {
+    const r = await call("POST", "/resources", { slug, title: slug, texts: { body: { body, format: "PLAIN" } } });
+    expect(r.status).toBe(201);
+    rids[slug] = (r.json as { uuid: string }).uuid;
+  }
+  await d.daemon.services.processing.idle();
+}, 60_000);
+afterAll(async () => {
+  await d.stop();
+});
+
+describe("entities stored at ingestion", () => {
+  it("show=extracted carries ner, entities and positions of people, places, dates and the user's group", async () => {
+    const r = await call("GET", `/resource/${rids.curie}/text/body?show=extracted&extracted=metadata`);
+    expect(r.status).toBe(200);
+    const meta = up.ResourceField.parse(r.json).extracted?.metadata?.metadata;
+    expect(meta?.ner).toMatchObject({
+      "Marie Curie": "PERSON",
+      "Albert Einstein": "PERSON",
+      Paris: "LOC",
+      Warsaw: "LOC",
+      "1921": "DATE",
+      cat: "ANIMALS",
+      radium: "ANIMALS",
+    });
+    const text = DOCS.curie;
+    const curie = meta?.positions["PERSON/Marie Curie"];
+    expect(curie?.position).toHaveLength(2);
+    for (const p of curie?.position ?? []) expect(text.slice(p.start, p.end)).toBe("Marie Curie");
+    // The synonym "kitty" is where the group's entity "cat" was found.
+    const cat = meta?.positions["ANIMALS/cat"]?.position ?? [];
+    expect(cat.map((p) => text.slice(p.start, p.end))).toEqual(["kitty"]);
+    expect(meta?.entities.processor.entities).toContainEqual({
+      text: "Paris",
+      label: "LOC",
+      positions: [{ start: text.indexOf("Paris"), end: text.indexOf("Paris") + 5 }],
+    });
+  });
+
+  it("the resource's relations (show=relations) link it to its entities and its entities to each other", async () => {
+    const r = await call("GET", `/resource/${rids.curie}?show=relations`);
+    const rels = (
+      r.json as {
+        relations: { relation: string; label: string; from: { value: string }; to: { value: string; group: string } }[];
+      }
+    ).relations;
+    expect(rels).toContainEqual(
+      expect.objectContaining({
+        relation: "ENTITY",
+        from: expect.objectContaining({ value: rids.curie, type: "resource" }),
+        to: { value: "Paris", type: "entity", group: "LOC" },
+      }),
+    );
+    expect(rels).toContainEqual(
+      expect.objectContaining({
+        label: "met",
+        from: { value: "Marie Curie", type: "entity", group: "PERSON" },
+        to: { value: "Albert Einstein", type: "entity", group: "PERSON" },
+      }),
+    );
+  });
+});
+
+describe("serving the entities", () => {
+  it("find with features relations returns the real entities a query names", async () => {
+    const r = await call("POST", "/find", { query: "Marie Curie and Paris", features: ["keyword", "relations"] });
+    expect(r.status).toBe(200);
+    const rel = up.Relations.parse((r.json as { relations: unknown }).relations);
+    expect(rel.entities["Marie Curie"].related_to).toContainEqual(
+      expect.objectContaining({ entity: "Albert Einstein", entity_subtype: "PERSON", relation_label: "met", direction: "out" }),
+    );
+    expect(rel.entities.Paris.related_to).toContainEqual(
+      expect.objectContaining({ entity: rids.curie, entity_type: "resource", direction: "in", resource_id: rids.curie }),
+    );
+  });
+
+  it("a synchronous ask with features relations carries the entities", async () => {
+    const r = await call(
+      "POST",
+      "/ask",
+      { query: "Who did Ada Lovelace work with?", features: ["keyword", "relations"] },
+      { "x-synchronous": "true" },
+    );
+    expect(r.status).toBe(200);
+    const sync = up.SyncAskResponse.parse(r.json);
+    expect(sync.relations?.entities["Ada Lovelace"].related_to).toContainEqual(
+      expect.objectContaining({ entity: "Charles Babbage", relation_label: "worked" }),
+    );
+  });
+
+  it("the entity filter narrows find (filter_expression and legacy filters)", async () => {
+    const ridsOf = (j: unknown) => Object.keys((j as { resources: Record<string, unknown> }).resources).sort();
+    const all = await call("POST", "/find", { query: "history", features: ["keyword"] });
+    expect(ridsOf(all.json)).toEqual([rids.curie, rids.babbage].sort());
+    const byExpr = await call("POST", "/find", {
+      query: "history",
+      features: ["keyword"],
+      filter_expression: { field: { prop: "entity", subtype: "PERSON", value: "Ada Lovelace" } },
+    });
+    expect(ridsOf(byExpr.json)).toEqual([rids.babbage]);
+    const byGroup = await call("POST", "/find", { query: "history", features: ["keyword"], filters: ["/e/ANIMALS/cat"] });
+    expect(ridsOf(byGroup.json)).toEqual([rids.curie]);
+  });
+
+  it("suggest offers the entities whose names start with what was typed", async () => {
+    const r = await call("GET", "/suggest?query=lovel");
+    expect(r.status).toBe(200);
+    expect((r.json as { entities: { entities: unknown[] } }).entities.entities).toContainEqual({
+      value: "Ada Lovelace",
+      family: "PERSON",
+    });
+  });
+
+  it("the entities groups list the families processing found beside the user's", async () => {
+    const r = await call("GET", "/entitiesgroups");
+    const groups = up.KnowledgeBoxEntities.parse(r.json).groups;
+    expect(groups.ANIMALS.custom).toBe(true);
+  });
+});
