@@ -26,6 +26,7 @@ import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
+import { GraphService } from "./search/graph.js";
 import { SearchService } from "./search/service.js";
 import type { DaemonSettings } from "./settings/index.js";
 import { Store } from "./store/index.js";
@@ -84,6 +85,8 @@ export interface Services {
   feedback: FeedbackService;
   /** Entities groups the user defines (daemon/kbs). */
   entities: EntitiesGroupService;
+  /** Graph search over the relations of resources (daemon/search/graph.ts). */
+  graph: GraphService;
   vectorsets: VectorsetService;
   /** Resource summaries, extractive or generated (daemon/ask). */
   summarize: SummarizeService;
@@ -187,6 +190,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     kvSchemas: new KvSchemaService(kbs),
     feedback: new FeedbackService(kbs),
     entities: new EntitiesGroupService(kbs),
+    graph: new GraphService(kbs),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask,
     summarize: new SummarizeService(kbs, resources, settings.generation),
