@@ -147,6 +147,11 @@ describe("serving the entities", () => {
     const r = await call("GET", "/entitiesgroups");
     const groups = up.KnowledgeBoxEntities.parse(r.json).groups;
     expect(groups.ANIMALS.custom).toBe(true);
+    expect(groups.PERSON.custom).toBe(false);
+    const person = up.EntitiesGroup.parse((await call("GET", "/entitiesgroup/PERSON")).json);
+    expect(Object.keys(person.entities)).toEqual(expect.arrayContaining(["Ada Lovelace", "Marie Curie"]));
+    // A user's group is theirs to change; a family processing found is not.
+    expect((await call("PATCH", "/entitiesgroup/PERSON", { add: { x: { value: "x" } } })).status).toBe(404);
   });
 });
 
