@@ -2,6 +2,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
+import { PredictProxy } from "./ask/predict-proxy.js";
 import { RetrievalService } from "./ask/retrieval.js";
 import { AskService } from "./ask/service.js";
 import { SummarizeService } from "./ask/summarize.js";
@@ -87,6 +88,8 @@ export interface Services {
   entities: EntitiesGroupService;
   /** Graph search over the relations of resources (daemon/search/graph.ts). */
   graph: GraphService;
+  /** The knowledge-box-scoped predict proxy (daemon/ask/predict-proxy.ts). */
+  predictProxy: PredictProxy;
   vectorsets: VectorsetService;
   /** Resource summaries, extractive or generated (daemon/ask). */
   summarize: SummarizeService;
@@ -191,6 +194,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     feedback: new FeedbackService(kbs),
     entities: new EntitiesGroupService(kbs),
     graph: new GraphService(kbs),
+    predictProxy: new PredictProxy(kbs, () => models.reranker()),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask,
     summarize: new SummarizeService(kbs, resources, settings.generation),

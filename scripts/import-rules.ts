@@ -26,7 +26,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
   backup: ["errors", "lifecycle", "store", "kbs"],
-  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net"],
+  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "entities"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The typed settings: builds each area's settings type from the environment. */
