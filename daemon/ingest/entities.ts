@@ -25,7 +25,7 @@ export async function entityGroups(store: KbStore): Promise<EntityGroupDef[]> {
   return [...t.values()].map((g) => ({ id: g.id, entities: g.entities ?? {} }));
 }
 
-function merge(target: unknown, add: EntityMetadata): void {
+function merge(target: unknown, add: EntityMetadata & { relations?: Relation[] }): void {
   if (target && typeof target === "object") Object.assign(target, add);
 }
 
@@ -56,7 +56,8 @@ export async function annotateEntities(
     if (facets) row.facets = [...row.facets, ...facets];
   }
   const meta = (outcome.extracted?.metadata ?? {}) as { metadata?: unknown; split_metadata?: Record<string, unknown> };
-  merge(meta.metadata, found.metadata);
+  // FieldMetadata.relations: the relations found in the field, beside the resource's copy.
+  merge(meta.metadata, { ...found.metadata, relations: found.relations });
   for (const [split, m] of Object.entries(found.split_metadata)) merge(meta.split_metadata?.[split], m);
   outcome.relations = found.relations;
 }

@@ -19,6 +19,8 @@ const DOCS = {
   babbage: "Ada Lovelace worked with Charles Babbage in London. The analytical engine made history.",
 };
 
+const MEMO = "# Compilers\n\nGrace Hopper wrote the first compiler in Philadelphia. The team tested it for months.\n";
+
 beforeAll(async () => {
   d = await startTestDaemon({ env: OFFLINE });
   const kb = await rawCall(d.client, "POST", "/api/v1/kbs", { slug: "entities-kb" });
@@ -35,6 +37,16 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
     rids[slug] = (r.json as { uuid: string }).uuid;
   }
+  const memo = await call("POST", "/resources", {
+    slug: "memo",
+    title: "Memo",
+    files: {
+      memo: {
+        file: { filename: "memo.md", content_type: "text/markdown", payload: Buffer.from(MEMO).toString("base64") },
+      },
+    },
+  });
+  rids.memo = (memo.json as { uuid: string }).uuid;
   await d.daemon.services.processing.idle();
 }, 60_000);
 afterAll(async () => {
@@ -90,6 +102,25 @@ describe("entities stored at ingestion", () => {
         to: { value: "Albert Einstein", type: "entity", group: "PERSON" },
       }),
     );
+  });
+});
+
+describe("a file field's extracted data, as the upstream models parse it", () => {
+  it("file metadata is a map of strings (languages joined), FieldMetadata carries ner and relations", async () => {
+    const r = await call("GET", `/resource/${rids.memo}/file/memo?show=extracted&extracted=metadata&extracted=file`);
+    expect(r.status).toBe(200);
+    const f = up.ResourceField.parse(r.json);
+    const fileMeta = f.extracted?.file?.metadata ?? {};
+    for (const v of Object.values(fileMeta)) expect(typeof v).toBe("string");
+    expect(fileMeta.languages).toBe("en");
+    const meta = f.extracted?.metadata?.metadata;
+    expect(meta?.ner).toMatchObject({ "Grace Hopper": "PERSON", Philadelphia: "LOC" });
+    expect(meta?.relations).toContainEqual(
+      expect.objectContaining({ relation: "ENTITY", to: { value: "Grace Hopper", type: "entity", group: "PERSON" } }),
+    );
+    // The resource's metadata.languages stays a list, as the upstream Metadata model defines it.
+    const res = await call("GET", `/resource/${rids.memo}`);
+    expect((res.json as { metadata: { languages: unknown } }).metadata.languages).toEqual(["en"]);
   });
 });
 
@@ -192,8 +223,12 @@ describe("graph search", () => {
       },
     });
     const { paths } = up.GraphSearchResponse.parse(r.json);
-    expect(paths.map((p) => p.destination.value).sort()).toEqual(["Paris", "Warsaw"]);
-    expect(paths.every((p) => p.source.type === "resource" && p.source.value === rids.curie)).toBe(true);
+    expect(paths.map((p) => [p.destination.value, p.source.value]).sort()).toEqual([
+      ["Paris", rids.curie],
+      ["Philadelphia", rids.memo],
+      ["Warsaw", rids.curie],
+    ]);
+    expect(paths.every((p) => p.source.type === "resource")).toBe(true);
     // Between entities: Marie Curie visited Warsaw.
     const visited = await call("POST", "/graph", { query: { prop: "relation", label: "visited" } });
     expect(up.GraphSearchResponse.parse(visited.json).paths.map((p) => [p.source.value, p.destination.value])).toEqual([
