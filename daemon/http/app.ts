@@ -15,6 +15,8 @@ import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
+import * as graph from "./routes/graph.js";
+import * as kbPredict from "./routes/kb-predict.js";
 import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
@@ -69,6 +71,8 @@ const AREAS: Area[] = [
   standalone.register,
   kbSettings.register,
   sdkExtras.register,
+  graph.register,
+  kbPredict.register,
 ];
 
 export interface AppOptions {
