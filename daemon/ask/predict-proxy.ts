@@ -5,9 +5,9 @@
  */
 import type { z } from "zod";
 import { PREDICT_ENDPOINTS, PREDICT_UNSERVED, PredictRerankBody, PredictSummarizeBody } from "../../src/api/kb-predict.js";
-import { analyse, type EntityGroupDef } from "../entities/index.js";
+import { analyse } from "../entities/index.js";
 import { badRequest, invalid, KboxError, notFound } from "../errors.js";
-import { docTableOf } from "../kbs/kb-docs.js";
+import { entityGroupsOf } from "../kbs/entities.js";
 import type { KbService } from "../kbs/service.js";
 import type { Reranker } from "../models/types.js";
 import { extractiveSummary } from "./summarize.js";
@@ -66,7 +66,7 @@ export class PredictProxy {
   async tokens(kbid: string, text: string) {
     const { store } = await this.kbs.open(kbid, "Knowledge Box not found");
     const t0 = performance.now();
-    const groups = [...(await docTableOf<EntityGroupDef>(store, "entities_groups")).values()];
+    const groups = await entityGroupsOf(store);
     const tokens = analyse(text, groups)
       .entities.flatMap((e) => e.positions.map((p) => ({ text: e.text, ner: e.label, start: p.start, end: p.end })))
       .sort((a, b) => a.start - b.start);

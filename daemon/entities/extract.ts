@@ -82,7 +82,20 @@ const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** Compiled matchers of entities groups, cached by the groups' content. */
 const compiled = new Map<string, { re: RegExp; canon: Map<string, { label: string; text: string }> }[]>();
 
+/** The same groups array (one field's paragraphs) is compiled once without serialising it again. */
+const byArray = new WeakMap<EntityGroupDef[], ReturnType<typeof compile>>();
+
 function matchersOf(groups: EntityGroupDef[]) {
+  if (!groups.length) return [];
+  let m = byArray.get(groups);
+  if (!m) {
+    m = compile(groups);
+    byArray.set(groups, m);
+  }
+  return m;
+}
+
+function compile(groups: EntityGroupDef[]) {
   const key = JSON.stringify(groups);
   const hit = compiled.get(key);
   if (hit) return hit;

@@ -6,24 +6,15 @@
  */
 
 import { FIELD_LETTER } from "../../src/api/common.js";
-import { type EntityGroupDef, type EntityMetadata, type FieldEntities, fieldEntities, type Relation } from "../entities/index.js";
-import { docTableOf } from "../kbs/kb-docs.js";
+import { type EntityMetadata, type FieldEntities, fieldEntities, type Relation } from "../entities/index.js";
+import { entityGroupsOf } from "../kbs/entities.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
 import { paragraphId } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import type { FieldOutcome } from "./process-field.js";
 
-/** Where the user's entities groups are stored (daemon/kbs/entities.ts). */
-const GROUPS_TABLE = "entities_groups";
-
 /** Time spent and paragraphs read, since the daemon started (for the cost per paragraph). */
 export const entityCost = { paragraphs: 0, ms: 0 };
-
-/** The entities groups of a box as matching needs them. */
-export async function entityGroups(store: KbStore): Promise<EntityGroupDef[]> {
-  const t = await docTableOf<EntityGroupDef>(store, GROUPS_TABLE);
-  return [...t.values()].map((g) => ({ id: g.id, entities: g.entities ?? {} }));
-}
 
 function merge(target: unknown, add: EntityMetadata & { relations?: Relation[] }): void {
   if (target && typeof target === "object") Object.assign(target, add);
@@ -43,7 +34,7 @@ export async function annotateEntities(
   const key = `${FIELD_LETTER[doc.type]}/${doc.id}` as const;
   let found: FieldEntities;
   try {
-    found = fieldEntities(outcome.units, await entityGroups(store), res.id, (split, start, end) =>
+    found = fieldEntities(outcome.units, await entityGroupsOf(store), res.id, (split, start, end) =>
       paragraphId(res.id, key, split, start, end),
     );
   } catch {

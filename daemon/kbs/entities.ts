@@ -1,15 +1,25 @@
 import type { CreateEntitiesGroup, EntitiesGroup, UpdateEntitiesGroup } from "../../src/api/entities.js";
 import { conflict, notFound } from "../errors.js";
-import { KbDocs } from "./kb-docs.js";
+import type { KbStore } from "../store/index.js";
+import { docTableOf, KbDocs } from "./kb-docs.js";
 import type { KbService } from "./service.js";
 
 type Stored = EntitiesGroup & { id: string };
+
+/** Where the groups are stored: one document table per box. */
+const TABLE = "entities_groups";
+
+/** A box's entities groups as text matching needs them (daemon/entities' EntityGroupDef): id and entities. */
+export async function entityGroupsOf(store: KbStore): Promise<{ id: string; entities: EntitiesGroup["entities"] }[]> {
+  const t = await docTableOf<Stored>(store, TABLE);
+  return [...t.values()].map((g) => ({ id: g.id, entities: g.entities ?? {} }));
+}
 
 /** The entities groups a user defines for a knowledge box (ingestion matches them in text: daemon/ingest/entities.ts). */
 export class EntitiesGroupService {
   private readonly docs: KbDocs<Stored>;
   constructor(private readonly kbs: KbService) {
-    this.docs = new KbDocs(kbs, "entities_groups");
+    this.docs = new KbDocs(kbs, TABLE);
   }
 
   /** The user's groups, then the families ingestion found in text (PERSON, LOC...) that no group of the user names. */

@@ -105,20 +105,41 @@ export class KbModelService {
     return this.models.embedder(ref);
   }
 
-  /**
-   * A file of one of a knowledge box's models (its semantic models, or the daemon's reranker), for the
-   * upstream model download: 404 for a model the box does not use or a file it does not have, 409 for a
-   * model served by a remote endpoint (there are no files to send).
-   */
-  modelFile(kbid: string, modelId: string, filename: string): { path: string; size: number } {
+  /** One of a knowledge box's models (its semantic models, or the daemon's reranker); 404 for any other. */
+  private boxModel(kbid: string, modelId: string): Entry {
     const kb = this.kbs.require(kbid, "Knowledge Box not found");
     const reranker = this.models.find(modelId, "reranker");
-    const used = kbModelNames(kb).some((n) => {
-      const e = this.models.find(n);
-      return e ? matches(e, modelId) : n.toLowerCase() === modelId.toLowerCase();
-    });
-    if (!used && !reranker) throw notFound(`Model ${modelId} is not a model of this knowledge box (see GET /kb/${kbid}/models)`);
-    const file = this.models.modelFile(modelId, filename);
+    const used = kbModelNames(kb)
+      .map((n) => this.models.find(n))
+      .find((e) => e && matches(e, modelId));
+    const entry = used ?? reranker;
+    if (!entry) throw notFound(`Model ${modelId} is not a model of this knowledge box (see GET /kb/${kbid}/models)`);
+    return entry;
+  }
+
+  /** What the box's model is: name, provider, kind, dimension and files (the upstream model record is a free map). */
+  modelInfo(
+    kbid: string,
+    modelId: string,
+  ): { model_id: string; id: string; provider: string; kind: string; dim: number; files: { path: string; size: number }[] } {
+    const e = this.boxModel(kbid, modelId);
+    return {
+      model_id: e.name,
+      id: e.id,
+      provider: e.provider,
+      kind: e.kind,
+      dim: e.dim,
+      files: (e.manifest?.files ?? []).map((f) => ({ path: f.path, size: f.size })),
+    };
+  }
+
+  /**
+   * A file of one of a knowledge box's models, for the upstream model download: 404 for a model the
+   * box does not use or a file it does not have, 409 for a model served by a remote endpoint.
+   */
+  modelFile(kbid: string, modelId: string, filename: string): { path: string; size: number } {
+    const entry = this.boxModel(kbid, modelId);
+    const file = this.models.modelFile(entry.name, filename);
     if (file === "remote")
       throw conflict(`Model ${modelId} is served by a remote endpoint: kbox holds no files of it to download`);
     if (!file) throw notFound(`Model ${modelId} has no file ${filename}`);

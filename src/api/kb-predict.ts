@@ -62,3 +62,19 @@ export const downloadModelFile = route({
   role: "READER",
   summary: "Download a file of one of the knowledge box's models (an installed ONNX model's file)",
 });
+
+export const getKbModel = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/model/:model_id",
+  params: z.object({ kbid: z.string(), model_id: z.string().min(1) }),
+  response: z.object({
+    model_id: z.string(),
+    id: z.string(),
+    provider: z.string(),
+    kind: z.string(),
+    dim: z.number().int(),
+    files: z.array(z.object({ path: z.string(), size: z.number().int() })),
+  }),
+  role: "READER",
+  summary: "One of the knowledge box's models: its name, provider, kind, dimension and files",
+});

@@ -47,6 +47,18 @@ beforeAll(async () => {
     },
   });
   rids.memo = (memo.json as { uuid: string }).uuid;
+  const chat = await call("POST", "/resources", {
+    slug: "chat",
+    conversations: {
+      chat: {
+        messages: [
+          { ident: "m1", who: "ana", content: { text: "Who did you phone?", format: "PLAIN" } },
+          { ident: "m2", who: "bob", content: { text: "I phoned Grace Hopper on Monday.", format: "PLAIN" } },
+        ],
+      },
+    },
+  });
+  rids.chat = (chat.json as { uuid: string }).uuid;
   await d.daemon.services.processing.idle();
 }, 60_000);
 afterAll(async () => {
@@ -121,6 +133,16 @@ describe("a file field's extracted data, as the upstream models parse it", () =>
     // The resource's metadata.languages stays a list, as the upstream Metadata model defines it.
     const res = await call("GET", `/resource/${rids.memo}`);
     expect((res.json as { metadata: { languages: unknown } }).metadata.languages).toEqual(["en"]);
+  });
+});
+
+describe("a conversation's entities, by message", () => {
+  it("split_metadata holds each message's ner and positions in its own text", async () => {
+    const r = await call("GET", `/resource/${rids.chat}/conversation/chat?show=extracted&extracted=metadata`);
+    const splits = up.ResourceField.parse(r.json).extracted?.metadata?.split_metadata ?? {};
+    expect(splits.m2?.ner).toMatchObject({ "Grace Hopper": "PERSON", Monday: "DATE" });
+    expect(splits.m2?.positions["PERSON/Grace Hopper"]?.position).toEqual([{ start: 9, end: 21 }]);
+    expect(splits.m1?.ner).toEqual({});
   });
 });
 

@@ -100,6 +100,15 @@ describe("model file download", () => {
     expect(onnx.headers["content-length"]).toBe(String(files.get(ONNX)?.length));
   });
 
+  it("GET /model/{model_id} describes the box's model and lists its files", async () => {
+    const r = await call("GET", `/model/${encodeURIComponent(MODEL)}`);
+    expect(r.status).toBe(200);
+    const info = r.json as { model_id: string; kind: string; dim: number; files: { path: string; size: number }[] };
+    expect(info).toMatchObject({ model_id: MODEL, kind: "embedder", dim: 16 });
+    expect(info.files).toContainEqual({ path: ONNX, size: files.get(ONNX)?.length });
+    expect((await call("GET", "/model/other-model")).status).toBe(404);
+  });
+
   it("refuses models the box does not use and files the model does not have", async () => {
     expect((await call("GET", "/models/other-model/config.json")).status).toBe(404);
     const missing = await call("GET", `/models/${encodeURIComponent(MODEL)}/secrets.txt`);

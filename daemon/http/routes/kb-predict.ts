@@ -23,6 +23,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.predictProxyPost, async ({ params, body, signal }) =>
     s.predictProxy.post(params.kbid, params.endpoint, body, signal),
   );
+  mount(app, api.getKbModel, async ({ params }) => s.models.modelInfo(params.kbid, params.model_id));
   mount(app, api.downloadModelFile, async ({ params }) => {
     const f = s.models.modelFile(params.kbid, params.model_id, params.filename);
     const name = params.filename.split("/").pop() ?? "model";

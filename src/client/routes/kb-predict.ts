@@ -12,6 +12,11 @@ export const downloadModelFile: Routed<typeof api.downloadModelFile> = {
   path: "/api/v1/kb/:kbid/models/:model_id/:filename",
   stream: false,
 };
+export const getKbModel: Routed<typeof api.getKbModel> = {
+  method: "GET",
+  path: "/api/v1/kb/:kbid/model/:model_id",
+  stream: false,
+};
 export const predictProxyChat: Routed<typeof api.predictProxyChat> = {
   method: "POST",
   path: "/api/v1/kb/:kbid/predict/chat",
