@@ -44,6 +44,7 @@ export class AskTally {
   status: number | null = null;
   context: ContextPiece[] = [];
   members: Record<string, unknown> = {};
+  private readonly t0 = performance.now();
 
   add(item: AskItem): void {
     switch (item.type) {
@@ -68,6 +69,8 @@ export class AskTally {
           item.best_matches.map((m) => m.id),
         );
         this.members.resources_count = Object.keys(item.results.resources).length;
+        // Retrieval is done when its item comes; the metadata item's timing, when there is one, is more exact.
+        this.members.retrieval_time ??= (performance.now() - this.t0) / 1000;
         this.members.retrieval_rephrased_question = item.results.rephrased_query ?? null;
         break;
       case "metadata":
