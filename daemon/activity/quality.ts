@@ -9,10 +9,18 @@ import { term, words } from "../text/analyzer.js";
  */
 export const LEXICAL = "lexical";
 
-/** Stemmed content terms of a text, in order. */
-function termsOf(text: string): string[] {
+/** Words that frame a question rather than say what it is about. */
+const FRAME = new Set(
+  "what where when who whom whose which why how does do did is are was were can could should would will tell me please explain describe give list".split(
+    " ",
+  ),
+);
+
+/** Stemmed content terms of a text, in order (a question's framing words dropped too). */
+function termsOf(text: string, question = false): string[] {
   const out: string[] = [];
   for (const w of words(text)) {
+    if (question && FRAME.has(w.word.toLowerCase())) continue;
     const t = term(w.word, "en");
     if (t) out.push(t);
   }
@@ -55,7 +63,7 @@ const NO_ANSWER = /not enough (data|information|context)|cannot answer|can't ans
  * sentence: its terms and term pairs found in the whole context).
  */
 export function lexicalScores(question: string, answer: string, context: readonly string[]): QualityScores {
-  const q = termsOf(question);
+  const q = termsOf(question, true);
   const ans = bag(answer);
   const ctx = bag(context.join("\n"));
   const noAnswer = !answer.trim() || NO_ANSWER.test(answer);
