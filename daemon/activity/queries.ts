@@ -9,7 +9,7 @@ import type {
   RemiItem,
   RemiQuery,
 } from "../../src/api/activity.js";
-import { notFound } from "../errors.js";
+import { invalid, notFound } from "../errors.js";
 import { type ActivityRecord, activityMonth } from "../store/index.js";
 import { buckets } from "./buckets.js";
 import { matches } from "./filters.js";
@@ -52,16 +52,21 @@ export async function queryActivity(
   return { rows: rows.slice(0, limit).map((r) => shown(r.doc, q.show)), hasMore: rows.length > limit };
 }
 
-const range = (from: string, to?: string) => ({ from: Date.parse(from), to: to ? Date.parse(to) : Date.now() });
+/** The instants of a range query; `from` is required (422 at query.from). */
+function range(from: string | undefined, to?: string): { from: number; to: number } {
+  if (!from) throw invalid([{ type: "missing", loc: ["query", "from"], msg: "Field required", input: null }]);
+  return { from: Date.parse(from), to: to ? Date.parse(to) : Date.now() };
+}
 
 /** Activity Logs Metrics: searches, chats and asks per bucket (chat counts every generated answer: chat and ask events). */
 export async function activityMetrics(
   s: ActivityService,
   kbid: string,
-  q: { from: string; to?: string; aggregation: Aggregation },
+  q: { from?: string; to?: string; aggregation: Aggregation },
 ): Promise<MetricsPoint[]> {
+  const log = await s.of(kbid);
   const { from, to } = range(q.from, q.to);
-  const rows = await (await s.of(kbid)).range(from, to, ["search", "ask", "chat"]);
+  const rows = await log.range(from, to, ["search", "ask", "chat"]);
   return buckets(
     rows,
     from,
@@ -132,10 +137,11 @@ export async function remiEvent(s: ActivityService, kbid: string, id: number) {
 export async function remiScores(
   s: ActivityService,
   kbid: string,
-  q: { from: string; to?: string; aggregation: Aggregation },
+  q: { from?: string; to?: string; aggregation: Aggregation },
 ): Promise<QualityPoint[]> {
+  const log = await s.of(kbid);
   const { from, to } = range(q.from, q.to);
-  const rows = (await (await s.of(kbid)).range(from, to, ["ask", "chat"])).filter((r) => qualityOf(r));
+  const rows = (await log.range(from, to, ["ask", "chat"])).filter((r) => qualityOf(r));
   const names = ["answer_relevance", "context_relevance", "groundedness"] as const;
   const points = buckets(
     rows,

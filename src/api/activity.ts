@@ -144,7 +144,12 @@ export type ActivityDownload = z.infer<typeof ActivityDownload>;
 export const MetricsPoint = z.object({ timestamp: z.string(), search: z.number(), chat: z.number(), ask: z.number() });
 export type MetricsPoint = z.infer<typeof MetricsPoint>;
 
-const RangeQuery = z.object({ from: DateTime, to: DateTime.optional(), aggregation: Aggregation.default("millennium") });
+/** `from` is required: checked after the knowledge box (a missing box is a 404 first), 422 located at query.from. */
+const RangeQuery = z.object({
+  from: DateTime.optional(),
+  to: DateTime.optional(),
+  aggregation: Aggregation.default("millennium"),
+});
 const KbParams = z.object({ kbid: z.string() });
 const EventParams = z.object({ kbid: z.string(), event_type: EventType });
 
@@ -182,7 +187,10 @@ export const requestActivityDownload = route({
   method: "POST",
   path: "/api/v1/kb/:kbid/activity/:event_type/query/download",
   params: EventParams,
-  headers: z.object({ accept: z.enum(DOWNLOAD_FORMATS) }),
+  /** The format; without an accept header (or with a wildcard), NDJSON. */
+  headers: z.object({
+    accept: z.preprocess((v) => (v === undefined || v === "*/*" ? DOWNLOAD_FORMATS[0] : v), z.enum(DOWNLOAD_FORMATS)),
+  }),
   body: DownloadRequest,
   response: ActivityDownload,
   status: 202,
