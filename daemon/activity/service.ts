@@ -10,6 +10,8 @@ import type { QualityScorer } from "./scorer.js";
 
 /** Settings of the activity log (daemon/settings). */
 export interface ActivitySettings {
+  /** Record events (KBOX_ACTIVITY); off, nothing new is written. */
+  record: boolean;
   /** Months of activity kept (KBOX_ACTIVITY_RETENTION_MONTHS); older monthly partitions are dropped. */
   retentionMonths: number;
 }
@@ -45,8 +47,9 @@ export class ActivityService {
    * a full disk, are logged, and the request the event describes goes on.
    */
   async record(kbid: string, event: EventType, members: Members): Promise<ActivityRecord | undefined> {
+    if (!this.settings.record) return undefined;
     try {
-      return await (await this.of(kbid)).append(event, members);
+      return (await this.of(kbid)).append(event, members);
     } catch (e) {
       this.log.warn(`activity: cannot record ${event} on ${kbid}: ${(e as Error).message}`);
       return undefined;
@@ -107,7 +110,7 @@ export class ActivityService {
           tally.answer,
           tally.context.map((c) => c.text),
         );
-        await (await this.of(kbid)).patch(rec.id, rec.event, { quality });
+        (await this.of(kbid)).patch(rec.id, rec.event, { quality });
       } catch (e) {
         this.log.warn(`activity: cannot score answer ${rec.id}: ${(e as Error).message}`);
       }
@@ -121,7 +124,7 @@ export class ActivityService {
     for (const m of months) {
       const row = (await log.read(m, ["ask", "chat"])).find((r) => r.doc.learning_id === fb.ident);
       if (!row) continue;
-      await log.patch(row.id, row.event, {
+      log.patch(row.id, row.event, {
         feedback_good: fb.good,
         feedback_comment: fb.feedback ?? null,
         feedback_time: new Date().toISOString(),

@@ -47,7 +47,7 @@ export interface DaemonSettings {
   generation: GeneratorSettings;
   ask: AskSettings;
   mcp: McpSettings;
-  /** The activity log (KBOX_ACTIVITY_RETENTION_MONTHS). */
+  /** The activity log (KBOX_ACTIVITY, KBOX_ACTIVITY_RETENTION_MONTHS). */
   activity: ActivitySettings;
   /** What the daemon may fetch on a request's behalf (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
   fetch: FetchPolicy;
@@ -155,7 +155,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       generativeMinEvidence: v.generativeMinEvidence!,
     },
     mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
-    activity: { retentionMonths: v.activityRetentionMonths! },
+    activity: { record: v.activityRecord!, retentionMonths: v.activityRetentionMonths! },
     fetch,
     sync: { roots: v.syncRoots! },
     uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },

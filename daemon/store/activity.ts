@@ -1,4 +1,5 @@
-import { type FileHandle, open, readFile, rename, writeFile } from "node:fs/promises";
+import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, type Table } from "./db.js";
 
@@ -45,28 +46,25 @@ export function activityMonth(id: number): string {
 const tableOf = (month: string) => `activity_${month.replace("-", "_")}`;
 const monthOf = (table: string) => /^activity_(\d{4})_(\d{2})$/.exec(table)?.slice(1, 3).join("-");
 
-/** Rows reach the tables this long after their journal write (or sooner, past FLUSH_ROWS). */
-const FLUSH_MS = 1000;
-const FLUSH_ROWS = 500;
+/** Rows reach the tables this long after their journal write (or sooner, past FLUSH_ROWS): few, large commits, whose fixed cost (~0.1 s of LanceDB work) stays off the requests. */
+const FLUSH_MS = 5000;
+const FLUSH_ROWS = 5000;
 
 /**
  * A knowledge box's activity log: monthly LanceDB tables behind an append-only journal file. An
- * append resolves once its line is written to the journal (one write for every event of a tick), so
- * an acknowledged event outlives a kill -9 of the daemon; the tables get the rows in batches later,
- * and the journal is emptied of what they hold. Reads merge the tables with what is not yet in them.
+ * append has written its line to the journal when it returns, so an acknowledged event outlives a
+ * kill -9 of the daemon (not a power cut: the journal is not fsynced); the tables get the rows in
+ * batches later, and the journal is emptied of what they hold. Reads merge the tables with what is
+ * not yet in them.
  */
 export class ActivityLog {
   private last = 0;
-  private journal: FileHandle | undefined;
+  private fd: number | undefined;
   /** Journaled, not yet in a table (in journal order). */
   private uncommitted: Entry[] = [];
-  /** Waiting for the next journal write. */
-  private waiting: { entry: Entry; resolve: () => void; reject: (e: Error) => void }[] = [];
   private chain: Promise<void> = Promise.resolve();
-  private writeScheduled = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly tables = new Map<string, Promise<Table>>();
-  private closed = false;
 
   private constructor(
     private readonly db: Connection,
@@ -77,7 +75,7 @@ export class ActivityLog {
   static async open(db: Connection, journalPath: string): Promise<ActivityLog> {
     const log = new ActivityLog(db, journalPath);
     await log.replay();
-    log.journal = await open(journalPath, "a", 0o600);
+    log.fd = openSync(journalPath, "a", 0o600);
     return log;
   }
 
@@ -87,63 +85,58 @@ export class ActivityLog {
     return this.last;
   }
 
-  /** Append an event; resolves when it is in the journal (it survives a kill from then on). */
-  append(event: string, doc: Record<string, unknown>): Promise<ActivityRecord> {
+  /** Append an event: in the journal when this returns (it survives a kill from then on). */
+  append(event: string, doc: Record<string, unknown>): ActivityRecord {
     const id = this.nextId();
     const date = activityDate(id).toISOString();
     const full = { ...doc, id, date };
-    return this.enqueue({ seq: id, id, kind: "row", event, doc: full }).then(() => ({ id, event, date, doc: full }));
+    this.journal({ seq: id, id, kind: "row", event, doc: full });
+    return { id, event, date, doc: full };
   }
 
   /** Merge members into an event already appended (feedback, quality); journaled like an append. */
-  patch(id: number, event: string, members: Record<string, unknown>): Promise<void> {
-    return this.enqueue({ seq: this.nextId(), id, kind: "patch", event, doc: members });
+  patch(id: number, event: string, members: Record<string, unknown>): void {
+    this.journal({ seq: this.nextId(), id, kind: "patch", event, doc: members });
   }
 
-  private enqueue(entry: Entry): Promise<void> {
-    if (this.closed) return Promise.reject(new Error("the activity log is closed"));
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ entry, resolve, reject });
-      if (this.writeScheduled) return;
-      this.writeScheduled = true;
-      // Every event of this tick goes in one write.
-      setImmediate(() => {
-        this.writeScheduled = false;
-        this.chain = this.chain.then(() => this.writeJournal());
-      });
-    });
+  /**
+   * One synchronous append of a short line: a page-cache write (tens of microseconds) that a kill of
+   * the process cannot undo, without the thread-pool round trip an asynchronous write costs a request.
+   */
+  private journal(entry: Entry): void {
+    if (this.fd === undefined) throw new Error("the activity log is closed");
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    this.uncommitted.push(entry);
+    if (this.uncommitted.length >= FLUSH_ROWS) this.flushSoon(0);
+    else this.flushSoon(FLUSH_MS);
   }
 
-  private async writeJournal(): Promise<void> {
-    const batch = this.waiting;
-    this.waiting = [];
-    if (!batch.length) return;
-    try {
-      if (!this.journal) throw new Error("the activity log is closed");
-      await this.journal.write(batch.map((b) => `${JSON.stringify(b.entry)}\n`).join(""));
-      for (const b of batch) this.uncommitted.push(b.entry);
-      for (const b of batch) b.resolve();
-    } catch (e) {
-      for (const b of batch) b.reject(e as Error);
-      return;
-    }
-    if (this.uncommitted.length >= FLUSH_ROWS) this.chain = this.chain.then(() => this.commit());
-    else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => {
-        this.flushTimer = undefined;
-        this.chain = this.chain.then(() => this.commit()).catch(() => undefined);
-      }, FLUSH_MS);
-      this.flushTimer.unref();
-    }
+  private flushSoon(ms: number): void {
+    if (this.flushTimer && ms > 0) return;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.chain = this.chain.then(() => this.commit()).catch(() => undefined);
+    }, ms);
+    this.flushTimer.unref();
   }
 
-  /** Move what the journal holds into the monthly tables, then empty the journal (in the write chain). */
+  /** Move what the journal holds into the monthly tables, then drop it from the journal. */
   private async commit(): Promise<void> {
     const batch = this.uncommitted;
-    if (!batch.length || this.closed) return;
+    if (!batch.length || this.fd === undefined) return;
     await this.addToTables(batch);
+    if (this.fd === undefined) return;
     this.uncommitted = this.uncommitted.slice(batch.length);
-    if (!this.uncommitted.length) await this.journal?.truncate(0);
+    if (!this.uncommitted.length) {
+      ftruncateSync(this.fd, 0);
+      return;
+    }
+    // Appended while the tables were written: a new journal of just those, swapped in by a rename.
+    writeFileSync(`${this.path}.tmp`, this.uncommitted.map((e) => `${JSON.stringify(e)}\n`).join(""), { mode: 0o600 });
+    renameSync(`${this.path}.tmp`, this.path);
+    closeSync(this.fd);
+    this.fd = openSync(this.path, "a", 0o600);
   }
 
   private async addToTables(entries: Entry[]): Promise<void> {
@@ -275,17 +268,14 @@ export class ActivityLog {
   async idle(): Promise<void> {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    await new Promise((r) => setImmediate(r));
     this.chain = this.chain.then(() => this.commit());
     await this.chain;
   }
 
   /** Stop: what is journaled but not in the tables stays in the journal for the next open. */
   close(): void {
-    this.closed = true;
     clearTimeout(this.flushTimer);
-    const j = this.journal;
-    this.journal = undefined;
-    void this.chain.finally(() => j?.close()).catch(() => undefined);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
