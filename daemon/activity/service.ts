@@ -25,6 +25,7 @@ export type Members = Record<string, unknown>;
  */
 export class ActivityService {
   private retentionTimer: NodeJS.Timeout | undefined;
+  private firstRetention: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly kbs: KbService,
@@ -32,6 +33,9 @@ export class ActivityService {
     private readonly scorer: QualityScorer,
     private readonly log: Log,
   ) {
+    // A minute after start, then every 6 hours: start-up does not open every box for it.
+    this.firstRetention = setTimeout(() => void this.applyRetention(), 60_000);
+    this.firstRetention.unref();
     this.retentionTimer = setInterval(() => void this.applyRetention(), 6 * 3600_000);
     this.retentionTimer.unref();
   }
@@ -150,6 +154,7 @@ export class ActivityService {
   }
 
   close(): void {
+    clearTimeout(this.firstRetention);
     clearInterval(this.retentionTimer);
   }
 }
