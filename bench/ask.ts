@@ -8,8 +8,10 @@
 import { readFileSync } from "node:fs";
 import * as kbs from "../src/api/kbs.js";
 import * as resources from "../src/api/resources.js";
-import { removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
+import { readAll } from "../src/client/transport.js";
+import { OFFLINE, removeHome, spawnTestDaemon, startTestDaemon, tempHome } from "../test/helpers/daemon.js";
 import { OpenAiStandIn } from "../test/helpers/openai-standin.js";
+import { activityOverhead } from "./activity-overhead.js";
 
 const N = Number(process.argv[2] ?? 300);
 const RUNS = Number(process.argv[3] ?? 20);
@@ -119,6 +121,39 @@ try {
   console.log(
     `daemon memory: RSS ${(before / 1024).toFixed(0)} MiB before, peak ${(peak / 1024).toFixed(0)} MiB during a streamed answer (lifetime high-water ${(rssKb("VmHWM") / 1024).toFixed(0)} MiB)`,
   );
+
+  // What recording the activity log adds to an ask: an in-process daemon (its settings flipped between runs).
+  const local = await startTestDaemon({ env: OFFLINE });
+  try {
+    const { uuid: small } = await local.client.call(kbs.createKb, { body: { slug: "overhead" } });
+    for (let i = 0; i < 50; i++) {
+      const t = TOPICS[i % TOPICS.length];
+      await local.client.call(resources.createResource, {
+        params: { kbid: small },
+        body: {
+          title: `${t} ${i}`,
+          texts: { body: { body: `The ${t} team meets every week in room ${i}.`, format: "PLAIN" } },
+        } as never,
+      });
+    }
+    await local.daemon.services.processing.idle();
+    await activityOverhead(
+      "extractive ask",
+      local.daemon.services.settings.activity,
+      async () => {
+        const res = await local.client.raw({
+          method: "POST",
+          path: `/api/v1/kb/${small}/ask`,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "When does the security team meet?", features: ["keyword"] }),
+        });
+        await readAll(res.body);
+      },
+      RUNS * 3,
+    );
+  } finally {
+    await local.stop();
+  }
 } finally {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));

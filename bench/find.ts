@@ -16,6 +16,9 @@ import { startDaemon } from "../daemon/server.js";
 import { buildKeyword, HIT_COLUMNS } from "../daemon/store/paragraph-search.js";
 import type { ParagraphRow } from "../daemon/store/paragraphs.js";
 import type { ResourceDoc } from "../daemon/store/records.js";
+import { KboxClient } from "../src/client/client.js";
+import { readAll } from "../src/client/transport.js";
+import { activityOverhead } from "./activity-overhead.js";
 
 const N = Number(process.argv[2] ?? 10_000);
 const Q = Number(process.argv[3] ?? 50);
@@ -96,6 +99,17 @@ async function timePair<T>(
     }
   }
   return [k, r];
+}
+
+/** One find through the daemon's socket, read to the end. */
+async function rawFind(client: KboxClient, kbid: string, body: unknown): Promise<void> {
+  const res = await client.raw({
+    method: "POST",
+    path: `/api/v1/kb/${kbid}/find`,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  await readAll(res.body);
 }
 
 const keep = process.env.BENCH_FIND_HOME ? join(process.env.BENCH_FIND_HOME, String(N)) : undefined;
@@ -311,6 +325,14 @@ try {
       ].join("\t"),
     );
   }
+  // What recording the activity log adds to a find over the socket (keyword, so no embedder is needed).
+  const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
+  await activityOverhead(
+    "find over the socket",
+    s.settings.activity,
+    () => rawFind(client, kb.uuid, { query: `${zipf()} ${zipf()}`, features: ["keyword"], top_k: 20 }),
+    Q * 4,
+  );
   // What a refresh costs after a burst of new writes.
   const t2 = performance.now();
   await store.paragraphs.compact(true);

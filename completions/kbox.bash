@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb account invite token api models resource sa profile auth config completion doctor find ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
+    '') subs='backup daemon kb account invite token api models resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile --account -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles --account=any'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
@@ -93,6 +93,15 @@ _kbox_spec() {
     'completion') subs=''; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='choice:bash|zsh|fish' ;;
     'doctor') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'find') subs=''; opts='--kb --top-k --page --filter --label --path --type --features --config --vectorset --min-score --show-hidden --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --top-k=any --page=any --filter=any --label=any --path=file --type=any --features=any --config=any --vectorset=any --min-score=any --profile=profiles --account=any'; args='any' ;;
+    'activity') subs='list show download metrics ls=list'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'activity list') subs=''; opts='--kb --month --filter --where --meta --show --limit --after --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --month=any --filter=any --where=any --meta=any --show=any --limit=any --after=any --profile=profiles --account=any'; args='any' ;;
+    'activity show') subs=''; opts='--kb --event --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --event=any --profile=profiles --account=any'; args='any' ;;
+    'activity download') subs=''; opts='--kb --month --filter --where --meta --show --format -o --output -h --help --profile --account -q --quiet'; valued='--kb=kbs --month=any --filter=any --where=any --meta=any --show=any --format=any -o=file --output=file --profile=profiles --account=any'; args='any' ;;
+    'activity metrics') subs=''; opts='--kb --since --until --by --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --since=any --until=any --by=any --profile=profiles --account=any'; args='' ;;
+    'quality') subs='scores trend'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'quality scores') subs=''; opts='--kb --month --status --feedback --below --limit --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --month=any --status=any --feedback=any --below=any --limit=any --profile=profiles --account=any'; args='' ;;
+    'quality trend') subs=''; opts='--kb --since --until --by --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --since=any --until=any --by=any --profile=profiles --account=any'; args='' ;;
+    'feedback') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any any any+' ;;
     'ask') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --agentic-config --citations --rag --prompt --max-tokens --sync --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --agentic-config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles --account=any'; args='any' ;;
     'chat') subs=''; opts='--kb --model --filter --label --path --features --top-k --config --agentic-config --citations --rag --prompt --max-tokens -h --help --profile --account -q --quiet'; valued='--kb=kbs --model=any --filter=any --label=any --path=file --features=any --top-k=any --config=any --agentic-config=any --citations=any --rag=any --prompt=any --max-tokens=any --profile=profiles --account=any'; args='' ;;
     'mcp') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='' ;;

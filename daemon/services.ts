@@ -1,5 +1,8 @@
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import { ActivityDownloads } from "./activity/downloads.js";
+import { Scorer } from "./activity/scorer.js";
+import { ActivityService } from "./activity/service.js";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
 import { PredictProxy } from "./ask/predict-proxy.js";
@@ -11,7 +14,7 @@ import { AuthService } from "./auth/service.js";
 import { TokenService } from "./auth/tokens.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
-import { ProcessingQueue } from "./ingest/queue.js";
+import { type ProcessedEvent, ProcessingQueue } from "./ingest/queue.js";
 import { EntitiesGroupService } from "./kbs/entities.js";
 import { FeedbackService } from "./kbs/feedback.js";
 import { KvSchemaService } from "./kbs/kv-schemas.js";
@@ -108,6 +111,9 @@ export interface Services {
   tus: TusService;
   /** Every knowledge box as an MCP server (streamable HTTP sessions; daemon/mcp). */
   mcp: McpService;
+  /** The activity log of every knowledge box: recording, queries, metrics, quality scores (daemon/activity). */
+  activity: ActivityService;
+  activityDownloads: ActivityDownloads;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -159,6 +165,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     settings.generation,
     new AgenticConfigService(kbs, settings.generation),
   );
+  const activity = new ActivityService(kbs, settings.activity, new Scorer(() => models.reranker()), info.log);
+  processing.onProcessed((e) => recordProcessed(activity, e));
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
@@ -169,6 +177,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     () => processing.stop(),
     () => backups.close(),
     () => search.close(),
+    async () => activity.close(),
   ];
   const self: Services = {
     store,
@@ -205,6 +214,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
+    activity,
+    activityDownloads: new ActivityDownloads(kbs, activity, info.log),
     settings,
     info,
     close: async () => {
@@ -219,6 +230,19 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;
+}
+
+/** A resource run of the processing queue: a `processed` event, and `indexed` when it left paragraphs in the index. */
+async function recordProcessed(activity: ActivityService, e: ProcessedEvent): Promise<void> {
+  const members = {
+    resource_id: e.rid,
+    fields: e.fields,
+    paragraphs: e.paragraphs,
+    total_duration: e.ms / 1000,
+    user_type: "DAEMON",
+  };
+  await activity.record(e.kbid, "processed", members);
+  if (e.paragraphs > 0) await activity.record(e.kbid, "indexed", members);
 }
 
 /** The login name of the daemon's user (the ROOT user's name); a host without one gets "owner". */

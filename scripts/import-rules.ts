@@ -29,8 +29,10 @@ const DOMAIN: Record<string, readonly string[]> = {
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "entities"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
+  /** The activity log: records of every area's requests, their queries and answer-quality scores. */
+  activity: ["errors", "lifecycle", "text", "store", "models", "kbs", "auth"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net"],
+  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net", "activity"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {

@@ -8,6 +8,7 @@ import { errorResponse } from "./mount.js";
 import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
+import * as activity from "./routes/activity.js";
 import * as agenticConfigs from "./routes/agentic-configs.js";
 import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
@@ -55,6 +56,7 @@ const AREAS: Area[] = [
   nuaClients.register,
   backups.register,
   find.register,
+  activity.register,
   searchConfigs.register,
   strategies.register,
   labelsets.register,

@@ -6,6 +6,7 @@
 import { homedir, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
+import type { ActivitySettings } from "../activity/service.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
 import type { IngestSettings } from "../ingest/retry.js";
@@ -46,6 +47,8 @@ export interface DaemonSettings {
   generation: GeneratorSettings;
   ask: AskSettings;
   mcp: McpSettings;
+  /** The activity log (KBOX_ACTIVITY, KBOX_ACTIVITY_RETENTION_MONTHS). */
+  activity: ActivitySettings;
   /** What the daemon may fetch on a request's behalf (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
   fetch: FetchPolicy;
   /** The largest upload, in bytes (KBOX_MAX_UPLOAD_MB). */
@@ -152,6 +155,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       generativeMinEvidence: v.generativeMinEvidence!,
     },
     mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
+    activity: { record: v.activityRecord!, retentionMonths: v.activityRetentionMonths! },
     fetch,
     sync: { roots: v.syncRoots! },
     uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },

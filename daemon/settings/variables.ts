@@ -289,6 +289,15 @@ export const VARIABLES = {
     fallback: 0.15,
     doc: 'The same threshold for a generative model (lower: the model also answers "Not enough data" on its own when the context does not say).',
   }),
+  activityRecord: flag("KBOX_ACTIVITY", {
+    fallback: true,
+    doc: "Record the activity log (searches, asks, changes, processing) of every knowledge box; 0 records nothing (the activity routes still read what is there).",
+  }),
+  activityRetentionMonths: int("KBOX_ACTIVITY_RETENTION_MONTHS", {
+    min: 1,
+    fallback: 12,
+    doc: "Months of activity log kept per knowledge box (monthly partitions; older months are dropped).",
+  }),
   mcpSessionIdle: duration("KBOX_MCP_SESSION_IDLE", {
     fallback: 3600_000,
     default: "1h",

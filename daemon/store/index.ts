@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { ActivityLog } from "./activity.js";
 import { BlobStore } from "./blobs.js";
 import { type CacheSizes, type Connection, openDb, openSession, type Session } from "./db.js";
 import { DocTable, GroupedDocTable } from "./doc-table.js";
@@ -55,6 +56,18 @@ export class KbStore {
   }
 
   private readonly extra: { close(reason?: string): void }[] = [];
+  private activityLog: Promise<ActivityLog> | undefined;
+
+  /** This knowledge box's activity log (opened on first use, replaying what a kill left in its journal). */
+  activity(): Promise<ActivityLog> {
+    if (!this.activityLog) {
+      this.activityLog = ActivityLog.open(this.db, join(this.dir, "activity.journal"));
+      this.activityLog.catch(() => {
+        this.activityLog = undefined;
+      });
+    }
+    return this.activityLog;
+  }
 
   /** A resource id was just minted: its fields and paragraphs are written without looking for old ones. */
   markNewResource(rid: string): void {
@@ -108,12 +121,14 @@ export class KbStore {
   /** Wait until every acknowledged write is committed. */
   async idle(): Promise<void> {
     await Promise.all([this.resources.idle(), this.fields.idle(), this.paragraphs.idle()]);
+    await (await this.activityLog?.catch(() => undefined))?.idle();
   }
 
   /** Close the database; writes still arriving (e.g. from work on a deleted box) are refused. */
   close(reason = "the knowledge box is closed"): void {
     for (const t of [this.resources, this.fields, this.paragraphs, ...this.extra]) t.close(reason);
     this.blobs.close(reason);
+    void this.activityLog?.then((a) => a.close()).catch(() => undefined);
     this.db.close();
   }
 }
@@ -252,6 +267,7 @@ export class Store {
   }
 }
 
+export { type ActivityLog, type ActivityRecord, activityDate, activityMonth } from "./activity.js";
 export type { TableHealth } from "./health.js";
 export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraphId, resourceBlobPrefix, ridOf } from "./keys.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";

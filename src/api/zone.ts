@@ -219,20 +219,3 @@ export const deletePersonalToken = route({
   role: "READER",
   summary: "Delete a personal access token; tokens it minted stop working",
 });
-
-export const downloadStatus = route({
-  method: "GET",
-  path: "/api/v1/kb/:kbid/activity/download_request/:request_id",
-  params: z.object({ kbid: z.string(), request_id: z.string() }),
-  response: z.object({
-    request_id: z.string(),
-    download_type: z.string(),
-    download_format: z.string(),
-    event_type: z.string(),
-    requested_at: z.string(),
-    kb_id: z.string(),
-    download_url: z.string().nullable(),
-  }),
-  role: "READER",
-  summary: "Status of an activity download request (none exist until activity downloads are served)",
-});

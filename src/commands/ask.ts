@@ -6,6 +6,7 @@ import { printJson, printNdjson, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import type { AskItem, ChatMessage } from "../client/routes/ask.js";
 import * as api from "../client/routes/ask.js";
+import { ndjson } from "../client/transport.js";
 import { FootnoteNumberer, LineWrapper, markCitations, sourceLines, sourcesOf, wrapLines } from "../tui/answer.js";
 import { type FindOptions, findRequest } from "./find.js";
 
@@ -63,7 +64,15 @@ export async function streamAsk(
   const numberer = new FootnoteNumberer();
   const items: AskItem[] = [];
   let answer = "";
-  for await (const line of client.stream(api.askKb, { params: { kbid }, body, signal })) {
+  const res = await client.exchange(api.askKb, {
+    params: { kbid },
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+    signal,
+  });
+  // The answer's id for feedback (`kbox feedback <id> good|bad`, /good and /bad in `kbox chat`).
+  const learningId = String(res.headers[api.ASK_HEADERS.learningId.toLowerCase()] ?? "") || undefined;
+  for await (const line of ndjson(res)) {
     const item = (line as { item: AskItem }).item;
     items.push(item);
     let text = "";
@@ -75,10 +84,16 @@ export async function streamAsk(
   const rest = numberer.flush();
   answer += rest;
   if (rest) onItem({ type: "answer", text: "" }, rest);
-  return { items, answer, sources: sourcesOf(items, numberer.order) };
+  return { items, answer, sources: sourcesOf(items, numberer.order), learningId };
 }
 
-export async function runAsk(ctx: Context, question: string, o: AskOptions, history: ChatMessage[] = []): Promise<string> {
+export async function runAsk(
+  ctx: Context,
+  question: string,
+  o: AskOptions,
+  history: ChatMessage[] = [],
+  onLearningId?: (id: string) => void,
+): Promise<string> {
   if (!question.trim()) throw usageError("the question is empty");
   const kbid = await ctx.kbid(o);
   const client = await ctx.client(o);
@@ -108,6 +123,10 @@ export async function runAsk(ctx: Context, question: string, o: AskOptions, hist
       );
   }
   if (failed) throw new CliError(`the answer failed: ${failed}`, EXIT.failure);
+  if (r.learningId) onLearningId?.(r.learningId);
+  // On a terminal, how to rate the answer; piped output stays the answer alone.
+  if (r.learningId && !o.json && ctx.io.stdout.isTTY && !onLearningId)
+    ctx.status(st.dim(`rate this answer: kbox feedback ${r.learningId} good|bad [why]`), o);
   return r.answer;
 }
 

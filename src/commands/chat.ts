@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { Command } from "commander";
 import type { Context } from "../cli/context.js";
 import type { ChatMessage } from "../client/routes/ask.js";
+import { sendFeedback } from "../client/routes/feedback.js";
 import { listKbs } from "../client/routes/kbs.js";
 import type { ChatSession } from "../tui/session.js";
 import { type AskOptions, askRequest, runAsk, streamAsk, withAskOptions } from "./ask.js";
@@ -20,6 +21,9 @@ export async function chatSession(ctx: Context, o: AskOptions): Promise<ChatSess
       const body = askRequest(question, { ...o, label: filters.label ? [filters.label] : o.label }, history);
       return streamAsk(client, kb.uuid, body, (item, text) => onText(text, item), signal);
     },
+    feedback: async (kb, ident, good, text) => {
+      await client.call(sendFeedback, { params: { kbid: kb.uuid }, body: { ident, good, task: "CHAT", feedback: text } });
+    },
     // OSC 52: the terminal (and tmux) puts it on the system clipboard, even over ssh.
     copy: (text) => void ctx.io.stdout.write(`\x1b]52;c;${Buffer.from(text).toString("base64")}\x07`),
   };
@@ -28,11 +32,26 @@ export async function chatSession(ctx: Context, o: AskOptions): Promise<ChatSess
 /** Without a terminal: one question a line on stdin, answers streamed to stdout, history kept. */
 async function plainChat(ctx: Context, o: AskOptions): Promise<void> {
   const history: ChatMessage[] = [];
+  // The client is made before readline starts: lines (and the end) read while awaiting would be lost.
+  const client = await ctx.client(o);
   const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  let last: string | undefined;
   for await (const line of rl) {
     const q = line.trim();
     if (!q) continue;
-    const answer = await runAsk(ctx, q, o, history);
+    const rate = /^\/(good|bad)\b\s*(.*)$/.exec(q);
+    if (rate) {
+      if (!last) ctx.status("no answer to rate yet", o);
+      else {
+        const body = { ident: last, good: rate[1] === "good", task: "CHAT" as const, feedback: rate[2] || undefined };
+        await client.call(sendFeedback, { params: { kbid: await ctx.kbid(o) }, body });
+        ctx.status(`feedback recorded: ${rate[1]}`, o);
+      }
+      continue;
+    }
+    const answer = await runAsk(ctx, q, o, history, (id) => {
+      last = id;
+    });
     ctx.io.stdout.write("\n");
     history.push({ author: "USER", text: q }, { author: "NUCLIA", text: answer });
   }
@@ -61,7 +80,7 @@ export function chatCommand(ctx: Context): Command {
   )
     .addHelpText(
       "after",
-      "\nIn the session: type a question and Enter. A follow-up that leans on the conversation (\"when does it open?\")\nis searched with the previous question's topic, shown as `searched: …`; a question of its own is searched as asked.\nAnswered turns scroll up like a shell's output.\n  /kb <slug>  switch knowledge box (a new conversation)   /filter <labelset/label>|off   /copy (or Ctrl+Y)\n  /clear  new conversation   /help   Esc stop   Ctrl+C quit\nPiped (no terminal): one question a line on stdin, answers on stdout (`searched: …` on stderr).\n\nExamples:\n  kbox chat --kb notes\n  printf 'When do we ship?\\nWho approves it?\\n' | kbox chat",
+      "\nIn the session: type a question and Enter. A follow-up that leans on the conversation (\"when does it open?\")\nis searched with the previous question's topic, shown as `searched: …`; a question of its own is searched as asked.\nAnswered turns scroll up like a shell's output.\n  /kb <slug>  switch knowledge box (a new conversation)   /filter <labelset/label>|off   /copy (or Ctrl+Y)   /good, /bad <why>  rate the last answer\n  /clear  new conversation   /help   Esc stop   Ctrl+C quit\nPiped (no terminal): one question a line on stdin, answers on stdout (`searched: …` on stderr).\n\nExamples:\n  kbox chat --kb notes\n  printf 'When do we ship?\\nWho approves it?\\n' | kbox chat",
     )
     .action(async (_o, cmd: Command) => runChat(ctx, ctx.opts<AskOptions>(cmd)));
 }

@@ -97,6 +97,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./find.js")).findCommand(ctx),
   },
   {
+    name: "activity",
+    summary: "What people searched and asked, and what changed: list, show, download, metrics",
+    load: async (ctx) => (await import("./activity/index.js")).activityCommand(ctx),
+  },
+  {
+    name: "quality",
+    summary: "Answer quality: relevance and groundedness scores, and their trend",
+    load: async (ctx) => (await import("./quality/index.js")).qualityCommand(ctx),
+  },
+  {
+    name: "feedback",
+    summary: "Say whether an answer was good or bad (by its learning id)",
+    load: async (ctx) => (await import("./feedback.js")).feedbackCommand(ctx),
+  },
+  {
     name: "ask",
     summary: "Ask a question: a streamed answer with numbered citations and its sources",
     load: async (ctx) => (await import("./ask.js")).askCommand(ctx),

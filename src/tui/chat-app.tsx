@@ -4,8 +4,9 @@ import type { AskItem } from "../client/routes/ask.js";
 import { fit, sourceLines, wrapLines } from "./answer.js";
 import { type ChatSession, historyOf, type KbRef, type Turn } from "./session.js";
 
-const HELP = "Enter ask · /kb <slug> · /filter <labelset/label>|off · /copy · /clear · Esc stop · Ctrl+C quit";
-const COMMANDS = ["kb", "filter", "copy", "clear", "help", "quit", "exit"];
+const HELP =
+  "Enter ask · /kb <slug> · /filter <labelset/label>|off · /copy · /good · /bad <why> · /clear · Esc stop · Ctrl+C quit";
+const COMMANDS = ["kb", "filter", "copy", "good", "bad", "clear", "help", "quit", "exit"];
 
 /** What has been said, printed once above the live part (the terminal scrolls it). */
 type Entry = { id: number; turn: Turn } | { id: number; note: string; color?: string };
@@ -77,7 +78,7 @@ export function ChatApp({ session }: { session: ChatSession }) {
         ac.signal,
       );
       const failed = r.items.find((i): i is Extract<AskItem, { type: "error" }> => i.type === "error");
-      update({ answer: r.answer, sources: r.sources, done: true, error: failed?.error });
+      update({ answer: r.answer, sources: r.sources, done: true, error: failed?.error, learningId: r.learningId });
     } catch (e) {
       update({ done: true, error: ac.signal.aborted ? "stopped" : (e as Error).message });
     } finally {
@@ -103,6 +104,16 @@ export function ChatApp({ session }: { session: ChatSession }) {
       if (!last) return setNotice("nothing to copy yet");
       session.copy(last.answer);
       return setNotice("answer copied to the clipboard");
+    }
+    if (cmd === "good" || cmd === "bad") {
+      const last = turns.current.at(-1);
+      if (!last?.learningId || !session.feedback) return setNotice("no answer to rate yet");
+      try {
+        await session.feedback(kbRef.current, last.learningId, cmd === "good", arg || undefined);
+      } catch (e) {
+        return setNotice(`feedback failed: ${(e as Error).message}`);
+      }
+      return setNotice(`feedback recorded: ${cmd}${arg ? ` (${arg})` : ""}`);
     }
     if (cmd === "filter") {
       setLabel(arg && arg !== "off" ? arg : undefined);

@@ -17,7 +17,9 @@ export interface ChatSession {
     filters: { label?: string },
     onText: (text: string, item: AskItem) => void,
     signal: AbortSignal,
-  ): Promise<{ answer: string; sources: Source[]; items: AskItem[] }>;
+  ): Promise<{ answer: string; sources: Source[]; items: AskItem[]; learningId?: string }>;
+  /** Say whether an answer (by its learning id) was good; it lands on the ask's activity row. */
+  feedback?(kb: KbRef, learningId: string, good: boolean, text?: string): Promise<void>;
   copy(text: string): void;
   kb: KbRef;
   model?: string;
@@ -33,6 +35,8 @@ export interface Turn {
   rephrased?: string | null;
   error?: string;
   done: boolean;
+  /** The answer's id for feedback (/good, /bad). */
+  learningId?: string;
 }
 
 /** The conversation as chat_history for the next question. */

@@ -17,7 +17,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     });
     i.setHeader(ASK_HEADERS.learningId, prepared.learningId);
     i.setHeader("Access-Control-Expose-Headers", ASK_HEADERS.learningId);
-    const items = s.ask.run(prepared);
+    const items = s.activity.ask(i.params.kbid, i, prepared, s.ask.run(prepared));
     return i.headers[ASK_HEADERS.synchronous] ? collectSync(items, prepared.learningId) : askLines(items);
   };
   mount(app, askKb, (i) => ask(i));

@@ -10,15 +10,52 @@ function refOf(params: { rid?: string; rslug?: string }): ResourceRef {
   return params.rid !== undefined ? { rid: params.rid } : { slug: params.rslug ?? "" };
 }
 
+/** The resource members of an activity row: its id, or the slug it was named by. */
+function resourceMembers(params: { rid?: string; rslug?: string }) {
+  return { resource_id: params.rid ?? null, resource_slug: params.rslug ?? null };
+}
+
 /** Resource routes: each handler serves both forms of its route (by id and by slug). */
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.createResource, async ({ params, body }) => s.resources.create(params.kbid, body));
+  mount(app, api.createResource, async (i) =>
+    s.activity.track(
+      i.params.kbid,
+      "new",
+      i,
+      () => s.resources.create(i.params.kbid, i.body),
+      (r) => ({ resource_id: r.uuid }),
+    ),
+  );
   mount(app, api.listResources, async ({ params, query }) => s.resources.list(params.kbid, query.page, query.size));
   // HEAD is answered by the GET handler (Hono drops the body), so one handler serves both.
-  mount(app, api.getResource, async ({ params, query }) => s.resources.get(params.kbid, refOf(params), query));
-  mount(app, api.updateResource, async ({ params, body }) => s.resources.update(params.kbid, refOf(params), body));
-  mount(app, api.deleteResource, async ({ params }) => {
-    await s.resources.delete(params.kbid, refOf(params));
+  mount(app, api.getResource, async (i) =>
+    s.activity.track(
+      i.params.kbid,
+      "visited",
+      i,
+      () => s.resources.get(i.params.kbid, refOf(i.params), i.query),
+      (r) => ({
+        resource_id: r.id,
+      }),
+    ),
+  );
+  mount(app, api.updateResource, async (i) =>
+    s.activity.track(
+      i.params.kbid,
+      "modified",
+      i,
+      () => s.resources.update(i.params.kbid, refOf(i.params), i.body),
+      () => resourceMembers(i.params),
+    ),
+  );
+  mount(app, api.deleteResource, async (i) => {
+    await s.activity.track(
+      i.params.kbid,
+      "deleted",
+      i,
+      () => s.resources.delete(i.params.kbid, refOf(i.params)),
+      () => resourceMembers(i.params),
+    );
     return undefined;
   });
   mount(app, api.reprocessResource, async ({ params }) => s.resources.reprocess(params.kbid, refOf(params)));

@@ -12,16 +12,29 @@ import { mount } from "../mount.js";
 export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, fb.sendFeedback, async ({ params, body }) => {
     await s.feedback.add(params.kbid, body);
+    await s.activity.feedback(params.kbid, body);
     return null;
   });
   mount(app, fb.listFeedback, async ({ params, query }) => ({ feedback: await s.feedback.list(params.kbid, query.ident) }));
   mount(app, sm.summarize, async ({ params, body, signal, principal }) =>
     s.summarize.summarize(params.kbid, body, { signal, untrusted: principal.via !== "socket" }),
   );
-  mount(app, rt.retrieve, async ({ params, body, principal, signal }) =>
-    s.retrieval.retrieve(params.kbid, body, { principal, signal }),
+  mount(app, rt.retrieve, async (i) =>
+    s.activity.track(
+      i.params.kbid,
+      "retrieve",
+      i,
+      () => s.retrieval.retrieve(i.params.kbid, i.body, { principal: i.principal, signal: i.signal }),
+      (_r, ms) => ({
+        question: "query" in i.body.query && typeof i.body.query.query === "string" ? i.body.query.query : null,
+        retrieval_time: ms / 1000,
+        user_request: i.body,
+      }),
+    ),
   );
-  mount(app, rt.augment, async ({ params, body }) => s.retrieval.augment(params.kbid, body));
+  mount(app, rt.augment, async (i) =>
+    s.activity.track(i.params.kbid, "augment", i, () => s.retrieval.augment(i.params.kbid, i.body)),
+  );
   mount(app, tr.trainsetPartitions, async ({ params }) => trainsetPartitions(s.kbs.require(params.kbid)));
   mount(app, tr.generativeProviders, async ({ params }) => generativeProviders(s.learning.available(params.kbid)));
 }

@@ -71,11 +71,6 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
       },
     };
   });
-  mount(app, api.downloadStatus, async ({ params }) => {
-    s.kbs.require(params.kbid);
-    // Activity downloads are not made on this zone yet, so no request id names one.
-    throw notFound(`Download request ${params.request_id} not found`);
-  });
   mount(app, api.currentUser, async ({ principal }) => {
     const u = userOf(s, principal);
     return { id: u.id, name: u.name, email: u.email, type: u.type };

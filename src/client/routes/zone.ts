@@ -28,11 +28,6 @@ export const deletePersonalToken: Routed<typeof api.deletePersonalToken> = {
   path: "/api/v1/user/pa_token/:token_id",
   stream: false,
 };
-export const downloadStatus: Routed<typeof api.downloadStatus> = {
-  method: "GET",
-  path: "/api/v1/kb/:kbid/activity/download_request/:request_id",
-  stream: false,
-};
 export const getAccount: Routed<typeof api.getAccount> = { method: "GET", path: "/api/v1/account/:account", stream: false };
 export const kbIndex: Routed<typeof api.kbIndex> = { method: "GET", path: "/api/v1/account/:account/index/kbs", stream: false };
 export const listAccounts: Routed<typeof api.listAccounts> = { method: "GET", path: "/api/v1/accounts", stream: false };

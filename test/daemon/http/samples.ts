@@ -44,6 +44,8 @@ export const PARAM_SAMPLES: Record<string, string> = {
   email: "someone@example.com",
   client_id: SOME_ID,
   request_id: SOME_ID,
+  event_type: "ask",
+  event_id: "1",
 };
 
 /**
@@ -76,6 +78,9 @@ const MEMBER_HINTS: Record<string, unknown> = {
   email: "someone@example.com",
   agent_session: "s1",
   name: "openai:x",
+  year_month: "2026-01",
+  month: "2026-01",
+  from: "2026-01-01T00:00:00Z",
 };
 
 /** A JSON Schema document, read loosely. */
