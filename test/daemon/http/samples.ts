@@ -46,6 +46,8 @@ export const PARAM_SAMPLES: Record<string, string> = {
   request_id: SOME_ID,
   event_type: "ask",
   event_id: "1",
+  endpoint: "tokens",
+  filename: "model.onnx",
 };
 
 /**
@@ -63,6 +65,8 @@ export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?
   ],
   [/^PUT .*\/:field_type\/:field_id$/, { body: { body: "x" } }],
   [/^POST .*\/import$/, { body: "not an archive" }],
+  [/^POST .*\/graph(\/nodes)?$/, { body: { query: { prop: "node", value: "x" } } }],
+  [/^POST .*\/graph\/relations$/, { body: { query: { prop: "relation", label: "x" } } }],
 ];
 
 /** The request sample a route needs, if any. */
