@@ -1,5 +1,6 @@
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import { AgentService } from "./agents/service.js";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
 import { RetrievalService } from "./ask/retrieval.js";
@@ -102,6 +103,8 @@ export interface Services {
   tus: TusService;
   /** Every knowledge box as an MCP server (streamable HTTP sessions; daemon/mcp). */
   mcp: McpService;
+  /** Retrieval agents: configuration, sessions, interaction over drivers, audit, export and import (daemon/agents). */
+  agents: AgentService;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -197,6 +200,11 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
+    agents: new AgentService(kbs, search, {
+      secretsDir: settings.zone.secretsDir,
+      generation: settings.generation,
+      fetch: settings.fetch,
+    }),
     settings,
     info,
     close: async () => {

@@ -27,6 +27,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
+  /** Retrieval agents: drivers over search, generation as ask does it. */
+  agents: ["errors", "store", "models", "kbs", "auth", "search", "ask", "net"],
   /** The typed settings: builds each area's settings type from the environment. */
   settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net"],
 };

@@ -8,7 +8,9 @@ import { errorResponse } from "./mount.js";
 import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
+import * as agentConfig from "./routes/agent-config.js";
 import * as agenticConfigs from "./routes/agentic-configs.js";
+import * as agents from "./routes/agents.js";
 import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
 import * as catalog from "./routes/catalog.js";
@@ -66,6 +68,8 @@ const AREAS: Area[] = [
   processing.register,
   uploads.register,
   mcp.register,
+  agents.register,
+  agentConfig.register,
   standalone.register,
   kbSettings.register,
   sdkExtras.register,

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as cfg from "../../src/api/agent-config.js";
+import type { AragAnswer } from "../../src/api/agents.js";
+import * as agents from "../../src/api/agents.js";
+import * as kbs from "../../src/api/kbs.js";
+import { ApiError } from "../../src/client/errors.js";
+import { readAll } from "../../src/client/transport.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OpenAiStandIn } from "../helpers/openai-standin.js";
+import { seedKb } from "../helpers/seed-kb.js";
+
+// Two knowledge boxes each hold half of what the question needs; the agent queries both.
+const PEOPLE = [
+  {
+    slug: "ada",
+    title: "Team",
+    body: "Ada Quill is the chief engineer of the Zephyr project.\n\nAda Quill joined the Zephyr project in 2019, after ten years at a shipyard.",
+  },
+];
+const PLACES = [
+  {
+    slug: "lab",
+    title: "Sites",
+    body: "The Zephyr project is built in Porto, in the Ribeira lab.\n\nThe Ribeira lab has a wind tunnel and two test benches.",
+  },
+];
+
+let d: TestDaemon;
+let llm: OpenAiStandIn;
+let people: string;
+let places: string;
+let agent: string;
+let session: string;
+
+async function newAgent(slug: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const { id } = await d.client.call(kbs.accountCreateKb, {
+    params: { account_id: "local" },
+    body: { slug, title: slug, mode: "agent", ...extra } as never,
+  });
+  return id;
+}
+
+async function statusOf(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (e) {
+    if (e instanceof ApiError) return e.status;
+    throw e;
+  }
+}
+
+async function interactStream(agent_id: string, session: string, body: Record<string, unknown>): Promise<AragAnswer[]> {
+  const items: AragAnswer[] = [];
+  for await (const i of d.client.stream(agents.interact, {
+    params: { agent_id, session },
+    query: { workflow_id: "default" },
+    body: { streaming: true, ...body } as never,
+  }))
+    items.push(i as AragAnswer);
+  return items;
+}
+
+const steps = (items: AragAnswer[]) => items.flatMap((i) => (i.step ? [i.step] : []));
+
+beforeAll(async () => {
+  llm = await OpenAiStandIn.start();
+  llm.script = () => ({ chunks: ["Ada Quill leads it; ", "it is built in Porto."] });
+  d = await startTestDaemon({ env: OFFLINE });
+  ({ kbid: people } = await seedKb(d, "people", PEOPLE));
+  ({ kbid: places } = await seedKb(d, "places", PLACES));
+  agent = await newAgent("helper", {
+    learning_configuration: { generative_model: "openai:agent-model", user_keys: { openai: { url: llm.url, key: "sk-test" } } },
+  });
+  await d.client.call(cfg.addDriver, {
+    params: { agent_id: agent },
+    body: { identifier: "people", name: "People", provider: "local", config: { kbid: people } },
+  });
+  await d.client.call(cfg.addDriver, {
+    params: { agent_id: agent },
+    body: { identifier: "places", name: "Places", provider: "local", config: { kb: "places" } },
+  });
+  ({ uuid: session } = await d.client.call(agents.createSession, {
+    params: { agent_id: agent },
+    body: { slug: "s1", name: "First", summary: "", data: "", format: "PLAIN" },
+  }));
+});
+afterAll(async () => {
+  await d?.stop();
+  await llm?.stop();
+});
+
+describe("retrieval agents", () => {
+  it("are knowledge boxes of mode agent, listed apart from knowledge boxes", async () => {
+    const list = await d.client.call(kbs.accountListKbs, { params: { account_id: "local" }, query: { mode: "agent" } });
+    expect(list.map((k) => k.slug)).toEqual(["helper"]);
+    const plain = await d.client.call(kbs.accountListKbs, { params: { account_id: "local" }, query: {} });
+    expect(plain.map((k) => k.slug).sort()).toEqual(["people", "places"]);
+    // A knowledge box is not an agent.
+    expect(await statusOf(d.client.call(cfg.listDrivers, { params: { agent_id: people } }))).toBe(404);
+  });
+
+  it("answers a question that needs both drivers, streaming its steps", async () => {
+    const items = await interactStream(agent, session, { question: "Who leads the Zephyr project and where is it built?" });
+    expect(items[0].operation).toBe(2);
+    expect(items.at(-1)?.operation).toBe(3);
+    const mods = steps(items).map((s) => s.module);
+    expect(mods).toEqual(["plan", "retrieve", "retrieve", "validate", "generate"]);
+    const contexts = items.flatMap((i) => (i.context ? [i.context as { agent: string; chunks: { text: string }[] }] : []));
+    expect(contexts.map((c) => c.agent).sort()).toEqual(["people", "places"]);
+    expect(contexts.every((c) => c.chunks.length > 0)).toBe(true);
+    // The model saw paragraphs of both knowledge boxes.
+    const prompt = JSON.stringify(llm.requests.at(-1)?.messages);
+    expect(prompt).toContain("chief engineer of the Zephyr project");
+    expect(prompt).toContain("built in Porto");
+    // The text streamed, then the whole answer.
+    expect(items.filter((i) => i.generated_text).map((i) => i.generated_text)).toEqual([
+      "Ada Quill leads it; ",
+      "it is built in Porto.",
+    ]);
+    expect(items.find((i) => i.answer)?.answer).toBe("Ada Quill leads it; it is built in Porto.");
+  });
+
+  it("answers a follow-up in the same session with the history", async () => {
+    llm.script = () => ({ chunks: ["She joined in 2019."] });
+    const items = await interactStream(agent, session, { question: "And when did she join it?" });
+    const rephrase = steps(items).find((s) => s.module === "rephrase");
+    expect(rephrase?.value).toMatch(/zephyr/i);
+    const msgs = llm.requests.at(-1)?.messages as { role: string; content: string }[];
+    // The earlier turn is in the conversation the model sees.
+    expect(msgs.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(msgs[1].content).toBe("Who leads the Zephyr project and where is it built?");
+    expect(msgs[3].content).toContain("joined the Zephyr project in 2019");
+    const s = await d.client.call(agents.getSession, { params: { agent_id: agent, session } });
+    expect((s.data.conversations.history.value.messages as unknown[]).length).toBe(4);
+    // An explicit chat_history (even empty) replaces the session's.
+    const fresh = await interactStream(agent, session, { question: "Where is it built?", chat_history: [] });
+    expect(steps(fresh).some((x) => x.module === "rephrase")).toBe(false);
+  });
+
+  it("returns the answer whole without streaming, and answers extractively with no model", async () => {
+    const plain = await newAgent("plain");
+    await d.client.call(cfg.addDriver, {
+      params: { agent_id: plain },
+      body: { identifier: "places", name: "Places", provider: "local", config: { kbid: places } },
+    });
+    const whole = (await d.client.call(agents.interact, {
+      params: { agent_id: plain, session: "ephemeral" },
+      query: { workflow_id: "default" },
+      body: { question: "Where is the Zephyr project built?" } as never,
+    })) as AragAnswer;
+    expect(whole.operation).toBe(3);
+    expect(whole.answer).toContain("Porto");
+    const gen = whole.steps?.find((s) => s.module === "generate");
+    expect(gen?.reason).toMatch(/extractive/);
+    // A provider that needs an outside service is refused, saying why.
+    const bad = d.client.call(cfg.addDriver, {
+      params: { agent_id: plain },
+      body: { identifier: "web", name: "Web", provider: "brave", config: { key: "x" } },
+    });
+    expect(await statusOf(bad)).toBe(422);
+  });
+
+  it("keeps driver secrets encrypted at rest and out of listings", async () => {
+    const id = (
+      await d.client.call(cfg.addDriver, {
+        params: { agent_id: agent },
+        body: {
+          identifier: "far",
+          name: "Far",
+          provider: "nucliadb",
+          config: { url: "http://127.0.0.1:9", kbid: "x", key: "SECRET-KEY-123" },
+        },
+      })
+    ).id;
+    const list = await d.client.call(cfg.listDrivers, { params: { agent_id: agent } });
+    expect(JSON.stringify(list)).not.toContain("SECRET-KEY-123");
+    expect(list.find((x) => x.id === id)?.config).toEqual({ url: "http://127.0.0.1:9", kbid: "x" });
+    const { execFileSync } = await import("node:child_process");
+    await (await d.daemon.services.store.kb(agent)).idle();
+    let hits = "";
+    try {
+      hits = execFileSync("grep", ["-rla", "SECRET-KEY-123", d.home], { encoding: "utf8" });
+    } catch {
+      // grep exits 1 when nothing matches
+    }
+    expect(hits).toBe("");
+    await d.client.call(cfg.deleteDriver, { params: { agent_id: agent, driver: id } });
+  });
+});
