@@ -1,6 +1,6 @@
 /** A retrieval agent's configuration: workflows and their modules, rules, prompts and drivers. */
 import { z } from "zod";
-import { AGENT_KB, AgentParams } from "./agents.js";
+import { AGENT_KB, AgentParams, Done } from "./agents.js";
 import { route } from "./route.js";
 
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
@@ -135,7 +135,7 @@ export const setWorkflow = route({
   path: `${A}/workflow/:workflow_id`,
   params: WfParams,
   body: Workflow.omit({ id: true }).partial(),
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Change a workflow",
 });
@@ -143,7 +143,7 @@ export const deleteWorkflow = route({
   method: "DELETE",
   path: `${A}/workflow/:workflow_id`,
   params: WfParams,
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Delete a workflow (not the default one)",
 });
@@ -161,7 +161,7 @@ export const setRules = route({
   path: `${A}/rules`,
   params: AgentParams,
   body: Rules,
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Set the default workflow's rules",
 });
@@ -178,7 +178,7 @@ export const setWorkflowRules = route({
   path: `${A}/workflow/:workflow_id/rules`,
   params: WfParams,
   body: Rules,
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Set a workflow's rules",
 });
@@ -215,7 +215,7 @@ export const patchPrompt = route({
   path: `${A}/prompt/:prompt_id`,
   params: PromptParams,
   body: Prompt.partial(),
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Change a prompt",
 });
@@ -223,7 +223,7 @@ export const deletePrompt = route({
   method: "DELETE",
   path: `${A}/prompt/:prompt_id`,
   params: PromptParams,
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Delete a prompt",
 });
@@ -251,7 +251,7 @@ export const patchDriver = route({
   path: `${A}/driver/:driver`,
   params: DriverParams,
   body: Driver.partial(),
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Change a driver (secrets left out keep their value)",
 });
@@ -259,7 +259,7 @@ export const deleteDriver = route({
   method: "DELETE",
   path: `${A}/driver/:driver`,
   params: DriverParams,
-  status: 204,
+  response: Done,
   ...owner,
   summary: "Delete a driver",
 });
@@ -303,7 +303,7 @@ function moduleRoutes(kind: ModuleKind) {
       path: `${A}/${kind}/:module_id`,
       params: ModParams,
       body: Module,
-      status: 204,
+      response: Done,
       ...owner,
       summary: `Change a ${kind} module`,
     }),
@@ -311,7 +311,7 @@ function moduleRoutes(kind: ModuleKind) {
       method: "DELETE",
       path: `${A}/${kind}/:module_id`,
       params: ModParams,
-      status: 204,
+      response: Done,
       ...owner,
       summary: `Delete a ${kind} module`,
     }),
@@ -337,7 +337,7 @@ function moduleRoutes(kind: ModuleKind) {
       path: `${W}/:module_id`,
       params: WfModParams,
       body: Module,
-      status: 204,
+      response: Done,
       ...owner,
       summary: `Change a workflow's ${kind} module`,
     }),
@@ -345,7 +345,7 @@ function moduleRoutes(kind: ModuleKind) {
       method: "DELETE",
       path: `${W}/:module_id`,
       params: WfModParams,
-      status: 204,
+      response: Done,
       ...owner,
       summary: `Delete a workflow's ${kind} module`,
     }),

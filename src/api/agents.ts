@@ -7,6 +7,9 @@
 import { z } from "zod";
 import { route } from "./route.js";
 
+/** What the service answers for a change: 200 with JSON null (clients read a JSON body). */
+export const Done = z.null();
+
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
 export const AgentParams = z.object({ agent_id: z.string() });
@@ -148,7 +151,7 @@ export const patchSession = route({
   path: "/api/v1/agent/:agent_id/session/:session",
   params: SessionParams,
   body: SessionBody.partial(),
-  status: 204,
+  response: Done,
   kb: AGENT_KB,
   role: "OWNER",
   summary: "Change a session's slug, name, summary or data",
@@ -157,7 +160,7 @@ export const deleteSession = route({
   method: "DELETE",
   path: "/api/v1/agent/:agent_id/session/:session",
   params: SessionParams,
-  status: 204,
+  response: Done,
   kb: AGENT_KB,
   role: "OWNER",
   summary: "Delete a session and its history",
@@ -239,7 +242,7 @@ export const deleteAuditDownload = route({
   method: "DELETE",
   path: "/api/v1/agent/:agent_id/audit/download_request/:request_id",
   params: DownloadParams,
-  status: 204,
+  response: Done,
   kb: AGENT_KB,
   role: "OWNER",
   summary: "Delete a download request",
@@ -282,7 +285,7 @@ export const importAgent = route({
   path: "/api/v1/agent/:agent_id/import",
   params: AgentParams,
   bodyKind: "raw",
-  status: 204,
+  response: Done,
   kb: AGENT_KB,
   role: "OWNER",
   summary: "Import an exported configuration (fails on a configured agent unless overwrite)",

@@ -187,4 +187,69 @@ describe("retrieval agents", () => {
     expect(hits).toBe("");
     await d.client.call(cfg.deleteDriver, { params: { agent_id: agent, driver: id } });
   });
+
+  it("states the stored prompt and the rules to the model", async () => {
+    const { id: pid } = await d.client.call(cfg.addPrompt, {
+      params: { agent_id: agent },
+      body: { name: "Terse", description: "short answers", prompt: "PROMPT-42: answer in five words." },
+    });
+    await d.client.call(cfg.setRules, {
+      params: { agent_id: agent },
+      body: { rules: ["Cite the source", { prompt: "Never guess" }] },
+    });
+    await d.client.call(cfg.generationModules.add, { params: { agent_id: agent }, body: { module: "generate", prompt_id: pid } });
+    await d.client.call(cfg.addWorkflow, { params: { agent_id: agent }, body: { id: "brief", name: "Brief", required: [] } });
+    await interactStream(agent, "ephemeral", { question: "Where is the Zephyr project built?" });
+    const system = (llm.requests.at(-1)?.messages as { content: string }[])[0].content;
+    expect(system).toContain("PROMPT-42: answer in five words.");
+    expect(system).toContain("- Cite the source\n- Never guess");
+    expect(await statusOf(d.client.call(cfg.deleteWorkflow, { params: { agent_id: agent, workflow_id: "default" } }))).toBe(409);
+  });
+
+  it("exports the configuration encrypted and imports it into a new agent", async () => {
+    const short = d.client.call(agents.exportAgent, { params: { agent_id: agent }, body: { passphrase: "too short" } });
+    expect(await statusOf(short)).toBe(422);
+    const pass = "correct horse battery staple";
+    const ex = await d.client.call(agents.exportAgent, { params: { agent_id: agent }, body: { passphrase: pass } });
+    const file = await readAll((await d.client.raw({ method: "GET", path: ex.download_url })).body);
+    expect(file.toString("latin1")).not.toContain("PROMPT-42");
+    const copy = await newAgent("copy");
+    const importTo = async (agent_id: string, passphrase: string, overwrite: boolean) => {
+      const form = new FormData();
+      form.set("file", new Blob([new Uint8Array(file)]), "agent.kboxagent");
+      form.set("passphrase", passphrase);
+      form.set("overwrite", String(overwrite));
+      const req = new Request("http://x/", { method: "POST", body: form });
+      const res = await d.client.raw({
+        method: "POST",
+        path: `/api/v1/agent/${agent_id}/import`,
+        headers: { "content-type": req.headers.get("content-type") as string },
+        body: Buffer.from(await req.arrayBuffer()),
+      });
+      return { status: res.status, text: (await readAll(res.body)).toString("utf8") };
+    };
+    const wrong = await importTo(copy, "a wrong passphrase, long enough", false);
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toMatch(/passphrase/);
+    expect((await importTo(copy, pass, false)).status).toBe(200);
+    const snapshot = async (agent_id: string) => ({
+      drivers: await d.client.call(cfg.listDrivers, { params: { agent_id } }),
+      workflows: await d.client.call(cfg.listWorkflows, { params: { agent_id } }),
+      rules: await d.client.call(cfg.getRules, { params: { agent_id } }),
+      prompts: await d.client.call(cfg.listPrompts, { params: { agent_id } }),
+      generation: await d.client.call(cfg.generationModules.list, { params: { agent_id } }),
+    });
+    const want = await snapshot(agent);
+    expect(await snapshot(copy)).toEqual(want);
+    expect(want.drivers.map((x) => x.identifier).sort()).toEqual(["people", "places"]);
+    // A configured agent is replaced only with overwrite.
+    expect((await importTo(copy, pass, false)).status).toBe(409);
+    expect((await importTo(copy, pass, true)).status).toBe(200);
+    // The copy answers from the same drivers.
+    const items = await interactStream(copy, "ephemeral", { question: "Where is the Zephyr project built?" });
+    expect(items.flatMap((i) => (i.context ? [(i.context as { agent: string }).agent] : [])).sort()).toEqual([
+      "people",
+      "places",
+    ]);
+  });
 });
