@@ -200,7 +200,7 @@ describe("retrieval agents", () => {
     await d.client.call(cfg.generationModules.add, { params: { agent_id: agent }, body: { module: "generate", prompt_id: pid } });
     await d.client.call(cfg.addWorkflow, { params: { agent_id: agent }, body: { id: "brief", name: "Brief", required: [] } });
     await interactStream(agent, "ephemeral", { question: "Where is the Zephyr project built?" });
-    const system = (llm.requests.at(-1)?.messages as { content: string }[])[0].content;
+    const system = (llm.requests.at(-1)!.messages as { content: string }[])[0].content;
     expect(system).toContain("PROMPT-42: answer in five words.");
     expect(system).toContain("- Cite the source\n- Never guess");
     expect(await statusOf(d.client.call(cfg.deleteWorkflow, { params: { agent_id: agent, workflow_id: "default" } }))).toBe(409);
