@@ -111,9 +111,9 @@ export class AgentConfigService {
   }
 
   async addModule(agentId: string, kind: ModuleKind, m: Module, wf = DEFAULT_WORKFLOW): Promise<{ id: string }> {
-    this.checkModule(kind, m);
     const a = await this.open(agentId);
     const w = AgentTables.workflow(a, wf);
+    this.checkModule(kind, m);
     const id = m.id ?? randomUUID().replace(/-/g, "");
     if (w.modules[kind].some((x) => x.id === id)) throw conflict(`Module ${id} already exists`);
     await a.workflows.put(wf, { ...w, modules: { ...w.modules, [kind]: [...w.modules[kind], { ...m, id }] } });
@@ -121,10 +121,10 @@ export class AgentConfigService {
   }
 
   async patchModule(agentId: string, kind: ModuleKind, id: string, m: Module, wf = DEFAULT_WORKFLOW): Promise<void> {
-    this.checkModule(kind, m);
     const a = await this.open(agentId);
     const w = AgentTables.workflow(a, wf);
     if (!w.modules[kind].some((x) => x.id === id)) throw notFound(`Module ${id} not found`);
+    this.checkModule(kind, m);
     const list = w.modules[kind].map((x) => (x.id === id ? { ...m, id } : x));
     await a.workflows.put(wf, { ...w, modules: { ...w.modules, [kind]: list } });
   }

@@ -44,6 +44,12 @@ export const PARAM_SAMPLES: Record<string, string> = {
   email: "someone@example.com",
   client_id: SOME_ID,
   request_id: SOME_ID,
+  agent_id: MISSING_KB,
+  session: "s1",
+  workflow_id: "default",
+  prompt_id: "p1",
+  driver: "d1",
+  module_id: "m1",
 };
 
 /**
@@ -76,6 +82,7 @@ const MEMBER_HINTS: Record<string, unknown> = {
   email: "someone@example.com",
   agent_session: "s1",
   name: "openai:x",
+  passphrase: "a passphrase of sixteen",
 };
 
 /** A JSON Schema document, read loosely. */
