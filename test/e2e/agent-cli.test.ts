@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { seedKb } from "../helpers/seed-kb.js";
+
+// `kbox agent …` end to end against the local daemon (no generative model: the extractive answerer).
+let d: TestDaemon;
+let dir: string;
+
+beforeAll(async () => {
+  d = await startTestDaemon({ env: OFFLINE });
+  dir = mkdtempSync(join(tmpdir(), "kbox-agent-cli-"));
+  await seedKb(d, "crew", [{ slug: "crew", title: "Crew", body: "Captain Rosa Vale commands the research ship Albatross." }]);
+  await seedKb(d, "ports", [
+    { slug: "ports", title: "Ports", body: "The research ship Albatross is moored in Halifax during winter." },
+  ]);
+});
+afterAll(async () => {
+  await d?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ok(args: string[]) {
+  const r = await d.cli(args);
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+}
+
+describe("kbox agent", () => {
+  it("creates an agent with two drivers and a session, and asks with streamed steps", async () => {
+    await ok(["agent", "create", "mate"]);
+    expect((await ok(["agent", "list"])).stdout).toMatch(/^mate\t/m);
+    await ok(["agent", "driver", "add", "crew", "--agent", "mate", "--kb", "crew"]);
+    await ok(["agent", "driver", "add", "ports", "--agent", "mate", "--kb", "ports"]);
+    expect((await ok(["agent", "driver", "list", "--agent", "mate"])).stdout).toMatch(/crew\t.*\tlocal\t/);
+    await ok(["agent", "session", "create", "voyage", "--agent", "mate"]);
+    const r = await ok([
+      "agent",
+      "ask",
+      "Who commands the Albatross and where is it moored in winter?",
+      "--agent",
+      "mate",
+      "--session",
+      "voyage",
+    ]);
+    expect(r.stderr).toContain("· plan:");
+    expect(r.stderr).toMatch(/· retrieve: crew: \d+ paragraphs/);
+    expect(r.stderr).toMatch(/· retrieve: ports: \d+ paragraphs/);
+    expect(r.stderr).toMatch(/extractive answerer/);
+    expect(r.stdout).toMatch(/Rosa Vale|Halifax/);
+    const show = JSON.parse((await ok(["agent", "session", "show", "voyage", "--agent", "mate"])).stdout);
+    expect(show.data.conversations.history.value.messages).toHaveLength(2);
+    // Unknown agent: a failure that says so.
+    const missing = await d.cli(["agent", "ask", "x", "--agent", "nope"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no agent nope");
+  });
+
+  it("sets rules, prompts and workflows; exports and imports them into another agent", async () => {
+    await ok(["agent", "rule", "set", "Answer briefly.", "--agent", "mate"]);
+    expect((await ok(["agent", "rule", "list", "--agent", "mate"])).stdout).toBe("Answer briefly.\n");
+    await ok(["agent", "prompt", "add", "terse", "--text", "Five words.", "--id", "terse", "--agent", "mate"]);
+    await ok(["agent", "workflow", "add", "brief", "--agent", "mate"]);
+    await ok([
+      "agent",
+      "workflow",
+      "module",
+      "add",
+      "generation",
+      '{"module":"generate","prompt_id":"terse"}',
+      "--agent",
+      "mate",
+    ]);
+    const file = join(dir, "mate.kboxagent");
+    await ok(["agent", "export", "mate", "-o", file, "--passphrase", "sixteen chars at least"]);
+    await ok(["agent", "create", "mate2"]);
+    const wrong = await d.cli(["agent", "import", "mate2", file, "--passphrase", "not the passphrase!"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/passphrase/);
+    await ok(["agent", "import", "mate2", file, "--passphrase", "sixteen chars at least"]);
+    const a = JSON.parse((await ok(["agent", "show", "mate"])).stdout);
+    const b = JSON.parse((await ok(["agent", "show", "mate2"])).stdout);
+    for (const k of ["workflows", "rules", "drivers", "prompts"]) expect(b[k]).toEqual(a[k]);
+    expect(b.rules).toEqual(["Answer briefly."]);
+    await ok(["agent", "delete", "mate2", "--yes"]);
+    expect((await ok(["agent", "list"])).stdout).not.toMatch(/mate2/);
+  });
+});
