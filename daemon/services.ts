@@ -157,10 +157,17 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     new AgenticConfigService(kbs, settings.generation),
   );
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
+  const agents = new AgentService(kbs, search, {
+    secretsDir: settings.zone.secretsDir,
+    generation: settings.generation,
+    fetch: settings.fetch,
+    version: info.version,
+  });
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: readonly (() => Promise<void>)[] = [
     () => mcp.close(),
+    () => agents.mcp.close(),
     () => sync.runner.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
@@ -200,11 +207,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
-    agents: new AgentService(kbs, search, {
-      secretsDir: settings.zone.secretsDir,
-      generation: settings.generation,
-      fetch: settings.fetch,
-    }),
+    agents,
     settings,
     info,
     close: async () => {

@@ -7,6 +7,7 @@ import { AuditService } from "./audit.js";
 import { AgentConfigService } from "./config.js";
 import { DriverRetriever } from "./drivers.js";
 import { InteractionService } from "./interact.js";
+import { AgentMcp } from "./mcp.js";
 import { SecretBox } from "./secrets.js";
 import { SessionService } from "./sessions.js";
 import { AgentTables } from "./tables.js";
@@ -18,6 +19,8 @@ export interface AgentSettings {
   generation: GeneratorSettings;
   /** What remote drivers may reach (the daemon's outbound-fetch policy). */
   fetch: FetchPolicy;
+  /** The daemon's version (the MCP server's). */
+  version: string;
 }
 
 export class AgentService {
@@ -26,6 +29,8 @@ export class AgentService {
   readonly interactions: InteractionService;
   readonly audit: AuditService;
   readonly transfer: TransferService;
+  /** Agent sessions as MCP servers. */
+  readonly mcp: AgentMcp;
 
   constructor(kbs: KbService, search: FindService, settings: AgentSettings) {
     const tables = new AgentTables(kbs);
@@ -38,5 +43,6 @@ export class AgentService {
     );
     this.audit = new AuditService(tables);
     this.transfer = new TransferService(this.config);
+    this.mcp = new AgentMcp(this.interactions, this.sessions, settings.version);
   }
 }

@@ -290,3 +290,32 @@ export const importAgent = route({
   role: "OWNER",
   summary: "Import an exported configuration (fails on a configured agent unless overwrite)",
 });
+
+const McpParams = SessionParams;
+const MCP_PATH = "/api/v1/agent/:agent_id/session/:session/mcp";
+/** The agent session as an MCP server (streamable HTTP): tools ask_agent and session_history. */
+export const agentMcpPost = route({
+  method: "POST",
+  path: MCP_PATH,
+  params: McpParams,
+  bodyKind: "raw",
+  kb: AGENT_KB,
+  role: "READER",
+  summary: "MCP (streamable HTTP): JSON-RPC messages to the agent session's MCP server",
+});
+export const agentMcpGet = route({
+  method: "GET",
+  path: MCP_PATH,
+  params: McpParams,
+  kb: AGENT_KB,
+  role: "READER",
+  summary: "MCP (streamable HTTP): the session's stream of server messages",
+});
+export const agentMcpDelete = route({
+  method: "DELETE",
+  path: MCP_PATH,
+  params: McpParams,
+  kb: AGENT_KB,
+  role: "READER",
+  summary: "MCP (streamable HTTP): end the MCP session",
+});

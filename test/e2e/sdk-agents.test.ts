@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Nuclia, RetrievalAgent } from "@nuclia/core";
 import { firstValueFrom, lastValueFrom, toArray } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,5 +98,28 @@ describe("@nuclia/core RetrievalAgent against kboxd", () => {
       .map((l) => JSON.parse(l));
     expect(rows.map((r) => r.question)).toEqual(["How much does a ticket for the Gaivota cost?"]);
     expect((await firstValueFrom(agent.getDownloads())).map((x) => x.id)).toEqual([dl.id]);
+  });
+
+  it("serves the agent session as an MCP server whose ask_agent continues the session", async () => {
+    const client = new Client({ name: "kbox-test", version: "1.0.0" });
+    const url = new URL(`${z.url}/api/v1/agent/${agent.id}/session/${session}/mcp`);
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: { "x-nuclia-serviceaccount": `Bearer ${z.key}` } } }),
+    );
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(["ask_agent", "session_history"]);
+    const r = await client.callTool({
+      name: "ask_agent",
+      arguments: { question: "How often does the Gaivota cross the river?" },
+    });
+    const text = (r.content as { text: string }[])[0].text;
+    expect(text).toContain("20 minutes");
+    expect(text).toContain("Sources:\n- handbook:");
+    const h = await client.callTool({ name: "session_history", arguments: {} });
+    expect((h.content as { text: string }[])[0].text).toContain("USER: How often does the Gaivota cross the river?");
+    await client.close();
+    // Without a key: 401.
+    const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(anon.status).toBe(401);
   });
 });

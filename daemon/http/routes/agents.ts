@@ -33,4 +33,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.exportAgent, async ({ params, body }) => a.transfer.export(params.agent_id, body.passphrase));
   mount(app, api.exportDownload, async ({ params }) => a.transfer.download(params.agent_id, params.export_id));
   mount(app, api.importAgent, async ({ params, req }) => done(a.transfer.import(params.agent_id, req)));
+  mount(app, { post: api.agentMcpPost, get: api.agentMcpGet, delete: api.agentMcpDelete }, async ({ params, req, principal }) =>
+    a.mcp.handle(params.agent_id, params.session, req, principal),
+  );
 }

@@ -6,6 +6,21 @@ import type { Routed } from "../client.js";
 export type * from "../../api/agents.js";
 
 export const AGENT_KB: typeof api.AGENT_KB = { param: "agent_id", as: "id" };
+export const agentMcpDelete: Routed<typeof api.agentMcpDelete> = {
+  method: "DELETE",
+  path: "/api/v1/agent/:agent_id/session/:session/mcp",
+  stream: false,
+};
+export const agentMcpGet: Routed<typeof api.agentMcpGet> = {
+  method: "GET",
+  path: "/api/v1/agent/:agent_id/session/:session/mcp",
+  stream: false,
+};
+export const agentMcpPost: Routed<typeof api.agentMcpPost> = {
+  method: "POST",
+  path: "/api/v1/agent/:agent_id/session/:session/mcp",
+  stream: false,
+};
 export const auditDownloadFile: Routed<typeof api.auditDownloadFile> = {
   method: "GET",
   path: "/api/v1/agent/:agent_id/audit/download_request/:request_id/file",
