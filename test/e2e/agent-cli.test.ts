@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, runCli, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
 import { seedKb } from "../helpers/seed-kb.js";
+import { startRemoteZone } from "../helpers/zone.js";
 
 // `kbox agent …` end to end against the local daemon (no generative model: the extractive answerer).
 let d: TestDaemon;
@@ -86,5 +87,34 @@ describe("kbox agent", () => {
     expect(b.rules).toEqual(["Answer briefly."]);
     await ok(["agent", "delete", "mate2", "--yes"]);
     expect((await ok(["agent", "list"])).stdout).not.toMatch(/mate2/);
+  });
+
+  it("works the same on a remote profile (a zone over TCP, an account key)", async () => {
+    const zone = await startRemoteZone("remote-a");
+    const home = tempHome();
+    try {
+      await seedKb(zone.d, "fleet", [{ slug: "fleet", title: "Fleet", body: "The tugboat Marlin tows barges along the Douro." }]);
+      const env = { KBOX_HOME: home, KBOX_CREDENTIAL_STORE: "file", NO_COLOR: "1" };
+      const cli = (args: string[], stdin?: string) => runCli(args, env, { stdin });
+      const login = await cli(
+        ["auth", "login", "--kind", "account-key", "--zone", zone.url, "--profile", "rz", "--api-key", "-"],
+        zone.key,
+      );
+      expect(login.code, login.stderr).toBe(0);
+      for (const args of [
+        ["agent", "create", "far"],
+        ["agent", "driver", "add", "fleet", "--agent", "far", "--kb", "fleet"],
+      ]) {
+        const r = await cli(args);
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const r = await cli(["agent", "ask", "What does the Marlin tow?", "--agent", "far"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("barges");
+      expect(r.stderr).toMatch(/· retrieve: fleet: \d+ paragraphs/);
+    } finally {
+      await zone.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
