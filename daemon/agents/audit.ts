@@ -1,6 +1,6 @@
 /** Interaction audit downloads: a request names a month (and a session); its file is made when fetched. */
 import { randomUUID } from "node:crypto";
-import type { DownloadRequest } from "../../src/api/agents.js";
+import type { DownloadRequest } from "../../src/api/agent-audit.js";
 import { notFound } from "../errors.js";
 import type { AgentTables, InteractionDoc } from "./tables.js";
 

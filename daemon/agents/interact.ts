@@ -178,13 +178,13 @@ export class InteractionService {
 
     // Validate: keep paragraphs that share a word with the question as asked or as searched; interleave sources.
     const want = new Set([...terms(query), ...terms(req.question)]);
-    const kept: Chunk[] = [];
-    const total = found.reduce((n, f) => n + f.chunks.length, 0);
+    const ranked: Chunk[] = [];
     for (let rank = 0; rank < Math.max(0, ...found.map((f) => f.chunks.length)); rank++)
-      for (const f of found) {
-        const c = f.chunks[rank];
-        if (c && terms(`${c.title ?? ""} ${c.text}`).some((x) => want.has(x))) kept.push(c);
-      }
+      for (const f of found) if (f.chunks[rank]) ranked.push(f.chunks[rank]);
+    const sharing = ranked.filter((c) => terms(`${c.title ?? ""} ${c.text}`).some((x) => want.has(x)));
+    // Nothing shares a word (a semantic match in other words): keep what retrieval ranked.
+    const kept = sharing.length ? sharing : ranked;
+    const total = ranked.length;
     const pieces = kept.map((c) => ({ id: c.id, text: c.text, title: c.title }));
     const ev = evidence(req.question, pieces);
     yield step("validate", "Validate context", `${kept.length} of ${total} paragraphs kept`, {

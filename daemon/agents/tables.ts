@@ -1,6 +1,8 @@
 /** What an agent keeps (in its own knowledge box's database) and the gate every agent route goes through. */
+
+import type { DownloadRequest } from "../../src/api/agent-audit.js";
 import type { Module, ModuleKind, Prompt } from "../../src/api/agent-config.js";
-import type { ChatTurn, DownloadRequest, SessionBody } from "../../src/api/agents.js";
+import type { ChatTurn, SessionBody } from "../../src/api/agents.js";
 import { notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { PerKb } from "../search/configs.js";

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as audit from "../../src/api/agent-audit.js";
 import * as cfg from "../../src/api/agent-config.js";
+import * as modules from "../../src/api/agent-modules.js";
 import type { AragAnswer } from "../../src/api/agents.js";
 import * as agents from "../../src/api/agents.js";
 import * as kbs from "../../src/api/kbs.js";
@@ -197,7 +199,10 @@ describe("retrieval agents", () => {
       params: { agent_id: agent },
       body: { rules: ["Cite the source", { prompt: "Never guess" }] },
     });
-    await d.client.call(cfg.generationModules.add, { params: { agent_id: agent }, body: { module: "generate", prompt_id: pid } });
+    await d.client.call(modules.generationModules.add, {
+      params: { agent_id: agent },
+      body: { module: "generate", prompt_id: pid },
+    });
     await d.client.call(cfg.addWorkflow, { params: { agent_id: agent }, body: { id: "brief", name: "Brief", required: [] } });
     await interactStream(agent, "ephemeral", { question: "Where is the Zephyr project built?" });
     const system = (llm.requests.at(-1)!.messages as { content: string }[])[0].content;
@@ -207,10 +212,10 @@ describe("retrieval agents", () => {
   });
 
   it("exports the configuration encrypted and imports it into a new agent", async () => {
-    const short = d.client.call(agents.exportAgent, { params: { agent_id: agent }, body: { passphrase: "too short" } });
+    const short = d.client.call(audit.exportAgent, { params: { agent_id: agent }, body: { passphrase: "too short" } });
     expect(await statusOf(short)).toBe(422);
     const pass = "correct horse battery staple";
-    const ex = await d.client.call(agents.exportAgent, { params: { agent_id: agent }, body: { passphrase: pass } });
+    const ex = await d.client.call(audit.exportAgent, { params: { agent_id: agent }, body: { passphrase: pass } });
     const file = await readAll((await d.client.raw({ method: "GET", path: ex.download_url })).body);
     expect(file.toString("latin1")).not.toContain("PROMPT-42");
     const copy = await newAgent("copy");
@@ -237,7 +242,7 @@ describe("retrieval agents", () => {
       workflows: await d.client.call(cfg.listWorkflows, { params: { agent_id } }),
       rules: await d.client.call(cfg.getRules, { params: { agent_id } }),
       prompts: await d.client.call(cfg.listPrompts, { params: { agent_id } }),
-      generation: await d.client.call(cfg.generationModules.list, { params: { agent_id } }),
+      generation: await d.client.call(modules.generationModules.list, { params: { agent_id } }),
     });
     const want = await snapshot(agent);
     expect(await snapshot(copy)).toEqual(want);

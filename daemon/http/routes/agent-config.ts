@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import * as api from "../../../src/api/agent-config.js";
+import * as modules from "../../../src/api/agent-modules.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
@@ -43,10 +44,10 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return { agents: api.MODULE_NAMES, drivers: api.DRIVER_PROVIDERS, runs: api.MODULES_RUN };
   });
   for (const [kind, r] of [
-    ["preprocess", api.preprocessModules],
-    ["context", api.contextModules],
-    ["generation", api.generationModules],
-    ["postprocess", api.postprocessModules],
+    ["preprocess", modules.preprocessModules],
+    ["context", modules.contextModules],
+    ["generation", modules.generationModules],
+    ["postprocess", modules.postprocessModules],
   ] as const) {
     mount(app, r.list, async ({ params }) => c.listModules(params.agent_id, kind));
     mount(app, r.add, async ({ params, body }) => c.addModule(params.agent_id, kind, body));

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import * as audit from "../../../src/api/agent-audit.js";
 import * as api from "../../../src/api/agents.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
@@ -23,17 +24,19 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     const p = await a.interactions.prepare(params.agent_id, params.session, wf, body, { principal, signal });
     return body.streaming ? a.interactions.run(p) : a.interactions.whole(p);
   });
-  mount(app, api.requestAuditDownload, async ({ params, headers, body }) =>
+  mount(app, audit.requestAuditDownload, async ({ params, headers, body }) =>
     a.audit.request(params.agent_id, headers.accept, body),
   );
-  mount(app, api.listAuditDownloads, async ({ params }) => a.audit.list(params.agent_id));
-  mount(app, api.auditDownloadStatus, async ({ params }) => a.audit.status(params.agent_id, params.request_id));
-  mount(app, api.deleteAuditDownload, async ({ params }) => done(a.audit.delete(params.agent_id, params.request_id)));
-  mount(app, api.auditDownloadFile, async ({ params }) => a.audit.file(params.agent_id, params.request_id));
-  mount(app, api.exportAgent, async ({ params, body }) => a.transfer.export(params.agent_id, body.passphrase));
-  mount(app, api.exportDownload, async ({ params }) => a.transfer.download(params.agent_id, params.export_id));
-  mount(app, api.importAgent, async ({ params, req }) => done(a.transfer.import(params.agent_id, req)));
-  mount(app, { post: api.agentMcpPost, get: api.agentMcpGet, delete: api.agentMcpDelete }, async ({ params, req, principal }) =>
-    a.mcp.handle(params.agent_id, params.session, req, principal),
+  mount(app, audit.listAuditDownloads, async ({ params }) => a.audit.list(params.agent_id));
+  mount(app, audit.auditDownloadStatus, async ({ params }) => a.audit.status(params.agent_id, params.request_id));
+  mount(app, audit.deleteAuditDownload, async ({ params }) => done(a.audit.delete(params.agent_id, params.request_id)));
+  mount(app, audit.auditDownloadFile, async ({ params }) => a.audit.file(params.agent_id, params.request_id));
+  mount(app, audit.exportAgent, async ({ params, body }) => a.transfer.export(params.agent_id, body.passphrase));
+  mount(app, audit.exportDownload, async ({ params }) => a.transfer.download(params.agent_id, params.export_id));
+  mount(app, audit.importAgent, async ({ params, req }) => done(a.transfer.import(params.agent_id, req)));
+  mount(
+    app,
+    { post: audit.agentMcpPost, get: audit.agentMcpGet, delete: audit.agentMcpDelete },
+    async ({ params, req, principal }) => a.mcp.handle(params.agent_id, params.session, req, principal),
   );
 }

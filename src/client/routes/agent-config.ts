@@ -48,16 +48,6 @@ export const agentSchema: Routed<typeof api.agentSchema> = {
   path: "/api/v1/agent/:agent_id/schema",
   stream: false,
 };
-export const contextModules: Routed<typeof api.contextModules> = {
-  list: { method: "GET", path: "/api/v1/agent/:agent_id/context", stream: false },
-  add: { method: "POST", path: "/api/v1/agent/:agent_id/context", stream: false },
-  patch: { method: "PATCH", path: "/api/v1/agent/:agent_id/context/:module_id", stream: false },
-  delete: { method: "DELETE", path: "/api/v1/agent/:agent_id/context/:module_id", stream: false },
-  wfList: { method: "GET", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/context", stream: false },
-  wfAdd: { method: "POST", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/context", stream: false },
-  wfPatch: { method: "PATCH", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/context/:module_id", stream: false },
-  wfDelete: { method: "DELETE", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/context/:module_id", stream: false },
-};
 export const deleteDriver: Routed<typeof api.deleteDriver> = {
   method: "DELETE",
   path: "/api/v1/agent/:agent_id/driver/:driver",
@@ -72,16 +62,6 @@ export const deleteWorkflow: Routed<typeof api.deleteWorkflow> = {
   method: "DELETE",
   path: "/api/v1/agent/:agent_id/workflow/:workflow_id",
   stream: false,
-};
-export const generationModules: Routed<typeof api.generationModules> = {
-  list: { method: "GET", path: "/api/v1/agent/:agent_id/generation", stream: false },
-  add: { method: "POST", path: "/api/v1/agent/:agent_id/generation", stream: false },
-  patch: { method: "PATCH", path: "/api/v1/agent/:agent_id/generation/:module_id", stream: false },
-  delete: { method: "DELETE", path: "/api/v1/agent/:agent_id/generation/:module_id", stream: false },
-  wfList: { method: "GET", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/generation", stream: false },
-  wfAdd: { method: "POST", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/generation", stream: false },
-  wfPatch: { method: "PATCH", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/generation/:module_id", stream: false },
-  wfDelete: { method: "DELETE", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/generation/:module_id", stream: false },
 };
 export const getPrompt: Routed<typeof api.getPrompt> = {
   method: "GET",
@@ -118,26 +98,6 @@ export const patchPrompt: Routed<typeof api.patchPrompt> = {
   method: "PATCH",
   path: "/api/v1/agent/:agent_id/prompt/:prompt_id",
   stream: false,
-};
-export const postprocessModules: Routed<typeof api.postprocessModules> = {
-  list: { method: "GET", path: "/api/v1/agent/:agent_id/postprocess", stream: false },
-  add: { method: "POST", path: "/api/v1/agent/:agent_id/postprocess", stream: false },
-  patch: { method: "PATCH", path: "/api/v1/agent/:agent_id/postprocess/:module_id", stream: false },
-  delete: { method: "DELETE", path: "/api/v1/agent/:agent_id/postprocess/:module_id", stream: false },
-  wfList: { method: "GET", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/postprocess", stream: false },
-  wfAdd: { method: "POST", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/postprocess", stream: false },
-  wfPatch: { method: "PATCH", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/postprocess/:module_id", stream: false },
-  wfDelete: { method: "DELETE", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/postprocess/:module_id", stream: false },
-};
-export const preprocessModules: Routed<typeof api.preprocessModules> = {
-  list: { method: "GET", path: "/api/v1/agent/:agent_id/preprocess", stream: false },
-  add: { method: "POST", path: "/api/v1/agent/:agent_id/preprocess", stream: false },
-  patch: { method: "PATCH", path: "/api/v1/agent/:agent_id/preprocess/:module_id", stream: false },
-  delete: { method: "DELETE", path: "/api/v1/agent/:agent_id/preprocess/:module_id", stream: false },
-  wfList: { method: "GET", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/preprocess", stream: false },
-  wfAdd: { method: "POST", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/preprocess", stream: false },
-  wfPatch: { method: "PATCH", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/preprocess/:module_id", stream: false },
-  wfDelete: { method: "DELETE", path: "/api/v1/agent/:agent_id/workflow/:workflow_id/preprocess/:module_id", stream: false },
 };
 export const setRules: Routed<typeof api.setRules> = { method: "POST", path: "/api/v1/agent/:agent_id/rules", stream: false };
 export const setWorkflow: Routed<typeof api.setWorkflow> = {

@@ -6,39 +6,9 @@ import type { Routed } from "../client.js";
 export type * from "../../api/agents.js";
 
 export const AGENT_KB: typeof api.AGENT_KB = { param: "agent_id", as: "id" };
-export const agentMcpDelete: Routed<typeof api.agentMcpDelete> = {
-  method: "DELETE",
-  path: "/api/v1/agent/:agent_id/session/:session/mcp",
-  stream: false,
-};
-export const agentMcpGet: Routed<typeof api.agentMcpGet> = {
-  method: "GET",
-  path: "/api/v1/agent/:agent_id/session/:session/mcp",
-  stream: false,
-};
-export const agentMcpPost: Routed<typeof api.agentMcpPost> = {
-  method: "POST",
-  path: "/api/v1/agent/:agent_id/session/:session/mcp",
-  stream: false,
-};
-export const auditDownloadFile: Routed<typeof api.auditDownloadFile> = {
-  method: "GET",
-  path: "/api/v1/agent/:agent_id/audit/download_request/:request_id/file",
-  stream: false,
-};
-export const auditDownloadStatus: Routed<typeof api.auditDownloadStatus> = {
-  method: "GET",
-  path: "/api/v1/agent/:agent_id/audit/download_request/:request_id/status",
-  stream: false,
-};
 export const createSession: Routed<typeof api.createSession> = {
   method: "POST",
   path: "/api/v1/agent/:agent_id/sessions",
-  stream: false,
-};
-export const deleteAuditDownload: Routed<typeof api.deleteAuditDownload> = {
-  method: "DELETE",
-  path: "/api/v1/agent/:agent_id/audit/download_request/:request_id",
   stream: false,
 };
 export const deleteSession: Routed<typeof api.deleteSession> = {
@@ -46,24 +16,9 @@ export const deleteSession: Routed<typeof api.deleteSession> = {
   path: "/api/v1/agent/:agent_id/session/:session",
   stream: false,
 };
-export const exportAgent: Routed<typeof api.exportAgent> = {
-  method: "POST",
-  path: "/api/v1/agent/:agent_id/export",
-  stream: false,
-};
-export const exportDownload: Routed<typeof api.exportDownload> = {
-  method: "GET",
-  path: "/api/v1/agent/:agent_id/export/:export_id",
-  stream: false,
-};
 export const getSession: Routed<typeof api.getSession> = {
   method: "GET",
   path: "/api/v1/agent/:agent_id/session/:session",
-  stream: false,
-};
-export const importAgent: Routed<typeof api.importAgent> = {
-  method: "POST",
-  path: "/api/v1/agent/:agent_id/import",
   stream: false,
 };
 export const interact: Routed<typeof api.interact> = {
@@ -76,11 +31,6 @@ export const interactWorkflow: Routed<typeof api.interactWorkflow> = {
   path: "/api/v1/agent/:agent_id/workflow/:workflow_id/session/:session",
   stream: "ndjson",
 };
-export const listAuditDownloads: Routed<typeof api.listAuditDownloads> = {
-  method: "GET",
-  path: "/api/v1/agent/:agent_id/audit/download_requests",
-  stream: false,
-};
 export const listSessions: Routed<typeof api.listSessions> = {
   method: "GET",
   path: "/api/v1/agent/:agent_id/sessions",
@@ -89,10 +39,5 @@ export const listSessions: Routed<typeof api.listSessions> = {
 export const patchSession: Routed<typeof api.patchSession> = {
   method: "PATCH",
   path: "/api/v1/agent/:agent_id/session/:session",
-  stream: false,
-};
-export const requestAuditDownload: Routed<typeof api.requestAuditDownload> = {
-  method: "POST",
-  path: "/api/v1/agent/:agent_id/audit/interactions/download",
   stream: false,
 };

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
-import * as agents from "../../client/routes/agents.js";
+import * as agents from "../../client/routes/agent-audit.js";
 import { readAll } from "../../client/transport.js";
 import { agentId } from "./resolve.js";
 

@@ -3,6 +3,7 @@ import type { Context } from "../../cli/context.js";
 import { usageError } from "../../cli/errors.js";
 import { printJson, printTable } from "../../cli/output.js";
 import * as cfg from "../../client/routes/agent-config.js";
+import * as modules from "../../client/routes/agent-modules.js";
 import { agentId, jsonObject } from "./resolve.js";
 
 interface Opts {
@@ -15,10 +16,10 @@ interface Opts {
 }
 
 const KINDS = {
-  preprocess: cfg.preprocessModules,
-  context: cfg.contextModules,
-  generation: cfg.generationModules,
-  postprocess: cfg.postprocessModules,
+  preprocess: modules.preprocessModules,
+  context: modules.contextModules,
+  generation: modules.generationModules,
+  postprocess: modules.postprocessModules,
 };
 type Kind = keyof typeof KINDS;
 
