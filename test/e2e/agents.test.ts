@@ -257,4 +257,46 @@ describe("retrieval agents", () => {
       "places",
     ]);
   });
+
+  it("answers the wire's 4xx for what cannot work", async () => {
+    const params = { agent_id: agent };
+    expect(await statusOf(d.client.call(agents.getSession, { params: { ...params, session: "nope" } }))).toBe(404);
+    const noWf = d.client.call(agents.interactWorkflow, {
+      params: { ...params, workflow_id: "nope", session: "ephemeral" },
+      body: { question: "x" } as never,
+    });
+    expect(await statusOf(noWf)).toBe(404);
+    expect(await statusOf(d.client.call(cfg.getWorkflowRules, { params: { ...params, workflow_id: "nope" } }))).toBe(404);
+    const badModule = d.client.call(modules.preprocessModules.add, { params, body: { module: "generate" } });
+    expect(await statusOf(badModule)).toBe(422);
+    const dup = d.client.call(agents.createSession, {
+      params,
+      body: { slug: "s1", name: "again", summary: "", data: "", format: "PLAIN" },
+    });
+    expect(await statusOf(dup)).toBe(409);
+    // No drivers: nothing to retrieve from.
+    const empty = await newAgent("empty");
+    const none = d.client.call(agents.interact, {
+      params: { agent_id: empty, session: "ephemeral" },
+      query: { workflow_id: "default" },
+      body: { question: "x" } as never,
+    });
+    expect(await statusOf(none)).toBe(400);
+    // An agent without memory keeps no sessions.
+    const { id: forgetful } = await d.client.call(kbs.accountCreateKb, {
+      params: { account_id: "local" },
+      body: { slug: "forgetful", title: "f", mode: "agent_no_memory" } as never,
+    });
+    const s = d.client.call(agents.createSession, {
+      params: { agent_id: forgetful },
+      body: { slug: "s", name: "s", summary: "", data: "", format: "PLAIN" },
+    });
+    expect(await statusOf(s)).toBe(400);
+    // A local driver must name a knowledge box of this daemon (not another agent).
+    const bad = d.client.call(cfg.addDriver, {
+      params,
+      body: { identifier: "x", name: "x", provider: "local", config: { kbid: forgetful } },
+    });
+    expect(await statusOf(bad)).toBe(422);
+  });
 });
