@@ -26,7 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "agent",
-    summary: "Retrieval agents: drivers, sessions, workflows; ask across knowledge boxes",
+    summary: "Retrieval agents: plan, retrieve from several knowledge boxes and answer, in sessions",
     load: async (ctx) => (await import("./agent/index.js")).agentCommand(ctx),
   },
   {
