@@ -57,6 +57,10 @@ describe("kbox agent", () => {
     const missing = await d.cli(["agent", "ask", "x", "--agent", "nope"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no agent nope");
+    // Usage errors: exit 2.
+    expect((await d.cli(["agent", "ask", "x"])).code).toBe(2);
+    expect((await d.cli(["agent", "export", "mate", "-o", join(dir, "x"), "--passphrase", "short"])).code).toBe(2);
+    expect((await d.cli(["agent", "workflow", "module", "add", "nonsense", "{}", "--agent", "mate"])).code).toBe(2);
   });
 
   it("sets rules, prompts and workflows; exports and imports them into another agent", async () => {
