@@ -32,7 +32,7 @@ export async function runAgentAsk(ctx: Context, question: string, o: Opts): Prom
     if (i.step) {
       const s = i.step;
       const why = s.error ? ` (error: ${s.error})` : s.reason ? ` (${s.reason})` : "";
-      ctx.status(`· ${s.module}: ${s.title === s.module ? "" : `${s.title}: `}${s.value}${why}`, o);
+      ctx.status(`· ${s.module}: ${s.title.toLowerCase() === s.module ? "" : `${s.title}: `}${s.value}${why}`, o);
     } else if (i.generated_text) {
       streamed = true;
       ctx.io.stdout.write(i.generated_text);
