@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { KboxError } from "../errors.js";
 
 /** A sealed value as stored: base64 of iv (12) | tag (16) | ciphertext. */
 export type Sealed = { sealed: string };
@@ -54,7 +55,12 @@ export class SecretBox {
 
   open<T>(s: Sealed): T {
     const plain = decrypt(this.load(), Buffer.from(s.sealed, "base64"));
-    if (!plain) throw new Error("a sealed agent secret does not open with this data dir's key (secrets/agents.key)");
+    if (!plain)
+      throw new KboxError(
+        409,
+        "A driver's sealed configuration does not open with this data dir's key (secrets/agents.key, e.g. after a restore " +
+          "on another machine): add the driver again, or import an export of the agent",
+      );
     return JSON.parse(plain.toString("utf8")) as T;
   }
 }
