@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb account invite token api models resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
+    '') subs='backup daemon kb agent account invite token api models resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile --account -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles --account=any'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
@@ -38,6 +38,39 @@ _kbox_spec() {
     'kb agentic-config list') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='' ;;
     'kb agentic-config show') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'kb agentic-config delete') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'agent') subs='create list show delete ask session driver workflow rule prompt export import ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent create') subs=''; opts='--title --description --no-memory --model --json -h --help --profile --account -q --quiet'; valued='--title=any --description=any --model=any --profile=profiles --account=any'; args='any' ;;
+    'agent list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent show') subs=''; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'agent delete') subs=''; opts='-y --yes -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'agent ask') subs=''; opts='--agent --session --workflow --json -h --help --profile --account -q --quiet'; valued='--agent=any --session=any --workflow=any --profile=profiles --account=any'; args='any' ;;
+    'agent session') subs='create list show delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent session create') subs=''; opts='--agent --name --summary --data --json -h --help --profile --account -q --quiet'; valued='--agent=any --name=any --summary=any --data=any --profile=profiles --account=any'; args='any' ;;
+    'agent session list') subs=''; opts='--agent --json -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='' ;;
+    'agent session show') subs=''; opts='--agent -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='any' ;;
+    'agent session delete') subs=''; opts='--agent -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='any' ;;
+    'agent driver') subs='add list delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent driver add') subs=''; opts='--agent --kb --url --key --name --top-k --config --json -h --help --profile --account -q --quiet'; valued='--agent=any --kb=kbs --url=any --key=any --name=any --top-k=any --config=any --profile=profiles --account=any'; args='any' ;;
+    'agent driver list') subs=''; opts='--agent --json -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='' ;;
+    'agent driver delete') subs=''; opts='--agent -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='any' ;;
+    'agent workflow') subs='list add delete module ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent workflow list') subs=''; opts='--agent --json -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='' ;;
+    'agent workflow add') subs=''; opts='--agent --name --description -h --help --profile --account -q --quiet'; valued='--agent=any --name=any --description=any --profile=profiles --account=any'; args='any' ;;
+    'agent workflow delete') subs=''; opts='--agent -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='any' ;;
+    'agent workflow module') subs='list add delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent workflow module list') subs=''; opts='--agent --workflow -h --help --profile --account -q --quiet'; valued='--agent=any --workflow=any --profile=profiles --account=any'; args='any' ;;
+    'agent workflow module add') subs=''; opts='--agent --workflow --json -h --help --profile --account -q --quiet'; valued='--agent=any --workflow=any --profile=profiles --account=any'; args='any any' ;;
+    'agent workflow module delete') subs=''; opts='--agent --workflow -h --help --profile --account -q --quiet'; valued='--agent=any --workflow=any --profile=profiles --account=any'; args='any any' ;;
+    'agent rule') subs='set list ls=list'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent rule set') subs=''; opts='--agent --workflow -h --help --profile --account -q --quiet'; valued='--agent=any --workflow=any --profile=profiles --account=any'; args='any+' ;;
+    'agent rule list') subs=''; opts='--agent --workflow --json -h --help --profile --account -q --quiet'; valued='--agent=any --workflow=any --profile=profiles --account=any'; args='' ;;
+    'agent prompt') subs='add list show delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'agent prompt add') subs=''; opts='--agent --text --description --id --json -h --help --profile --account -q --quiet'; valued='--agent=any --text=any --description=any --id=any --profile=profiles --account=any'; args='any' ;;
+    'agent prompt list') subs=''; opts='--agent --json -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='' ;;
+    'agent prompt show') subs=''; opts='--agent -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='any' ;;
+    'agent prompt delete') subs=''; opts='--agent -h --help --profile --account -q --quiet'; valued='--agent=any --profile=profiles --account=any'; args='any' ;;
+    'agent export') subs=''; opts='--passphrase -o --output -h --help --profile --account -q --quiet'; valued='--passphrase=any -o=file --output=file --profile=profiles --account=any'; args='any' ;;
+    'agent import') subs=''; opts='--passphrase --overwrite -h --help --profile --account -q --quiet'; valued='--passphrase=any --profile=profiles --account=any'; args='any file' ;;
     'account') subs='list show create update delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'account list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'account show') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ActivityDownloads } from "./activity/downloads.js";
 import { Scorer } from "./activity/scorer.js";
 import { ActivityService } from "./activity/service.js";
+import { AgentService } from "./agents/service.js";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
 import { PredictProxy } from "./ask/predict-proxy.js";
@@ -114,6 +115,8 @@ export interface Services {
   /** The activity log of every knowledge box: recording, queries, metrics, quality scores (daemon/activity). */
   activity: ActivityService;
   activityDownloads: ActivityDownloads;
+  /** Retrieval agents: configuration, sessions, interaction over drivers, audit, export and import (daemon/agents). */
+  agents: AgentService;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -168,10 +171,17 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const activity = new ActivityService(kbs, settings.activity, new Scorer(() => models.reranker()), info.log);
   processing.onProcessed((e) => recordProcessed(activity, e));
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
+  const agents = new AgentService(kbs, search, {
+    secretsDir: settings.zone.secretsDir,
+    generation: settings.generation,
+    fetch: settings.fetch,
+    version: info.version,
+  });
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: readonly (() => Promise<void>)[] = [
     () => mcp.close(),
+    () => agents.mcp.close(),
     () => sync.runner.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
@@ -216,6 +226,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     mcp,
     activity,
     activityDownloads: new ActivityDownloads(kbs, activity, info.log),
+    agents,
     settings,
     info,
     close: async () => {

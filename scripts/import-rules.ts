@@ -31,6 +31,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The activity log: records of every area's requests, their queries and answer-quality scores. */
   activity: ["errors", "lifecycle", "text", "store", "models", "kbs", "auth"],
+  /** Retrieval agents: drivers over search, generation as ask does it. */
+  agents: ["errors", "store", "models", "kbs", "auth", "search", "ask", "net"],
   /** The typed settings: builds each area's settings type from the environment. */
   settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net", "activity"],
 };

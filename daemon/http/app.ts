@@ -9,7 +9,9 @@ import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
 import * as activity from "./routes/activity.js";
+import * as agentConfig from "./routes/agent-config.js";
 import * as agenticConfigs from "./routes/agentic-configs.js";
+import * as agents from "./routes/agents.js";
 import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
 import * as catalog from "./routes/catalog.js";
@@ -70,6 +72,8 @@ const AREAS: Area[] = [
   processing.register,
   uploads.register,
   mcp.register,
+  agents.register,
+  agentConfig.register,
   standalone.register,
   kbSettings.register,
   sdkExtras.register,

@@ -55,7 +55,7 @@ export class KbService {
   }
 
   /** A new knowledge box; `account` (an id) absent: the default account's. */
-  async create(input: CreateKb, account?: string): Promise<KbDoc> {
+  async create(input: CreateKb, account?: string, mode?: KbDoc["mode"]): Promise<KbDoc> {
     const uuid = randomUUID();
     const slug = input.slug ?? uuid;
     if (this.slugTaken(slug)) throw new KboxError(419, "Knowledge box already exists");
@@ -74,6 +74,7 @@ export class KbService {
       hidden_resources_hide_on_creation: input.hidden_resources_hide_on_creation ?? false,
       learning_configuration: input.learning_configuration ?? null,
       ...(account ? { account_id: account } : {}),
+      ...(mode ? { mode } : {}),
     };
     await this.store.kbs.put(uuid, kb);
     await this.store.kb(uuid);

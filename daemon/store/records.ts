@@ -19,6 +19,8 @@ export interface KbDoc {
   learning_configuration: LearningConfiguration | null;
   /** The account it belongs to; absent on boxes made before accounts: the default account's. */
   account_id?: string;
+  /** A retrieval agent (daemon/agents); absent: a knowledge box. */
+  mode?: "agent" | "agent_no_memory";
 }
 
 /** What the resource record keeps about each of its fields (the value lives in the fields table). */

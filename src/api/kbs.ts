@@ -189,10 +189,8 @@ export const accountCreateKb = route({
   body: CreateKb.extend({
     slug: KbSlug,
     title: z.string().min(1),
-    /** Only `kb`: retrieval agents are not served here (422 names the member). */
-    mode: z
-      .literal("kb", { error: "kbox serves knowledge boxes only (mode kb): retrieval agents are not available on this zone" })
-      .optional(),
+    /** `agent` or `agent_no_memory` make a retrieval agent (docs/agents.md). */
+    mode: z.enum(["kb", "agent", "agent_no_memory"]).optional(),
     /** Only none: kbox indexes into its own LanceDB tables (422 names the member). */
     external_index_provider: z.null({ error: "kbox keeps its own index: external index providers are not supported" }).optional(),
   }),
@@ -207,7 +205,7 @@ export const accountListKbs = route({
   path: "/api/v1/account/:account_id/kbs",
   params: AccountParams,
   query: z.object({
-    /** kb (default) lists knowledge boxes; the agent modes list retrieval agents, of which this zone has none. */
+    /** kb (default) lists knowledge boxes; agent and agent_no_memory list those retrieval agents, agents both. */
     mode: z.enum(["kb", "agent", "agent_no_memory", "agents"]).optional(),
     include_search_configs: Bool.optional(),
   }),

@@ -25,6 +25,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./kb/index.js")).kbCommand(ctx),
   },
   {
+    name: "agent",
+    summary: "Retrieval agents: plan, retrieve from several knowledge boxes and answer, in sessions",
+    load: async (ctx) => (await import("./agent/index.js")).agentCommand(ctx),
+  },
+  {
     name: "account",
     summary: "Accounts of the zone: list, show, create, update, delete",
     load: async (ctx) => (await import("./account/index.js")).accountCommand(ctx),

@@ -99,8 +99,9 @@ describe("accounts", () => {
   it("answers a clear 422 for what the zone does not serve", async () => {
     const agent = await call("POST", `/account/${z.account.id}/kbs`, {
       key: z.key,
-      body: { slug: "ag", title: "A", mode: "agent" },
+      body: { slug: "ag", title: "A", mode: "memory" },
     });
+    // Modes kb, agent and agent_no_memory are served (docs/agents.md); others are 422.
     expect(agent.status).toBe(422);
     expect(JSON.stringify(agent.json)).toContain("mode");
     const ext = await call("POST", `/account/${z.account.id}/kbs`, {

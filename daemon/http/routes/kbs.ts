@@ -16,7 +16,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.listKbs, async ({ sees }) => ({
     kbs: s.kbs
       .list()
-      .filter((kb) => sees(kb.uuid))
+      .filter((kb) => !kb.mode && sees(kb.uuid))
       .map(listItem),
   }));
   mount(app, api.getKbBySlug, async ({ params }) => {
@@ -37,15 +37,16 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     role: kbRoleName(rolesOn(p, kb.uuid)),
   });
   mount(app, api.accountCreateKb, async ({ params, body }) => ({
-    id: (await s.kbs.create(body, s.accounts.require(params.account_id).id)).uuid,
+    id: (await s.kbs.create(body, s.accounts.require(params.account_id).id, body.mode === "kb" ? undefined : body.mode)).uuid,
   }));
   mount(app, api.accountListKbs, async ({ params, query, sees, principal }) => {
     const account = s.accounts.require(params.account_id).id;
-    if (query.mode && query.mode !== "kb") return []; // no retrieval agents on this zone
+    const mode = query.mode ?? "kb";
+    const wanted = (kb: KbDoc) => (mode === "agents" ? Boolean(kb.mode) : (kb.mode ?? "kb") === mode);
     const configs = !["false", "False", "0"].includes(query.include_search_configs ?? "true");
     return s.kbs
       .list()
-      .filter((kb) => s.accounts.accountOf(kb) === account && sees(kb.uuid))
+      .filter((kb) => s.accounts.accountOf(kb) === account && wanted(kb) && sees(kb.uuid))
       .map((kb) => accountListItem(kb, ctx(kb, principal), configs));
   });
   const kbOf = (account: string, kbid: string) => s.accounts.kbIn(account, s.kbs.require(kbid));

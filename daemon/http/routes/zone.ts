@@ -47,7 +47,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return s.kbs
       .list()
       .filter((kb) => s.accounts.accountOf(kb) === a.id && sees(kb.uuid))
-      .map((kb) => ({ account_id: a.id, kb_id: kb.uuid, kb_mode: "kb", zone_id: s.accounts.zone }));
+      .map((kb) => ({ account_id: a.id, kb_id: kb.uuid, kb_mode: kb.mode ?? "kb", zone_id: s.accounts.zone }));
   });
   mount(app, api.usage, async ({ params, query }) => {
     s.accounts.require(params.account);

@@ -48,6 +48,12 @@ export const PARAM_SAMPLES: Record<string, string> = {
   event_id: "1",
   endpoint: "tokens",
   filename: "model.onnx",
+  agent_id: MISSING_KB,
+  session: "s1",
+  workflow_id: "default",
+  prompt_id: "p1",
+  driver: "d1",
+  module_id: "m1",
 };
 
 /**
@@ -85,6 +91,7 @@ const MEMBER_HINTS: Record<string, unknown> = {
   year_month: "2026-01",
   month: "2026-01",
   from: "2026-01-01T00:00:00Z",
+  passphrase: "a passphrase of sixteen",
 };
 
 /** A JSON Schema document, read loosely. */
