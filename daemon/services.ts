@@ -10,6 +10,7 @@ import { AuthService } from "./auth/service.js";
 import { TokenService } from "./auth/tokens.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
+import { GuardrailService } from "./guardrails/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
 import { EntitiesGroupService } from "./kbs/entities.js";
 import { FeedbackService } from "./kbs/feedback.js";
@@ -30,6 +31,9 @@ import { SearchService } from "./search/service.js";
 import type { DaemonSettings } from "./settings/index.js";
 import { Store } from "./store/index.js";
 import { SyncService } from "./sync/service.js";
+import { type AssetDoc, AssetService } from "./tasks/assets.js";
+import { taskImpls } from "./tasks/registry.js";
+import { TaskService } from "./tasks/service.js";
 import { UploadService } from "./uploads/service.js";
 import { TusService } from "./uploads/tus.js";
 import { AccountService } from "./zone/accounts.js";
@@ -102,6 +106,12 @@ export interface Services {
   tus: TusService;
   /** Every knowledge box as an MCP server (streamable HTTP sessions; daemon/mcp). */
   mcp: McpService;
+  /** Account guardrail policies: CRUD, evaluation, screening of ask and predict queries (daemon/guardrails). */
+  guardrails: GuardrailService;
+  /** Tasks on knowledge boxes: the durable runner, labeler, migrator, guard... (daemon/tasks). */
+  tasks: TaskService;
+  /** Files tasks produced, with signed download URLs. */
+  taskAssets: AssetService;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -145,6 +155,13 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     info.log,
   );
   const catalog = new CatalogService(kbs, search);
+  // Violations are logged; TODO(lead): also hand them to the activity log's recorder (activity.record).
+  const guardrails = await GuardrailService.open(
+    store,
+    settings.generation,
+    (ref) => (ref ? accounts.require(ref).id : accounts.default.id),
+    (v) => info.log.warn(`guardrail ${v.blocking ? "blocked" : "flagged"} a query`, { guardrail: v }),
+  );
   const ask = new AskService(
     kbs,
     resources,
@@ -152,13 +169,37 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     settings.ask,
     settings.generation,
     new AgenticConfigService(kbs, settings.generation),
+    guardrails,
   );
+  const taskAssets = new AssetService(await store.metaTable<AssetDoc>("task_assets"));
+  const tasks = await TaskService.open({
+    store,
+    kbs,
+    account: (kb) => accounts.accountOf(kb),
+    impls: taskImpls({
+      put: async (kbid, rid, id, text) =>
+        void (await resources.putField(kbid, { rid }, "text", id, { body: text, format: "PLAIN" })),
+      del: (kbid, rid, id) => resources.deleteField(kbid, { rid }, "text", id),
+    }),
+    deps: { models, learning, guardrails },
+    assets: taskAssets,
+    generation: settings.generation,
+    log: info.log,
+    pauseMs: settings.tasks.pauseMs,
+  });
+  // NEW-data tasks see each resource once processing has written it; with none enabled this is a no-op.
+  processing.onProcessed((e) => tasks.processed(e.kbid, e.rid, Object.keys(e.fields)));
+  kbs.onDrop(async (kbid) => {
+    await tasks.dropKb(kbid);
+    await taskAssets.dropKb(kbid);
+  });
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
   // Stop in order: what produces work (sync, schedules) before the queue that processes it, and the
   // queue before the readers and stores it writes to.
   const closers: readonly (() => Promise<void>)[] = [
     () => mcp.close(),
     () => sync.runner.close(),
+    () => tasks.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
     () => backups.close(),
@@ -194,6 +235,9 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,
+    guardrails,
+    tasks,
+    taskAssets,
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
@@ -208,6 +252,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   };
   // Resume PENDING work left by the last run (kill -9 included) without delaying start-up.
   void processing.start().catch((e) => info.log.error(`ingest start failed: ${(e as Error).message}`));
+  // Batches a stop or a kill interrupted go on where they were.
+  tasks.resume();
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;

@@ -15,6 +15,7 @@ import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
+import * as guardrails from "./routes/guardrails.js";
 import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
@@ -32,6 +33,7 @@ import * as searchConfigs from "./routes/search-configs.js";
 import * as standalone from "./routes/standalone.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
+import * as tasks from "./routes/tasks.js";
 import * as tokens from "./routes/tokens.js";
 import * as uploads from "./routes/uploads.js";
 import * as zone from "./routes/zone.js";
@@ -61,8 +63,10 @@ const AREAS: Area[] = [
   models.register,
   ask.register,
   agenticConfigs.register,
+  guardrails.register,
   predict.register,
   sync.register,
+  tasks.register,
   processing.register,
   uploads.register,
   mcp.register,

@@ -52,6 +52,8 @@ export interface DaemonSettings {
   uploads: { maxBytes: number };
   /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
   sync: { roots: string[] };
+  /** Tasks on knowledge boxes (KBOX_TASK_PAUSE_MS). */
+  tasks: { pauseMs: number };
   zone: ZoneSettings;
   /** The allocator the process runs on (reported by `kbox daemon status`). */
   allocator: "jemalloc" | "system";
@@ -154,6 +156,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
     fetch,
     sync: { roots: v.syncRoots! },
+    tasks: { pauseMs: v.taskPause! },
     uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },
     zone: {
       name: v.zoneName!,
