@@ -53,10 +53,13 @@ export function triggerTerms(p: Pick<PolicyLike, "instruction" | "query">): stri
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** A term without a plural s (not "ss"), so that the singular and the plural both match. */
+export const singular = (t: string) => (t.length > 3 && /[^s]s$/i.test(t) ? t.slice(0, -1) : t);
+
 /** Offline: flagged when the content holds a trigger term (whole words; a plural s/es also counts). */
 export function offlineVerdict(content: string, p: PolicyLike): PolicyVerdict {
   const hits = triggerTerms(p).filter((t) =>
-    new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(t)}(e?s)?($|[^\\p{L}\\p{N}])`, "iu").test(content),
+    new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRe(singular(t))}(e?s)?($|[^\\p{L}\\p{N}])`, "iu").test(content),
   );
   return {
     policy_id: p.id,

@@ -34,7 +34,10 @@ export function matchesExample(text: string, example: string): boolean {
   const ex = words(example);
   if (!ex.length) return false;
   if (ex.length <= 3) {
-    const phrase = ex.map(escapeRe).join("[^\\p{L}\\p{N}]+");
+    const last = ex.length - 1;
+    const phrase = ex
+      .map((w, i) => escapeRe(i === last && w.length > 3 && /[^s]s$/.test(w) ? w.slice(0, -1) : w))
+      .join("[^\\p{L}\\p{N}]+");
     return new RegExp(`(^|[^\\p{L}\\p{N}])${phrase}(e?s)?($|[^\\p{L}\\p{N}])`, "iu").test(text);
   }
   const have = new Set(words(text));

@@ -5,29 +5,13 @@ import * as tasks from "../../src/api/tasks.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 import { seedKb } from "../helpers/seed-kb.js";
+import { LABELER } from "../helpers/tasks.js";
 
 let d: TestDaemon;
 beforeAll(async () => {
   d = await startTestDaemon({ env: OFFLINE });
 });
 afterAll(async () => d?.stop());
-
-/** Labels pets and work topics offline, by the keywords and examples given. */
-export const LABELER = {
-  name: "topics",
-  on: 0,
-  operations: [
-    {
-      label: {
-        ident: "auto",
-        labels: [
-          { label: "pets", examples: ["cat", "kitten", "dog"] },
-          { label: "work", examples: ["release", "hotfix", "office", "desk"] },
-        ],
-      },
-    },
-  ],
-};
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
   const until = Date.now() + ms;
@@ -62,8 +46,15 @@ describe("labeler on EXISTING and NEW data, lifecycle rules, delete with cleanup
     expect(byName["llm-align"]).toMatchObject({ supported: false });
     const bad = await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/task/start`, { name: "llm-align", apply: "EXISTING" });
     expect(bad.status).toBe(422);
-    expect((bad.json as any).detail[0]).toMatchObject({ loc: ["body", "name"], msg: expect.stringMatching(/not supported here/) });
-    const noOps = await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/task/start`, { name: "labeler", apply: "EXISTING", parameters: {} });
+    expect((bad.json as any).detail[0]).toMatchObject({
+      loc: ["body", "name"],
+      msg: expect.stringMatching(/not supported here/),
+    });
+    const noOps = await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/task/start`, {
+      name: "labeler",
+      apply: "EXISTING",
+      parameters: {},
+    });
     expect(noOps.status).toBe(422);
     expect((noOps.json as any).detail[0].loc).toEqual(["body", "parameters", "operations"]);
   });
@@ -100,16 +91,23 @@ describe("labeler on EXISTING and NEW data, lifecycle rules, delete with cleanup
     // Find's paragraph-label filter sees them at once.
     const f = await d.client.call(find.find, {
       params: { kbid },
-      body: { query: "cats", features: ["keyword"], filter_expression: { paragraph: { prop: "label", labelset: "auto", label: "pets" } } } as never,
+      body: {
+        query: "cats",
+        features: ["keyword"],
+        filter_expression: { paragraph: { prop: "label", labelset: "auto", label: "pets" } },
+      } as never,
     });
-    const found = Object.values(f.resources).flatMap((res: any) => Object.values(res.fields).flatMap((fl: any) => Object.keys(fl.paragraphs)));
+    const found = Object.values(f.resources).flatMap((res: any) =>
+      Object.values(res.fields).flatMap((fl: any) => Object.keys(fl.paragraphs)),
+    );
     expect(found.length).toBe(2);
     expect(found.every((id) => id.startsWith(rids.cats))).toBe(true);
   });
 
   it("follows the lifecycle rules: 409 for stop/restart on NEW tasks and enable/patch on EXISTING ones", async () => {
     const p = { kb_uuid: kbid, task_id: existing };
-    const call = (path: string, body?: unknown, method = "POST") => rawCall(d.client, method, `/api/v1/kb/${kbid}/task/${existing}${path}`, body);
+    const call = (path: string, body?: unknown, method = "POST") =>
+      rawCall(d.client, method, `/api/v1/kb/${kbid}/task/${existing}${path}`, body);
     expect((await call("/enable", { enabled: false })).status).toBe(409);
     expect((await call("", { parameters: LABELER }, "PATCH")).status).toBe(409);
     const stopDone = await call("/stop", {});
@@ -123,10 +121,14 @@ describe("labeler on EXISTING and NEW data, lifecycle rules, delete with cleanup
     );
     expect(redone.request).toMatchObject({ retries: 1, progress: { done: 3 } });
 
-    const n = await d.client.call(tasks.startTask, { params: { kb_uuid: kbid }, body: { name: "labeler", apply: "NEW", parameters: LABELER } });
+    const n = await d.client.call(tasks.startTask, {
+      params: { kb_uuid: kbid },
+      body: { name: "labeler", apply: "NEW", parameters: LABELER },
+    });
     ongoing = n.id;
     expect(n.status).toBe("not_running");
-    const callNew = (path: string, body?: unknown, method = "POST") => rawCall(d.client, method, `/api/v1/kb/${kbid}/task/${ongoing}${path}`, body);
+    const callNew = (path: string, body?: unknown, method = "POST") =>
+      rawCall(d.client, method, `/api/v1/kb/${kbid}/task/${ongoing}${path}`, body);
     expect((await callNew("/stop", {})).status).toBe(409);
     expect((await callNew("/restart", {})).status).toBe(409);
     expect((await callNew("/enable", { enabled: false })).status).toBe(200);
@@ -142,7 +144,11 @@ describe("labeler on EXISTING and NEW data, lifecycle rules, delete with cleanup
   it("labels a resource added afterwards with the NEW task", async () => {
     const { uuid } = await d.client.call(resources.createResource, {
       params: { kbid },
-      body: { slug: "dogs", title: "Dogs", texts: { body: { body: "A dog needs a walk twice a day.", format: "PLAIN" } } } as never,
+      body: {
+        slug: "dogs",
+        title: "Dogs",
+        texts: { body: { body: "A dog needs a walk twice a day.", format: "PLAIN" } },
+      } as never,
     });
     await d.daemon.services.processing.idle();
     const after = await waitFor(
@@ -158,7 +164,9 @@ describe("labeler on EXISTING and NEW data, lifecycle rules, delete with cleanup
     expect(res.status).toBe(200);
     expect((await rawCall(d.client, "GET", `/api/v1/kb/${kbid}/task/${existing}/inspect`)).status).toBe(404);
     for (const rid of Object.values(rids)) for (const l of Object.values(await labelsOf(kbid, rid))) expect(l).toEqual([]);
-    const dogs = d.daemon.services.store.kbs.get(kbid) && [...(await d.daemon.services.store.kb(kbid)).resources.values()].find((r) => r.slug === "dogs");
+    const dogs =
+      d.daemon.services.store.kbs.get(kbid) &&
+      [...(await d.daemon.services.store.kb(kbid)).resources.values()].find((r) => r.slug === "dogs");
     expect(Object.values(await labelsOf(kbid, dogs?.id ?? ""))).toEqual([["/l/auto/pets"]]);
   });
 
