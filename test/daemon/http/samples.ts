@@ -44,6 +44,13 @@ export const PARAM_SAMPLES: Record<string, string> = {
   email: "someone@example.com",
   client_id: SOME_ID,
   request_id: SOME_ID,
+  policy_id: SOME_ID,
+  // Upstream's /task/start shares its shape with /task/:task_id: a DELETE there names a task "start".
+  task_id: "start",
+  asset_id: "f".repeat(32),
+  token: "no-such-token",
+  dataset_id: SOME_ID,
+  partition_id: "p1",
 };
 
 /**
@@ -61,6 +68,7 @@ export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?
   ],
   [/^PUT .*\/:field_type\/:field_id$/, { body: { body: "x" } }],
   [/^POST .*\/import$/, { body: "not an archive" }],
+  [/^POST .*\/task\/start$/, { body: { name: "labeler", apply: "EXISTING" } }],
 ];
 
 /** The request sample a route needs, if any. */
