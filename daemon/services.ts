@@ -10,6 +10,7 @@ import { AuthService } from "./auth/service.js";
 import { TokenService } from "./auth/tokens.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
+import { DatasetService } from "./datasets/service.js";
 import { GuardrailService } from "./guardrails/service.js";
 import { ProcessingQueue } from "./ingest/queue.js";
 import { EntitiesGroupService } from "./kbs/entities.js";
@@ -108,6 +109,8 @@ export interface Services {
   mcp: McpService;
   /** Account guardrail policies: CRUD, evaluation, screening of ask and predict queries (daemon/guardrails). */
   guardrails: GuardrailService;
+  /** Datasets of an account: records, partitions, generation from a knowledge box (daemon/datasets). */
+  datasets: DatasetService;
   /** Tasks on knowledge boxes: the durable runner, labeler, migrator, guard... (daemon/tasks). */
   tasks: TaskService;
   /** Files tasks produced, with signed download URLs. */
@@ -170,6 +173,9 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     settings.generation,
     new AgenticConfigService(kbs, settings.generation),
     guardrails,
+  );
+  const datasets = await DatasetService.open(store, join(settings.paths.data, "datasets"), kbs, (ref) =>
+    ref ? accounts.require(ref).id : accounts.default.id,
   );
   const taskAssets = new AssetService(await store.metaTable<AssetDoc>("task_assets"));
   const tasks = await TaskService.open({
@@ -238,6 +244,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     guardrails,
     tasks,
     taskAssets,
+    datasets,
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,

@@ -13,6 +13,7 @@ import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
 import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
+import * as datasets from "./routes/datasets.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
 import * as guardrails from "./routes/guardrails.js";
@@ -67,6 +68,7 @@ const AREAS: Area[] = [
   predict.register,
   sync.register,
   tasks.register,
+  datasets.register,
   processing.register,
   uploads.register,
   mcp.register,

@@ -32,7 +32,10 @@ it("semantic-model-migrator moves a knowledge box to another model while a loop 
   let status = "";
   while (status !== "completed" && status !== "failed") {
     try {
-      const r = await d.client.call(find.find, { params: { kbid }, body: { query: "how long do cats sleep", features: ["semantic"] } as never });
+      const r = await d.client.call(find.find, {
+        params: { kbid },
+        body: { query: "how long do cats sleep", features: ["semantic"] } as never,
+      });
       answers.push(Object.keys(r.resources).length);
     } catch {
       failures++;
@@ -50,14 +53,19 @@ it("semantic-model-migrator moves a knowledge box to another model while a loop 
   expect(v32.vectors).toBe(v64.vectors);
   expect(v32.vectors).toBeGreaterThan(MORE.length);
   // Finds now use the new default vectorset, and still find the cat paragraphs.
-  const after = await d.client.call(find.find, { params: { kbid }, body: { query: "how long do cats sleep", features: ["semantic"] } as never });
+  const after = await d.client.call(find.find, {
+    params: { kbid },
+    body: { query: "how long do cats sleep", features: ["semantic"] } as never,
+  });
   expect(Object.keys(after.resources).length).toBeGreaterThan(0);
   const rec = (await d.client.call(tasks.inspectTask, { params: { kb_uuid: kbid, task_id: id } })).request;
   expect(rec?.log.join("\n")).toMatch(/added vectorset hash32[\s\S]*default vectorset is now hash32/);
   // The migrator runs once, on existing data.
-  const bad = await d.client.call(tasks.startTask, {
-    params: { kb_uuid: kbid },
-    body: { name: "semantic-model-migrator", apply: "NEW", parameters: { semantic_model_id: "hash64" } },
-  }).catch((e) => e);
+  const bad = await d.client
+    .call(tasks.startTask, {
+      params: { kb_uuid: kbid },
+      body: { name: "semantic-model-migrator", apply: "NEW", parameters: { semantic_model_id: "hash64" } },
+    })
+    .catch((e) => e);
   expect(bad.status).toBe(422);
 });
