@@ -35,6 +35,7 @@ import { SyncService } from "./sync/service.js";
 import { type AssetDoc, AssetService } from "./tasks/assets.js";
 import { taskImpls } from "./tasks/registry.js";
 import { TaskService } from "./tasks/service.js";
+import { TrainingService } from "./tasks/training.js";
 import { UploadService } from "./uploads/service.js";
 import { TusService } from "./uploads/tus.js";
 import { AccountService } from "./zone/accounts.js";
@@ -113,6 +114,8 @@ export interface Services {
   datasets: DatasetService;
   /** Tasks on knowledge boxes: the durable runner, labeler, migrator, guard... (daemon/tasks). */
   tasks: TaskService;
+  /** Local trainings (the SDK's Training calls). */
+  training: TrainingService;
   /** Files tasks produced, with signed download URLs. */
   taskAssets: AssetService;
   /** The daemon's settings, as read at start (daemon/settings). */
@@ -195,8 +198,10 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   });
   // NEW-data tasks see each resource once processing has written it; with none enabled this is a no-op.
   processing.onProcessed((e) => tasks.processed(e.kbid, e.rid, Object.keys(e.fields)));
+  const training = await TrainingService.open(store, kbs);
   kbs.onDrop(async (kbid) => {
     await tasks.dropKb(kbid);
+    await training.dropKb(kbid);
     await taskAssets.dropKb(kbid);
   });
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
@@ -244,6 +249,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     guardrails,
     tasks,
     taskAssets,
+    training,
     datasets,
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),

@@ -36,6 +36,7 @@ import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
 import * as tasks from "./routes/tasks.js";
 import * as tokens from "./routes/tokens.js";
+import * as train from "./routes/train.js";
 import * as uploads from "./routes/uploads.js";
 import * as zone from "./routes/zone.js";
 
@@ -69,6 +70,7 @@ const AREAS: Area[] = [
   sync.register,
   tasks.register,
   datasets.register,
+  train.register,
   processing.register,
   uploads.register,
   mcp.register,

@@ -51,6 +51,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   token: "no-such-token",
   dataset_id: SOME_ID,
   partition_id: "p1",
+  type: "classifier",
 };
 
 /**
