@@ -2,6 +2,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
+import { PredictProxy } from "./ask/predict-proxy.js";
 import { RetrievalService } from "./ask/retrieval.js";
 import { AskService } from "./ask/service.js";
 import { SummarizeService } from "./ask/summarize.js";
@@ -28,6 +29,7 @@ import { ModelService } from "./models/service.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
+import { GraphService } from "./search/graph.js";
 import { SearchService } from "./search/service.js";
 import type { DaemonSettings } from "./settings/index.js";
 import { Store } from "./store/index.js";
@@ -90,6 +92,10 @@ export interface Services {
   feedback: FeedbackService;
   /** Entities groups the user defines (daemon/kbs). */
   entities: EntitiesGroupService;
+  /** Graph search over the relations of resources (daemon/search/graph.ts). */
+  graph: GraphService;
+  /** The knowledge-box-scoped predict proxy (daemon/ask/predict-proxy.ts). */
+  predictProxy: PredictProxy;
   vectorsets: VectorsetService;
   /** Resource summaries, extractive or generated (daemon/ask). */
   summarize: SummarizeService;
@@ -239,6 +245,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     kvSchemas: new KvSchemaService(kbs),
     feedback: new FeedbackService(kbs),
     entities: new EntitiesGroupService(kbs),
+    graph: new GraphService(kbs),
+    predictProxy: new PredictProxy(kbs, () => models.reranker()),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask,
     summarize: new SummarizeService(kbs, resources, settings.generation),

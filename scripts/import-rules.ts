@@ -11,6 +11,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   /** Text analysis (tokens, stems, languages): the store computes keyword terms with it on write. */
   text: [],
   store: ["text"],
+  /** Named entities and their relations (compromise + the user's entities groups): pure, no storage. */
+  entities: [],
   /** The outbound-fetch policy: every fetch the daemon makes for a request goes through it. */
   net: ["errors"],
   models: ["errors", "net"],
@@ -19,20 +21,20 @@ const DOMAIN: Record<string, readonly string[]> = {
   zone: ["errors", "store", "auth"],
   kbs: ["errors", "store", "models", "net"],
   resources: ["errors", "store", "kbs"],
-  search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net"],
+  search: ["errors", "text", "store", "models", "kbs", "resources", "auth", "entities"],
+  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net", "entities"],
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
   backup: ["errors", "lifecycle", "store", "kbs"],
   /** Account guardrail policies and their evaluation (a model, or offline trigger terms). */
   guardrails: ["errors", "store", "models"],
-  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "guardrails"],
+  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "entities", "guardrails"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** Datasets: records, partitions, and partitions generated from a knowledge box. */
   datasets: ["errors", "store", "kbs", "search"],
   /** Tasks on knowledge boxes: the durable runner and the tasks it runs. */
-  tasks: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "search", "ask", "guardrails"],
+  tasks: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "search", "ask", "guardrails", "entities"],
   /** The typed settings: builds each area's settings type from the environment. */
   settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net"],
 };

@@ -16,7 +16,9 @@ import * as daemon from "./routes/daemon.js";
 import * as datasets from "./routes/datasets.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
+import * as graph from "./routes/graph.js";
 import * as guardrails from "./routes/guardrails.js";
+import * as kbPredict from "./routes/kb-predict.js";
 import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
@@ -77,6 +79,8 @@ const AREAS: Area[] = [
   standalone.register,
   kbSettings.register,
   sdkExtras.register,
+  graph.register,
+  kbPredict.register,
 ];
 
 export interface AppOptions {

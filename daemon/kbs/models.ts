@@ -6,6 +6,7 @@
  * the boxes' use of them from here.
  */
 import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
+import { conflict, notFound } from "../errors.js";
 import { type Entry, matches } from "../models/entries.js";
 import type { ModelService, ModelUser } from "../models/service.js";
 import type { Embedder, Reranker } from "../models/types.js";
@@ -102,6 +103,26 @@ export class KbModelService {
   /** An embedder by model name, or the default one (Predict Sentences without a knowledge box). */
   embedder(ref?: string): Promise<Embedder | undefined> {
     return this.models.embedder(ref);
+  }
+
+  /**
+   * A file of one of a knowledge box's models (its semantic models, or the daemon's reranker), for the
+   * upstream model download: 404 for a model the box does not use or a file it does not have, 409 for a
+   * model served by a remote endpoint (there are no files to send).
+   */
+  modelFile(kbid: string, modelId: string, filename: string): { path: string; size: number } {
+    const kb = this.kbs.require(kbid, "Knowledge Box not found");
+    const reranker = this.models.find(modelId, "reranker");
+    const used = kbModelNames(kb).some((n) => {
+      const e = this.models.find(n);
+      return e ? matches(e, modelId) : n.toLowerCase() === modelId.toLowerCase();
+    });
+    if (!used && !reranker) throw notFound(`Model ${modelId} is not a model of this knowledge box (see GET /kb/${kbid}/models)`);
+    const file = this.models.modelFile(modelId, filename);
+    if (file === "remote")
+      throw conflict(`Model ${modelId} is served by a remote endpoint: kbox holds no files of it to download`);
+    if (!file) throw notFound(`Model ${modelId} has no file ${filename}`);
+    return file;
   }
 
   reranker(): Promise<Reranker | undefined> {

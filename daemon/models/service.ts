@@ -4,6 +4,7 @@
  * knowledge box: which model a box uses is daemon/kbs/models.ts's business.
  */
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { ModelList, ModelRecord, ModelsStatus, PullEvent, PullModel, RemoteModel } from "../../src/api/models.js";
 import { conflict, KboxError, notFound } from "../errors.js";
 import { checkTarget, type FetchPolicy } from "../net/outbound.js";
@@ -87,6 +88,23 @@ export class ModelService {
   async embedder(ref?: string): Promise<Embedder | undefined> {
     const entry = ref ? this.find(ref) : this.defaultEntry();
     return entry ? ((await this.load(entry)) as Embedder) : undefined;
+  }
+
+  /**
+   * A file of an installed model, by the model's name and the file's path in it (or its base name
+   * when that is unique): `remote` for a model served by an endpoint (it has no files), undefined when
+   * the model or the file is unknown.
+   */
+  modelFile(ref: string, filename: string): { path: string; size: number } | "remote" | undefined {
+    const entry = this.find(ref) ?? this.find(ref, "reranker");
+    if (!entry) return undefined;
+    if (!entry.manifest) return "remote";
+    const files = entry.manifest.files;
+    const exact = files.find((f) => f.path === filename);
+    const byBase = files.filter((f) => f.path.split("/").pop() === filename);
+    const file = exact ?? (byBase.length === 1 ? byBase[0] : undefined);
+    if (!file) return undefined;
+    return { path: join(modelDir(this.cacheDir, entry.manifest.id), ...file.path.split("/")), size: file.size };
   }
 
   /** The cross-encoder reranker (`kbox models use <reranker>`, else the first installed), if any. */

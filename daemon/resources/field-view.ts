@@ -38,16 +38,38 @@ export function fieldMetadata(m: unknown): Record<string, unknown> {
 
 /** Extracted data with its computed metadata (the whole field's and each split's) completed. */
 export function extractedView(extracted: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...extracted };
+  // FileExtractedData.metadata and LinkExtractedData.metadata are maps of strings upstream.
+  for (const k of ["file", "link"]) {
+    const e = asObject(extracted[k]);
+    if (e.metadata !== undefined) out[k] = { ...e, metadata: stringMap(e.metadata) };
+  }
   const meta = extracted.metadata;
-  if (!meta || typeof meta !== "object") return extracted;
+  if (!meta || typeof meta !== "object") return out;
   const m = meta as Record<string, unknown>;
   const splits = asObject(m.split_metadata);
   return {
-    ...extracted,
+    ...out,
     metadata: {
       ...m,
       metadata: fieldMetadata(m.metadata),
       split_metadata: Object.fromEntries(Object.entries(splits).map(([k, v]) => [k, fieldMetadata(v)])),
     },
   };
+}
+
+/**
+ * A map of strings (the upstream `Dict[str, str]`): lists such as the detected `languages` are joined
+ * with commas, numbers and booleans written out, other objects as JSON; null members are left out.
+ */
+export function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(asObject(v))) {
+    if (x === null || x === undefined) continue;
+    if (typeof x === "string") out[k] = x;
+    else if (Array.isArray(x)) out[k] = x.map((y) => (typeof y === "string" ? y : JSON.stringify(y))).join(",");
+    else if (typeof x === "object") out[k] = JSON.stringify(x);
+    else out[k] = String(x);
+  }
+  return out;
 }

@@ -258,5 +258,6 @@ export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraph
 export type { ParagraphRow } from "./paragraph-row.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+export { resourceRelations } from "./records.js";
 export type { DatasetDoc, DatasetType, GuardrailPolicyDoc, TaskApply, TaskDoc, TaskOutputDoc } from "./task-records.js";
 export type { AccountDoc, AccountRole, InviteDoc, KbMemberRole, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";

@@ -69,6 +69,7 @@ export const FieldMetadata = z.object({
   language: opt(z.string()),
   summary: opt(z.string()),
   positions: z.record(z.string(), z.object({ position: z.array(Position), entity: z.string() })),
+  relations: opt(z.array(z.lazy(() => Relation))),
   mime_type: opt(z.string()),
 });
 /** extracted.FieldComputedMetadata */
@@ -81,6 +82,22 @@ export const FieldComputedMetadata = z.object({
 /** resource.Error */
 export const FieldError = z.object({ body: z.string(), code: z.number().int(), code_str: z.string(), created: opt(z.string()) });
 
+/** extracted.FileExtractedData (the members kbox fills; metadata is a map of strings). */
+export const FileExtractedData = z.object({
+  language: opt(z.string()),
+  md5: opt(z.string()),
+  metadata: opt(z.record(z.string(), z.string())),
+  icon: opt(z.string()),
+});
+/** extracted.LinkExtractedData (the members kbox fills; metadata is a map of strings). */
+export const LinkExtractedData = z.object({
+  title: opt(z.string()),
+  description: opt(z.string()),
+  language: opt(z.string()),
+  metadata: opt(z.record(z.string(), z.string())),
+  type: opt(z.string()),
+});
+
 /** resource.ResourceField (the members a field GET answers). */
 export const ResourceField = z.object({
   field_type: z.enum(["text", "file", "link", "conversation", "generic"]),
@@ -90,6 +107,8 @@ export const ResourceField = z.object({
     z.object({
       text: opt(z.object({ text: opt(z.string()), split_text: opt(z.record(z.string(), z.string())) })),
       metadata: opt(FieldComputedMetadata),
+      file: opt(FileExtractedData),
+      link: opt(LinkExtractedData),
     }),
   ),
   error: opt(FieldError),
@@ -188,4 +207,40 @@ export const EntitiesGroup = z.object({
   color: opt(z.string()),
   custom: z.boolean().optional(),
   entities: z.record(z.string(), UpEntity),
+});
+
+const RelationNodeType = z.enum(["entity", "label", "resource", "user"]);
+/** graph.responses.GraphNode */
+export const GraphNode = z.object({ value: z.string(), type: RelationNodeType, group: z.string() });
+/** graph.responses.GraphRelation */
+export const GraphRelation = z.object({
+  label: z.string(),
+  type: z.enum(["CHILD", "ABOUT", "ENTITY", "COLAB", "SYNONYM", "OTHER"]),
+});
+/** graph.responses.GraphSearchResponse */
+export const GraphSearchResponse = z.object({
+  paths: z.array(z.object({ source: GraphNode, relation: GraphRelation, destination: GraphNode })),
+});
+/** graph.responses.GraphNodesSearchResponse */
+export const GraphNodesSearchResponse = z.object({ nodes: z.array(GraphNode) });
+/** graph.responses.GraphRelationsSearchResponse */
+export const GraphRelationsSearchResponse = z.object({ relations: z.array(GraphRelation) });
+
+const RelationNode = z.object({ value: z.string(), type: RelationNodeType, group: opt(z.string()) });
+/** metadata.Relation */
+export const Relation = z.object({
+  relation: z.enum(["CHILD", "ABOUT", "ENTITY", "COLAB", "SYNONYM", "OTHER"]),
+  label: opt(z.string()),
+  metadata: opt(
+    z.object({
+      paragraph_id: opt(z.string()),
+      source_start: opt(z.number().int()),
+      source_end: opt(z.number().int()),
+      to_start: opt(z.number().int()),
+      to_end: opt(z.number().int()),
+      data_augmentation_task_id: opt(z.string()),
+    }),
+  ),
+  from: opt(RelationNode),
+  to: RelationNode,
 });
