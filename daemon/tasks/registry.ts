@@ -1,4 +1,5 @@
 import { askTask, syntheticQuestions } from "./generated.js";
+import { llmGraph } from "./graph.js";
 import { guardTask } from "./guard.js";
 import { labeler } from "./labeler.js";
 import { migrator } from "./migrator.js";
@@ -13,7 +14,6 @@ export const UNSUPPORTED: Record<string, string> = {
   memory: "memory belongs to the hosted retrieval agents' sessions, which kbox does not run",
   "llama-guard": "llama-guard needs the hosted Llama Guard model; use guard-a or guard-b with guardrail policies",
   "prompt-guard": "prompt-guard needs the hosted Prompt Guard model; use guard-a or guard-b with guardrail policies",
-  "llm-graph": "llm-graph needs the entity extraction of the parity issue, not built into this daemon yet",
 };
 
 /** The task implementations, by name; `resources` writes and deletes generated fields (the ask task). */
@@ -26,6 +26,7 @@ export function taskImpls(fields: {
     syntheticQuestions,
     askTask(fields.put, fields.del),
     migrator,
+    llmGraph,
     guardTask("guard-a", labeler.cleanup),
     guardTask("guard-b", labeler.cleanup),
   ];
