@@ -32,7 +32,7 @@ it("synthetic-questions stores question–answer pairs as the field's question_a
   const store = await d.daemon.services.store.kb(kbid);
   const doc = await store.fields.get(fieldRecordKey(rids.cats, "t/body"));
   await store.loadExtracted([doc]);
-  const qa = (doc?.extracted?.question_answers as any).question_answers.question_answers;
+  const qa = (doc?.extracted?.question_answers as any)?.question_answers?.question_answers;
   expect(qa).toHaveLength(2);
   expect(qa[0].question.text).toMatch(/^What does the text say about .*sleep/);
   expect(qa[0].answers[0].text).toBe("Cats sleep between 12 and 16 hours a day.");
