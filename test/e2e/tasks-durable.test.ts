@@ -57,7 +57,8 @@ it("a daemon killed (-9) in the middle of a labeler task resumes it after restar
   d = await spawnTestDaemon(home, [], ENV);
   child = d.child;
   const before = await progress(d.client, kbid, id);
-  expect(before?.progress.done).toBeGreaterThanOrEqual(3);
+  // Each resource's record is committed before the next starts: seeing 3 done means 2 were on disk.
+  expect(before?.progress.done).toBeGreaterThanOrEqual(2);
   expect(before?.progress.done).toBeLessThan(N);
   let last = before;
   const until = Date.now() + 60_000;
