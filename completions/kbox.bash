@@ -2,13 +2,34 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup daemon kb agent account invite token api models resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
+    '') subs='backup task dataset guardrail daemon kb agent account invite token api models resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile --account -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles --account=any'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'backup restore') subs=''; opts='--slug --title --json -h --help --profile --account -q --quiet'; valued='--slug=any --title=any --profile=profiles --account=any'; args='any' ;;
     'backup delete') subs=''; opts='-y --yes -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
     'backup schedule') subs=''; opts='--kb --every --keep --off --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --every=any --keep=any --profile=profiles --account=any'; args='' ;;
+    'task') subs='start list show stop restart enable disable delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'task start') subs=''; opts='--kb --apply --params --params-file --disabled --wait --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --apply=choice:EXISTING|NEW|ALL --params=any --params-file=file --profile=profiles --account=any'; args='any' ;;
+    'task list') subs=''; opts='--kb --available --count --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --count=any --profile=profiles --account=any'; args='' ;;
+    'task show') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task stop') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task restart') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task enable') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task disable') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task delete') subs=''; opts='--kb --cleanup -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'dataset') subs='create list generate delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'dataset create') subs=''; opts='--type --label --json -h --help --profile --account -q --quiet'; valued='--type=choice:FIELD_CLASSIFICATION|PARAGRAPH_CLASSIFICATION|SENTENCE_CLASSIFICATION|TOKEN_CLASSIFICATION|IMAGE_CLASSIFICATION|PARAGRAPH_STREAMING|QUESTION_ANSWER_STREAMING|FIELD_STREAMING --label=any --profile=profiles --account=any'; args='any' ;;
+    'dataset list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'dataset generate') subs=''; opts='--kb --rows --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --rows=any --profile=profiles --account=any'; args='any' ;;
+    'dataset delete') subs=''; opts='--partition --partitions -h --help --profile --account -q --quiet'; valued='--partition=any --profile=profiles --account=any'; args='any' ;;
+    'guardrail') subs='create list show update delete check ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'guardrail create') subs=''; opts='--instruction --query --description --enable --monitor --json -h --help --profile --account -q --quiet'; valued='--instruction=any --query=any --description=any --profile=profiles --account=any'; args='any' ;;
+    'guardrail list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'guardrail show') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'guardrail update') subs=''; opts='--name --instruction --query --enable --disable --blocking --monitor --json -h --help --profile --account -q --quiet'; valued='--name=any --instruction=any --query=any --profile=profiles --account=any'; args='any' ;;
+    'guardrail delete') subs=''; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'guardrail check') subs=''; opts='--policy --json -h --help --profile --account -q --quiet'; valued='--policy=any --profile=profiles --account=any'; args='any' ;;
     'daemon') subs='start stop status restart logs'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'daemon start') subs=''; opts='--listen --trust-roles-header --json -h --help --profile --account -q --quiet'; valued='--listen=any --profile=profiles --account=any'; args='' ;;
     'daemon stop') subs=''; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;

@@ -15,6 +15,8 @@ import { AuthService } from "./auth/service.js";
 import { TokenService } from "./auth/tokens.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
+import { DatasetService } from "./datasets/service.js";
+import { GuardrailService } from "./guardrails/service.js";
 import { type ProcessedEvent, ProcessingQueue } from "./ingest/queue.js";
 import { EntitiesGroupService } from "./kbs/entities.js";
 import { FeedbackService } from "./kbs/feedback.js";
@@ -36,6 +38,10 @@ import { SearchService } from "./search/service.js";
 import type { DaemonSettings } from "./settings/index.js";
 import { Store } from "./store/index.js";
 import { SyncService } from "./sync/service.js";
+import { type AssetDoc, AssetService } from "./tasks/assets.js";
+import { taskImpls } from "./tasks/registry.js";
+import { TaskService } from "./tasks/service.js";
+import { TrainingService } from "./tasks/training.js";
 import { UploadService } from "./uploads/service.js";
 import { TusService } from "./uploads/tus.js";
 import { AccountService } from "./zone/accounts.js";
@@ -117,6 +123,16 @@ export interface Services {
   activityDownloads: ActivityDownloads;
   /** Retrieval agents: configuration, sessions, interaction over drivers, audit, export and import (daemon/agents). */
   agents: AgentService;
+  /** Account guardrail policies: CRUD, evaluation, screening of ask and predict queries (daemon/guardrails). */
+  guardrails: GuardrailService;
+  /** Datasets of an account: records, partitions, generation from a knowledge box (daemon/datasets). */
+  datasets: DatasetService;
+  /** Tasks on knowledge boxes: the durable runner, labeler, migrator, guard... (daemon/tasks). */
+  tasks: TaskService;
+  /** Local trainings (the SDK's Training calls). */
+  training: TrainingService;
+  /** Files tasks produced, with signed download URLs. */
+  taskAssets: AssetService;
   /** The daemon's settings, as read at start (daemon/settings). */
   settings: DaemonSettings;
   info: DaemonInfo;
@@ -160,6 +176,13 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     info.log,
   );
   const catalog = new CatalogService(kbs, search);
+  // Violations are logged; TODO(lead): also hand them to the activity log's recorder (activity.record).
+  const guardrails = await GuardrailService.open(
+    store,
+    settings.generation,
+    (ref) => (ref ? accounts.require(ref).id : accounts.default.id),
+    (v) => info.log.warn(`guardrail ${v.blocking ? "blocked" : "flagged"} a query`, { guardrail: v }),
+  );
   const ask = new AskService(
     kbs,
     resources,
@@ -167,9 +190,37 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     settings.ask,
     settings.generation,
     new AgenticConfigService(kbs, settings.generation),
+    guardrails,
   );
   const activity = new ActivityService(kbs, settings.activity, new Scorer(() => models.reranker()), info.log);
   processing.onProcessed((e) => recordProcessed(activity, e));
+  const datasets = await DatasetService.open(store, join(settings.paths.data, "datasets"), kbs, (ref) =>
+    ref ? accounts.require(ref).id : accounts.default.id,
+  );
+  const taskAssets = new AssetService(await store.metaTable<AssetDoc>("task_assets"));
+  const tasks = await TaskService.open({
+    store,
+    kbs,
+    account: (kb) => accounts.accountOf(kb),
+    impls: taskImpls({
+      put: async (kbid, rid, id, text) =>
+        void (await resources.putField(kbid, { rid }, "text", id, { body: text, format: "PLAIN" })),
+      del: (kbid, rid, id) => resources.deleteField(kbid, { rid }, "text", id),
+    }),
+    deps: { models, learning, guardrails },
+    assets: taskAssets,
+    generation: settings.generation,
+    log: info.log,
+    pauseMs: settings.tasks.pauseMs,
+  });
+  // NEW-data tasks see each resource once processing has written it; with none enabled this is a no-op.
+  processing.onProcessed((e) => tasks.processed(e.kbid, e.rid, Object.keys(e.fields)));
+  const training = await TrainingService.open(store, kbs);
+  kbs.onDrop(async (kbid) => {
+    await tasks.dropKb(kbid);
+    await training.dropKb(kbid);
+    await taskAssets.dropKb(kbid);
+  });
   const mcp = new McpService({ kbs, resources, search, catalog, ask }, settings.mcp, info.version);
   const agents = new AgentService(kbs, search, {
     secretsDir: settings.zone.secretsDir,
@@ -183,6 +234,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     () => mcp.close(),
     () => agents.mcp.close(),
     () => sync.runner.close(),
+    () => tasks.close(),
     () => backupSchedules.close(),
     () => processing.stop(),
     () => backups.close(),
@@ -221,6 +273,11 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     predict: new PredictService(kbs, models, settings.generation),
     sync,
     processing,
+    guardrails,
+    tasks,
+    taskAssets,
+    training,
+    datasets,
     uploads,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
@@ -238,6 +295,8 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   };
   // Resume PENDING work left by the last run (kill -9 included) without delaying start-up.
   void processing.start().catch((e) => info.log.error(`ingest start failed: ${(e as Error).message}`));
+  // Batches a stop or a kill interrupted go on where they were.
+  tasks.resume();
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;

@@ -26,13 +26,19 @@ const DOMAIN: Record<string, readonly string[]> = {
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
   backup: ["errors", "lifecycle", "store", "kbs"],
-  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "entities"],
+  /** Account guardrail policies and their evaluation (a model, or offline trigger terms). */
+  guardrails: ["errors", "store", "models"],
+  ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "entities", "guardrails"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The activity log: records of every area's requests, their queries and answer-quality scores. */
   activity: ["errors", "lifecycle", "text", "store", "models", "kbs", "auth"],
   /** Retrieval agents: drivers over search, generation as ask does it. */
   agents: ["errors", "store", "models", "kbs", "auth", "search", "ask", "net"],
+  /** Datasets: records, partitions, and partitions generated from a knowledge box. */
+  datasets: ["errors", "store", "kbs", "search"],
+  /** Tasks on knowledge boxes: the durable runner and the tasks it runs. */
+  tasks: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "search", "ask", "guardrails", "entities"],
   /** The typed settings: builds each area's settings type from the environment. */
   settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net", "activity"],
 };

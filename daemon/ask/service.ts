@@ -3,6 +3,7 @@ import { type AskBody, AskBody as AskBodySchema, type AskItem, type ChatMessage 
 import { toValidationIssues } from "../../src/api/errors.js";
 import type { FindResponse } from "../../src/api/find.js";
 import { invalid } from "../errors.js";
+import type { GuardrailService } from "../guardrails/service.js";
 import type { KbService } from "../kbs/service.js";
 import type { GeneratorSettings } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
@@ -47,6 +48,8 @@ export class AskService {
     private readonly generation: GeneratorSettings,
     /** Agentic configurations, which `agentic_config_id` applies over the request. */
     readonly agentic: AgenticConfigService,
+    /** The account's enabled guardrail policies, screening each question before anything is retrieved. */
+    private readonly guard?: Pick<GuardrailService, "screen">,
   ) {}
 
   /** A generator by name, or the wire's 422 located at `loc`. */
@@ -101,6 +104,14 @@ export class AskService {
     const { body, opts } = p;
     const t0 = performance.now();
     const history = body.chat_history ?? body.context ?? [];
+    const screening = await this.guard?.screen(body.query, { kb: p.kb, source: "ask", signal: opts.signal });
+    if (screening?.blocked) {
+      const b = screening.blocked;
+      const why = b.error ? `its evaluation failed (${b.error})` : b.reason;
+      const details = `blocked by guardrail policy "${b.name}" (${b.policy_id}): ${why}`;
+      yield* this.tail(p, emptyFind(body.query), undefined, "error", details);
+      return;
+    }
     const rephrased = await this.rephrased(p, history);
     let retrieval: Retrieval;
     try {

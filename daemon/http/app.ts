@@ -16,9 +16,11 @@ import * as ask from "./routes/ask.js";
 import * as backups from "./routes/backups.js";
 import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
+import * as datasets from "./routes/datasets.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
 import * as graph from "./routes/graph.js";
+import * as guardrails from "./routes/guardrails.js";
 import * as kbPredict from "./routes/kb-predict.js";
 import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
@@ -37,7 +39,9 @@ import * as searchConfigs from "./routes/search-configs.js";
 import * as standalone from "./routes/standalone.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
+import * as tasks from "./routes/tasks.js";
 import * as tokens from "./routes/tokens.js";
+import * as train from "./routes/train.js";
 import * as uploads from "./routes/uploads.js";
 import * as zone from "./routes/zone.js";
 
@@ -67,8 +71,12 @@ const AREAS: Area[] = [
   models.register,
   ask.register,
   agenticConfigs.register,
+  guardrails.register,
   predict.register,
   sync.register,
+  tasks.register,
+  datasets.register,
+  train.register,
   processing.register,
   uploads.register,
   mcp.register,

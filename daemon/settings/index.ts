@@ -55,6 +55,8 @@ export interface DaemonSettings {
   uploads: { maxBytes: number };
   /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
   sync: { roots: string[] };
+  /** Tasks on knowledge boxes (KBOX_TASK_PAUSE_MS). */
+  tasks: { pauseMs: number };
   zone: ZoneSettings;
   /** The allocator the process runs on (reported by `kbox daemon status`). */
   allocator: "jemalloc" | "system";
@@ -158,6 +160,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     activity: { record: v.activityRecord!, retentionMonths: v.activityRetentionMonths! },
     fetch,
     sync: { roots: v.syncRoots! },
+    tasks: { pauseMs: v.taskPause! },
     uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },
     zone: {
       name: v.zoneName!,

@@ -186,6 +186,12 @@ export const VARIABLES = {
     fallback: 25_000,
     doc: "Vectors in a vectorset below which semantic search stays exact; from there an IVF_RQ index is built in the background.",
   }),
+  taskPause: int("KBOX_TASK_PAUSE_MS", {
+    min: 0,
+    max: 60_000,
+    fallback: 0,
+    doc: "Pause between two resources of a task's batch (labeler, migrator...), in ms: keeps a long task from taking a small machine.",
+  }),
   ingestConcurrency: int("KBOX_INGEST_CONCURRENCY", {
     min: 1,
     max: 10_000,

@@ -268,9 +268,12 @@ export class Store {
 }
 
 export { type ActivityLog, type ActivityRecord, activityDate, activityMonth } from "./activity.js";
+export { DatasetFiles, type PartitionColumn } from "./dataset-files.js";
 export type { TableHealth } from "./health.js";
 export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraphId, resourceBlobPrefix, ridOf } from "./keys.js";
+export type { ParagraphRow } from "./paragraph-row.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 export { resourceRelations } from "./records.js";
+export type { DatasetDoc, DatasetType, GuardrailPolicyDoc, TaskApply, TaskDoc, TaskOutputDoc } from "./task-records.js";
 export type { AccountDoc, AccountRole, InviteDoc, KbMemberRole, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";

@@ -15,6 +15,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./backup/index.js")).backupCommand(ctx),
   },
   {
+    name: "task",
+    summary: "Tasks on a knowledge box: labeler, synthetic questions, ask, model migration, guard",
+    load: async (ctx) => (await import("./task/index.js")).taskCommand(ctx),
+  },
+  {
+    name: "dataset",
+    summary: "Datasets: create, list, delete, generate partitions from a knowledge box",
+    load: async (ctx) => (await import("./dataset/index.js")).datasetCommand(ctx),
+  },
+  {
+    name: "guardrail",
+    summary: "Guardrail policies of the account: create, list, show, update, delete, check",
+    load: async (ctx) => (await import("./guardrail/index.js")).guardrailCommand(ctx),
+  },
+  {
     name: "daemon",
     summary: "Start, stop and inspect the background daemon kboxd",
     load: async (ctx) => (await import("./daemon/index.js")).daemonCommand(ctx),

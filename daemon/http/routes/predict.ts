@@ -29,9 +29,17 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   );
   mount(app, { hosted: api.predictSentences, openai: api.openaiEmbeddings }, async ({ body }) => sentences(p, body));
   mount(app, api.predictSentencesKb, async ({ params, body }) => sentences(p, body, params.kbid));
-  mount(app, api.predictQuery, async ({ body }) => p.query(body.text ?? ""));
-  mount(app, api.predictQueryKb, async ({ params, body }) => p.query(body.text ?? "", params.kbid));
-  mount(app, api.predictQueryGet, async ({ query }) => p.query(String(query.text ?? "")));
+  // Guardrail policies screen query texts first: a blocking violation is a 403 naming the policy.
+  const g = s.guardrails;
+  mount(app, api.predictQuery, async ({ body, principal, signal }) =>
+    g.enforce(body.text ?? "", { account: principal.account, signal }).then(() => p.query(body.text ?? "")),
+  );
+  mount(app, api.predictQueryKb, async ({ params, body, signal }) =>
+    g.enforce(body.text ?? "", { kb: s.kbs.require(params.kbid), signal }).then(() => p.query(body.text ?? "", params.kbid)),
+  );
+  mount(app, api.predictQueryGet, async ({ query, principal, signal }) =>
+    g.enforce(String(query.text ?? ""), { account: principal.account, signal }).then(() => p.query(String(query.text ?? ""))),
+  );
   mount(app, { hosted: api.listModels, openai: api.openaiModels }, async () => modelList(p));
   mount(app, api.getModel, async ({ params }) => modelRecord(p, params.model_id));
 }

@@ -54,6 +54,14 @@ export const PARAM_SAMPLES: Record<string, string> = {
   prompt_id: "p1",
   driver: "d1",
   module_id: "m1",
+  policy_id: SOME_ID,
+  // Upstream's /task/start shares its shape with /task/:task_id: a DELETE there names a task "start".
+  task_id: "start",
+  asset_id: "f".repeat(32),
+  token: "no-such-token",
+  dataset_id: SOME_ID,
+  partition_id: "p1",
+  type: "classifier",
 };
 
 /**
@@ -73,6 +81,7 @@ export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?
   [/^POST .*\/import$/, { body: "not an archive" }],
   [/^POST .*\/graph(\/nodes)?$/, { body: { query: { prop: "node", value: "x" } } }],
   [/^POST .*\/graph\/relations$/, { body: { query: { prop: "relation", label: "x" } } }],
+  [/^POST .*\/task\/start$/, { body: { name: "labeler", apply: "EXISTING" } }],
 ];
 
 /** The request sample a route needs, if any. */
