@@ -130,11 +130,16 @@ export class Bucket {
   }
 
   /** The "folders" right under `prefix` (common prefixes with `/`), and the objects there. */
-  async children(prefix: string, limit = 1000): Promise<{ prefixes: string[]; objects: ObjectInfo[] }> {
+  async children(
+    prefix: string,
+    limit = 1000,
+    token?: string,
+  ): Promise<{ prefixes: string[]; objects: ObjectInfo[]; next?: string }> {
     const r = await this.client.send(
-      new ListObjectsV2Command({ Bucket: this.name, Prefix: prefix, Delimiter: "/", MaxKeys: limit }),
+      new ListObjectsV2Command({ Bucket: this.name, Prefix: prefix, Delimiter: "/", MaxKeys: limit, ContinuationToken: token }),
     );
     return {
+      next: r.IsTruncated ? r.NextContinuationToken : undefined,
       prefixes: (r.CommonPrefixes ?? []).flatMap((p) => (p.Prefix ? [p.Prefix] : [])),
       objects: (r.Contents ?? []).flatMap((o) =>
         o.Key ? [{ key: o.Key, size: Number(o.Size ?? 0), etag: unquote(o.ETag), modified: o.LastModified ?? new Date(0) }] : [],
