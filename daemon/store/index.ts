@@ -60,6 +60,7 @@ export class KbStore {
       GroupedDocTable.open<FieldDoc>(db, "fields", Boolean(remote)),
       ParagraphStore.open(db, {}, join(dir, "paragraphs.journal")),
     ]);
+    if (remote) paragraphs.followOthers(remote.db.refreshMs);
     const blobs = new BlobStore(join(dir, "blobs"), remote && { bucket: remote.bucket, prefix: remote.blobPrefix });
     const objects = remote && { bucket: remote.bucket, prefix: remote.prefix };
     return new KbStore(kbid, dir, db, resources, fields, paragraphs, blobs, remote?.db.refreshMs, objects);
@@ -170,9 +171,14 @@ export class Store {
   ) {}
 
   /** Open another table of the account-level database (backups, schedules, ...). */
-  metaTable<T>(name: string): Promise<DocTable<T>> {
-    return DocTable.open<T>(this.meta, name, this.remote?.db.refreshMs);
+  async metaTable<T>(name: string): Promise<DocTable<T>> {
+    const t = await DocTable.open<T>(this.meta, name, this.remote?.db.refreshMs);
+    this.extraMeta.push(t);
+    return t;
   }
+
+  /** Account-level tables opened by other areas (closed with the store: they may poll for other daemons' commits). */
+  private readonly extraMeta: { idle(): Promise<void>; close(reason?: string): void }[] = [];
 
   /** Every account-level table: opened, counted and read (doctor). */
   health(): Promise<TableHealth[]> {
@@ -314,13 +320,15 @@ export class Store {
   }
 
   async idle(): Promise<void> {
-    await Promise.all([this.kbs.idle(), this.accounts.idle(), ...Object.values(this.zone).map((t) => t.idle())]);
+    const tables = [this.kbs, this.accounts, ...Object.values(this.zone), ...this.extraMeta];
+    await Promise.all(tables.map((t) => t.idle()));
     for (const s of this.open.values()) await (await s.catch(() => undefined))?.idle();
   }
 
   async close(): Promise<void> {
     await this.idle();
     for (const s of this.open.values()) (await s.catch(() => undefined))?.close();
+    for (const t of [this.kbs, this.accounts, ...Object.values(this.zone), ...this.extraMeta]) t.close("the store is closed");
     this.meta.close();
   }
 }

@@ -104,7 +104,11 @@ export async function startLocalS3(buckets: string[] = ["kbox"]): Promise<LocalS
     },
     conflicts: () => refused,
     close: async () => {
-      await server.close();
+      // Clients keep connections alive (LanceDB's pool): end them, or close() waits for them to idle out.
+      const http = (server as unknown as { httpServer?: import("node:http").Server }).httpServer;
+      const closing = server.close();
+      http?.closeAllConnections();
+      await closing;
       rmSync(dir, { recursive: true, force: true });
     },
   };
