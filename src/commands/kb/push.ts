@@ -18,7 +18,7 @@ export async function runKbPush(ctx: Context, localKb: string, opts: Opts): Prom
   const remote = await ctx.client(opts);
   const srcId = await resolveKb(local, localKb);
   const target = opts.kb ?? localKb;
-  const dstId = await resolveKb(remote, target, { title: target });
+  const dstId = await resolveKb(remote, target, { title: target, account: await ctx.accountForm(opts) });
   const r = await transfer(
     ctx,
     opts,

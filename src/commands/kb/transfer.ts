@@ -173,8 +173,11 @@ export async function transfer(
   return report;
 }
 
-/** The knowledge box `ref` (slug or uuid) on a side; created with `title` when missing and `create` is set. */
-export async function resolveKb(client: KboxClient, ref: string, create?: { title: string }): Promise<string> {
+/**
+ * The knowledge box `ref` (slug or uuid) on a side; created with `title` when missing and `create` is
+ * set (in `create.account` when given: a zone creates boxes in an account).
+ */
+export async function resolveKb(client: KboxClient, ref: string, create?: { title: string; account?: string }): Promise<string> {
   const uuid = /^[0-9a-f-]{36}$/i.test(ref);
   try {
     return uuid
@@ -182,7 +185,9 @@ export async function resolveKb(client: KboxClient, ref: string, create?: { titl
       : (await client.call(kbs.getKbBySlug, { params: { slug: ref } })).uuid;
   } catch (e) {
     if ((e as { status?: number }).status !== 404 || !create || uuid) throw e;
-    return (await client.call(kbs.createKb, { body: { slug: ref, title: create.title } })).uuid;
+    const body = { slug: ref, title: create.title };
+    if (create.account) return (await client.call(kbs.accountCreateKb, { params: { account_id: create.account }, body })).id;
+    return (await client.call(kbs.createKb, { body })).uuid;
   }
 }
 
