@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { SyncConfig } from "../../src/api/sync.js";
 import { badRequest, invalid } from "../errors.js";
 import { checkTarget, type FetchPolicy } from "../net/outbound.js";
-import { Bucket, type ObjectInfo, s3Client } from "../store/bucket.js";
+import type { Bucket, ObjectInfo } from "../store/bucket.js";
 import type { ResourceDoc } from "../store/index.js";
 import { SyncFilter } from "./filter.js";
 import { eachLimit } from "./pool.js";
@@ -46,12 +46,14 @@ export function parseObjectCredentials(raw: unknown): ObjectCredentials {
 }
 
 /** A client of the bucket a connection reaches; 400 when the credentials cannot be used here. */
-export function openBucket(c: ObjectCredentials, bucket: string, policy: FetchPolicy): Bucket {
+export async function openBucket(c: ObjectCredentials, bucket: string, policy: FetchPolicy): Promise<Bucket> {
   if (!c.access_key_id)
     throw badRequest(
       "This connection has only a role to assume: kbox does not call AWS STS, so add access_key_id and secret_access_key (and endpoint for an S3-compatible service) to its credentials",
     );
   if (c.endpoint) checkTarget(c.endpoint, policy);
+  // Loaded on first use: most daemons never sync a bucket.
+  const { Bucket, s3Client } = await import("../store/bucket.js");
   const client = s3Client({
     endpoint: c.endpoint,
     region: c.region,
