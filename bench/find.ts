@@ -2,7 +2,9 @@
  * Find latency at scale: p50/p95 of keyword, semantic, hybrid and hybrid + filter through the
  * search service, next to the same LanceDB queries issued directly in the same process (the
  * overhead ratio), plus what building/refreshing the indexes (optimize) costs and the ANN recall@20.
- *   npx tsx bench/find.ts [paragraphs=10000] [queries=50]      e.g. npx tsx bench/find.ts 100000
+ *   npx tsx bench/find.ts [paragraphs=10000] [queries=50] [--s3]      e.g. npx tsx bench/find.ts 100000
+ * With --s3 the daemon's data is on a local S3-compatible server (test/helpers/s3.ts, KBOX_DATA_URI):
+ * the same figures on object storage, next to a run without it on local disk.
  * BENCH_FIND_HOME=<dir> keeps the generated box there and reuses it on the next run with the same size (building
  * 1M paragraphs takes minutes; the queries then run against the same data).
  * Synthetic text (Zipf-distributed vocabulary) and clustered 384-d unit vectors; query embedding excluded.
@@ -18,10 +20,13 @@ import type { ParagraphRow } from "../daemon/store/paragraphs.js";
 import type { ResourceDoc } from "../daemon/store/records.js";
 import { KboxClient } from "../src/client/client.js";
 import { readAll } from "../src/client/transport.js";
+import { startLocalS3 } from "../test/helpers/s3.js";
 import { activityOverhead } from "./activity-overhead.js";
 
-const N = Number(process.argv[2] ?? 10_000);
-const Q = Number(process.argv[3] ?? 50);
+const ARGS = process.argv.slice(2).filter((a) => a !== "--s3");
+const ON_S3 = process.argv.includes("--s3");
+const N = Number(ARGS[0] ?? 10_000);
+const Q = Number(ARGS[1] ?? 50);
 const DIM = 384;
 const PER_RESOURCE = 10;
 
@@ -115,7 +120,9 @@ async function rawFind(client: KboxClient, kbid: string, body: unknown): Promise
 const keep = process.env.BENCH_FIND_HOME ? join(process.env.BENCH_FIND_HOME, String(N)) : undefined;
 const reuse = Boolean(keep && existsSync(keep));
 const home = keep ?? mkdtempSync(join(tmpdir(), "kbox-bench-find-"));
-const daemon = await startDaemon({ env: { ...process.env, KBOX_HOME: home } });
+const s3 = ON_S3 ? await startLocalS3(["bench"]) : undefined;
+const s3Env = s3 ? { ...s3.env, KBOX_DATA_URI: "s3://bench/find" } : {};
+const daemon = await startDaemon({ env: { ...process.env, KBOX_HOME: home, ...s3Env } });
 try {
   const s = daemon.services;
   const kb = s.kbs.list().find((k) => k.slug === "bench") ?? (await s.kbs.create({ slug: "bench" }));
@@ -190,7 +197,17 @@ try {
   const filterExpr = { field: { prop: "label" as const, labelset: "topic", label: "ten" } };
   const langs = s.search.languages(store);
   // The raw calls open the table themselves: kbox's store hands out no table handle.
-  const table = await (await lancedb.connect(join(store.dir, "lance"))).openTable("paragraphs");
+  const storageOptions = s3 && {
+    aws_endpoint: s3.endpoint,
+    allow_http: "true",
+    aws_access_key_id: s3.access.accessKeyId,
+    aws_secret_access_key: s3.access.secretAccessKey,
+    aws_region: s3.access.region,
+  };
+  const db = await (s3
+    ? lancedb.connect(`s3://bench/find/kbs/${kb.uuid}/lance`, { storageOptions })
+    : lancedb.connect(join(store.dir, "lance")));
+  const table = await db.openTable("paragraphs");
   await table.checkout(await store.paragraphs.readVersion());
   // The columns kbox reads for a result, so the comparison is like for like.
   const cols = HIT_COLUMNS;
@@ -302,7 +319,9 @@ try {
     }
     filteredRecall = hit / 400;
   }
-  console.log(`bench/find: ${N} paragraphs (${R} resources), ${DIM}-d vectors, ${Q} queries each`);
+  console.log(
+    `bench/find: ${N} paragraphs (${R} resources), ${DIM}-d vectors, ${Q} queries each, data ${s3 ? "on a local S3-compatible server (s3rver)" : "on local disk"}`,
+  );
   console.log(
     `${reuse ? `reused ${home} (load not timed)` : `load ${(loadMs / 1000).toFixed(1)} s`}; index build/optimize ${(indexMs / 1000).toFixed(1)} s (${m.log.map((l) => `${l.what} ${(l.ms / 1000).toFixed(1)} s`).join(", ") || "nothing to do"})`,
   );
@@ -339,5 +358,6 @@ try {
   console.log(`optimize after load (nothing new): ${((performance.now() - t2) / 1000).toFixed(2)} s`);
 } finally {
   await daemon.stop();
+  await s3?.close();
   if (!keep) rmSync(home, { recursive: true, force: true });
 }

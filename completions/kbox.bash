@@ -36,7 +36,7 @@ _kbox_spec() {
     'daemon status') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'daemon restart') subs=''; opts='--listen --trust-roles-header -h --help --profile --account -q --quiet'; valued='--listen=any --profile=profiles --account=any'; args='' ;;
     'daemon logs') subs=''; opts='-n --lines -f --follow --level --json -h --help --profile --account -q --quiet'; valued='-n=any --lines=any --level=any --profile=profiles --account=any'; args='' ;;
-    'kb') subs='create list show update config delete use users invite export import agentic-config ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'kb') subs='create list show update config delete use users invite export import push pull agentic-config ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'kb create') subs=''; opts='--title --description --use --json -h --help --profile --account -q --quiet'; valued='--title=any --description=any --profile=profiles --account=any'; args='any' ;;
     'kb list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'kb show') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='kbs' ;;
@@ -53,6 +53,8 @@ _kbox_spec() {
     'kb invite delete') subs=''; opts='--kb -y --yes -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'kb export') subs=''; opts='--kb -o --out --json -h --help --profile --account -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles --account=any'; args='' ;;
     'kb import') subs=''; opts='--slug --title --into --json -h --help --profile --account -q --quiet'; valued='--slug=any --title=any --into=kbs --profile=profiles --account=any'; args='file' ;;
+    'kb push') subs=''; opts='--kb --json -q --quiet -h --help --profile --account'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'kb pull') subs=''; opts='--kb --json -q --quiet -h --help --profile --account'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'kb agentic-config') subs='create update list show delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'kb agentic-config create') subs=''; opts='--kb --config --file --title --rephrase-prompt --rephrase-model --system-prompt --user-prompt --model -h --help --profile --account -q --quiet'; valued='--kb=kbs --config=any --file=file --title=any --rephrase-prompt=any --rephrase-model=any --system-prompt=any --user-prompt=any --model=any --profile=profiles --account=any'; args='any' ;;
     'kb agentic-config update') subs=''; opts='--kb --config --file --title --rephrase-prompt --rephrase-model --system-prompt --user-prompt --model -h --help --profile --account -q --quiet'; valued='--kb=kbs --config=any --file=file --title=any --rephrase-prompt=any --rephrase-model=any --system-prompt=any --user-prompt=any --model=any --profile=profiles --account=any'; args='any' ;;

@@ -5,7 +5,7 @@ import { startDaemon } from "./server.js";
 
 const HELP = `kboxd — the kbox daemon
 
-Usage: kboxd [--listen [host:]port] [--trust-roles-header] [--foreground]
+Usage: kboxd [--listen [host:]port] [--data s3://bucket/prefix] [--trust-roles-header] [--foreground]
 
 Serves the knowledge-box API (/api/v1) on a private Unix socket under the runtime dir
 (KBOX_HOME/run, else $XDG_RUNTIME_DIR/kbox). Usually started by the kbox CLI.
@@ -13,6 +13,8 @@ Serves the knowledge-box API (/api/v1) on a private Unix socket under the runtim
 Options:
   --listen [host:]port    also listen on TCP (loopback unless a host is given); every TCP
                           request needs a service-account key
+  --data URI              keep every table and blob at this object-store URI (KBOX_DATA_URI;
+                          endpoint and credentials from AWS_*; see docs/object-storage.md)
   --trust-roles-header    accept X-NUCLIADB-ROLES from loopback TCP clients (standalone SDK mode)
   --foreground            log to stderr as well as the log file
   --version, --help
@@ -27,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
       args: argv,
       options: {
         listen: { type: "string" },
+        data: { type: "string" },
         "trust-roles-header": { type: "boolean", default: false },
         foreground: { type: "boolean", default: false },
         version: { type: "boolean", default: false },
@@ -53,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     daemon = await startDaemon({
       listen: args.values.listen,
+      data: args.values.data,
       trustRolesHeader: args.values["trust-roles-header"],
       foreground: args.values.foreground,
     });

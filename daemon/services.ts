@@ -145,7 +145,7 @@ export interface Services {
  * search, the queue, sync) are built in the order those hooks must run.
  */
 export async function createServices(settings: DaemonSettings, info: DaemonInfo): Promise<Services> {
-  const store = await Store.open(settings.paths.data, settings.store);
+  const store = await Store.open(settings.paths.data, settings.store, settings.dataLocation);
   const kbs = new KbService(store);
   const accounts = await AccountService.open(store, settings.zone.name);
   const auth = new AuthService(store, () => accounts.default.id);

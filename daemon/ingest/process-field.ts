@@ -38,7 +38,7 @@ export interface FieldOutcome {
 }
 
 /** Where file fields find their bytes (the blob store, or a path handed to an extraction worker). */
-export type BlobPaths = Pick<BlobStore, "path">;
+export type BlobPaths = Pick<BlobStore, "path"> & Partial<Pick<BlobStore, "ensureLocal">>;
 
 /** How a field is processed beyond its own value (plain data: it crosses to the extraction workers). */
 export interface ProcessOptions {

@@ -273,8 +273,11 @@ export class ProcessingQueue implements ProcessingSink {
         const k = keyOf(item.kbid, item.rid);
         return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
       },
-      extract: (doc, blobs, signal, opts) =>
-        this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr }),
+      extract: async (doc, blobs, signal, opts) => {
+        // Data on object storage: the worker reads a local copy (the blob store's cache).
+        if (doc.blob) await blobs.ensureLocal?.(doc.blob);
+        return this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr });
+      },
       signal: this.abort.signal,
       retry: this.settings.retry,
     };

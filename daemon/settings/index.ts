@@ -17,6 +17,7 @@ import type { ModelServiceSettings } from "../models/service.js";
 import type { FetchPolicy } from "../net/outbound.js";
 import type { SearchSettings } from "../search/service.js";
 import type { CacheSizes } from "../store/db.js";
+import { type ObjectLocation, parseDataUri } from "../store/location.js";
 import { VARIABLES, type Variable } from "./variables.js";
 
 /** How kboxd is started: its environment and command-line flags. */
@@ -27,6 +28,8 @@ export interface DaemonOptions {
   listen?: string;
   trustRolesHeader?: boolean;
   foreground?: boolean;
+  /** `--data`: the data URI (overrides KBOX_DATA_URI). */
+  data?: string;
 }
 
 /** Every setting of the daemon, typed; each area receives its part. */
@@ -39,6 +42,8 @@ export interface DaemonSettings {
   /** The least level the daemon log keeps (KBOX_LOG_LEVEL). */
   logLevel: LogLevel;
   store: CacheSizes;
+  /** Where the tables and blobs are when not in the data dir (KBOX_DATA_URI, --data). */
+  dataLocation?: ObjectLocation;
   /** LanceDB's LANCE_FTS_PARTITION_SIZE (MiB), put into the process environment at start. */
   ftsPartitionMb: number;
   search: SearchSettings;
@@ -128,6 +133,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
   };
   return {
     paths,
+    dataLocation: dataLocation(opts.data ?? v.dataUri, v),
     listen,
     trustRolesHeader: opts.trustRolesHeader ?? false,
     foreground: opts.foreground ?? false,
@@ -170,6 +176,27 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     // The loader preloaded what the process itself was started with, whatever `env` says.
     allocator: process.env.LD_PRELOAD?.includes("jemalloc") ? "jemalloc" : "system",
   };
+}
+
+/** The object-store location of the data, with its endpoint and credentials (none: the data dir). */
+function dataLocation(uri: string | undefined, v: Values): ObjectLocation | undefined {
+  if (!uri) return undefined;
+  const endpoint = v.awsEndpoint ?? v.awsEndpointUrl;
+  if (endpoint?.startsWith("http:") && !v.awsAllowHttp)
+    throw new SettingsError(`AWS_ENDPOINT ${endpoint} is plain http: set AWS_ALLOW_HTTP=1 to allow it`);
+  try {
+    return parseDataUri(uri, {
+      endpoint,
+      region: v.awsRegion ?? "us-east-1",
+      accessKeyId: v.awsAccessKeyId,
+      secretAccessKey: v.awsSecretAccessKey,
+      sessionToken: v.awsSessionToken,
+      allowHttp: v.awsAllowHttp,
+      refreshMs: v.storeRefresh!,
+    });
+  } catch (e) {
+    throw new SettingsError(`data URI ${JSON.stringify(uri)}: ${(e as Error).message}`);
+  }
 }
 
 /**

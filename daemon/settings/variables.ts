@@ -163,6 +163,26 @@ export const VARIABLES = {
     fallback: "info",
     doc: "The least level of the events written to `kboxd.log` (JSON lines; `kbox daemon logs` reads them): `debug` adds every request.",
   }),
+  dataUri: text("KBOX_DATA_URI", "object-store URI (s3://bucket/prefix)", {
+    doc: "Keep every table and blob on object storage instead of the data dir (which then holds only this machine's cache and staging); `kboxd --data` says the same. Several daemons may share one URI: see docs/object-storage.md.",
+  }),
+  awsEndpoint: url("AWS_ENDPOINT", {
+    doc: "With KBOX_DATA_URI: the S3-compatible endpoint (MinIO, a local server); unset: AWS itself. Also read as AWS_ENDPOINT_URL.",
+  }),
+  awsEndpointUrl: url("AWS_ENDPOINT_URL", { doc: "Same as AWS_ENDPOINT (the AWS CLI's name)." }),
+  awsRegion: text("AWS_REGION", "region name", { default: "us-east-1", doc: "With KBOX_DATA_URI: the bucket's region." }),
+  awsAccessKeyId: text("AWS_ACCESS_KEY_ID", "key id", { doc: "With KBOX_DATA_URI: the access key (unset: anonymous)." }),
+  awsSecretAccessKey: text("AWS_SECRET_ACCESS_KEY", "secret", { doc: "With KBOX_DATA_URI: the secret of AWS_ACCESS_KEY_ID." }),
+  awsSessionToken: text("AWS_SESSION_TOKEN", "token", { doc: "With KBOX_DATA_URI: a temporary credential's session token." }),
+  awsAllowHttp: flag("AWS_ALLOW_HTTP", {
+    fallback: false,
+    doc: "With KBOX_DATA_URI: allow a plain-http endpoint (a local S3-compatible server).",
+  }),
+  storeRefresh: duration("KBOX_STORE_REFRESH", {
+    fallback: 1000,
+    default: "1s",
+    doc: "With KBOX_DATA_URI: how often a daemon looks for other daemons' commits to the shared tables (staleness of reads against one manifest look-up per table per interval).",
+  }),
   indexCacheMb: int("KBOX_INDEX_CACHE_MB", {
     min: 1,
     fallback: 512,

@@ -29,10 +29,22 @@ export function openSession(sizes: CacheSizes): Session {
  * for tests and tools that open a table or two). LanceDB's full-text index builder reads
  * LANCE_FTS_PARTITION_SIZE from the process environment: the daemon sets it at start (settings).
  */
-export async function openDb(dir: string, session?: Session): Promise<Connection> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+export async function openDb(dir: string, session?: Session, remote?: RemoteDb): Promise<Connection> {
+  if (!remote) mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The session goes in the options: connect()'s third argument is not used for a local path.
-  return lancedb.connect(dir, (session ? { session } : {}) as Partial<lancedb.ConnectionOptions>);
+  const options: Partial<lancedb.ConnectionOptions> = session ? { session } : {};
+  if (remote) {
+    options.storageOptions = remote.storageOptions;
+    // Other daemons commit to the same tables: look for their versions at most this often.
+    options.readConsistencyInterval = remote.refreshMs / 1000;
+  }
+  return lancedb.connect(dir, options);
+}
+
+/** A database on object storage (`dir` is then its URI). */
+export interface RemoteDb {
+  storageOptions: Record<string, string>;
+  refreshMs: number;
 }
 
 /** Open a table, creating it empty with `schema` when missing. */

@@ -84,12 +84,22 @@ class DocWriter<T> {
     /** The highest version on disk: known, or read at the first put (a scan of the column). */
     private seq: number | (() => Promise<number>),
     private readonly presence: Presence = unknown,
+    /**
+     * Versions from the clock (µs since the epoch, never below the last): for a table several daemons
+     * write (data on object storage), where each one's counter alone would order their versions wrongly.
+     */
+    private readonly clock = false,
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops));
   }
 
   push(op: Op<T>): Promise<void> {
     return this.queue.push(op);
+  }
+
+  /** Run `fn` between commits. */
+  exclusive<R>(fn: () => Promise<R>): Promise<R> {
+    return this.queue.exclusive(fn);
   }
 
   idle(): Promise<void> {
@@ -120,8 +130,11 @@ class DocWriter<T> {
     this.superseded = new Set();
     const rows = await this.table.query().where(sqlIn("id", ids)).select(["id", "seq"]).toArray();
     const { latest } = latestOf(rows);
-    const old = rows.filter((r) => latest.get(r.id as string) !== r).map((r) => String(r.seq));
-    if (old.length) await this.table.delete(`seq IN (${old.join(", ")})`);
+    // By id and version: another daemon's rows may carry the same version numbers (see `clock`).
+    const old = rows
+      .filter((r) => latest.get(r.id as string) !== r)
+      .map((r) => `(id = ${sqlString(r.id as string)} AND seq = ${String(r.seq)})`);
+    if (old.length) await this.table.delete(old.join(" OR "));
   }
 
   private async commit(ops: Op<T>[]): Promise<void> {
@@ -132,7 +145,7 @@ class DocWriter<T> {
       const all = [...puts.values()];
       puts = new Map();
       if (typeof this.seq === "function") this.seq = await this.seq();
-      const first = this.seq + 1;
+      const first = this.clock ? Math.max(this.seq + 1, Date.now() * 1000) : this.seq + 1;
       await this.table.add(all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) })));
       this.seq = first + all.length - 1;
       const over = all.filter((p) => !this.presence.absent(p.id, p.group)).map((p) => p.id);
@@ -178,9 +191,19 @@ export async function compact(table: Table): Promise<void> {
 export class DocTable<T> {
   private readonly cache = new Map<string, T>();
   private rev = 0;
+  /** The version of each id this cache holds from disk (for refresh). */
+  private readonly seen = new Map<string, number>();
+  /** Ids with a put or delete not yet committed: a refresh leaves them as this process has them. */
+  private readonly pending = new Map<string, number>();
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private tableVersion = -1;
   private constructor(private readonly writer: DocWriter<T>) {}
 
-  static async open<T>(db: Connection, name: string): Promise<DocTable<T>> {
+  /**
+   * Open a table; with `refreshMs` (data on object storage, shared by several daemons) its versions
+   * come from the clock and the cache is brought up to date with other daemons' commits that often.
+   */
+  static async open<T>(db: Connection, name: string, refreshMs?: number): Promise<DocTable<T>> {
     const table = await openVersioned(db, name);
     // The ids on disk (the cache runs ahead of them: it holds puts not yet committed).
     const onDisk = new Set<string>();
@@ -190,13 +213,71 @@ export class DocTable<T> {
       deleted: (op) => "id" in op && onDisk.delete(op.id),
     };
     const { latest, stale } = latestOf(await table.query().select(["id", "doc", "seq"]).toArray());
-    const t = new DocTable<T>(new DocWriter<T>(table, maxSeq(latest.values()), presence));
+    const t = new DocTable<T>(new DocWriter<T>(table, maxSeq(latest.values()), presence, refreshMs !== undefined));
     for (const [id, row] of latest) {
       t.cache.set(id, JSON.parse(row.doc as string) as T);
+      t.seen.set(id, Number(row.seq));
       onDisk.add(id);
     }
     if (stale.size) t.writer.stale(stale); // left by a stop before the last sweep
+    if (refreshMs !== undefined) t.startRefresh(refreshMs);
     return t;
+  }
+
+  private startRefresh(ms: number): void {
+    const tick = () => {
+      this.refreshTimer = setTimeout(() => {
+        void this.refresh()
+          .catch(() => undefined)
+          .finally(() => this.refreshTimer !== undefined && tick());
+      }, ms);
+      this.refreshTimer.unref();
+    };
+    tick();
+  }
+
+  /**
+   * Bring the cache up to date with the table (other daemons' commits): ids whose latest version
+   * changed are read again, ids gone are dropped; ids this process is writing are left alone. Runs
+   * between this process's commits, so everything it committed is on disk.
+   */
+  async refresh(): Promise<void> {
+    await this.writer.exclusive(async () => {
+      const table = this.writer.table;
+      const version = await table.version();
+      if (version === this.tableVersion) return;
+      const { latest } = latestOf(await table.query().select(["id", "seq"]).toArray());
+      const changed = [...latest]
+        .filter(([id, r]) => !this.pending.has(id) && this.seen.get(id) !== Number(r.seq))
+        .map(([id]) => id);
+      const gone = [...this.seen.keys()].filter((id) => !latest.has(id) && !this.pending.has(id));
+      for (const id of gone) {
+        this.seen.delete(id);
+        this.cache.delete(id);
+      }
+      if (changed.length) {
+        const rows = latestOf(await table.query().where(sqlIn("id", changed)).select(["id", "doc", "seq"]).toArray()).latest;
+        for (const [id, r] of rows) {
+          if (this.pending.has(id)) continue;
+          this.cache.set(id, JSON.parse(r.doc as string) as T);
+          this.seen.set(id, Number(r.seq));
+        }
+      }
+      if (changed.length || gone.length) this.rev++;
+      this.tableVersion = version;
+    });
+  }
+
+  /** Count `id` pending until `p` settles. */
+  private track(id: string, p: Promise<void>): Promise<void> {
+    this.pending.set(id, (this.pending.get(id) ?? 0) + 1);
+    const done = () => {
+      const n = (this.pending.get(id) ?? 1) - 1;
+      if (n > 0) this.pending.set(id, n);
+      else this.pending.delete(id);
+    };
+    p.then(done, done);
+    return p;
   }
 
   get table(): Table {
@@ -222,13 +303,16 @@ export class DocTable<T> {
   put(id: string, doc: T): Promise<void> {
     this.rev++;
     this.cache.set(id, doc);
-    return this.writer.push({ kind: "put", id, doc, group: "" });
+    // A refresh must not take our own commit for another daemon's: it reads the id again, harmlessly.
+    this.seen.delete(id);
+    return this.track(id, this.writer.push({ kind: "put", id, doc, group: "" }));
   }
 
   delete(id: string): Promise<void> {
     this.rev++;
     this.cache.delete(id);
-    return this.writer.push({ kind: "delete", id });
+    this.seen.delete(id);
+    return this.track(id, this.writer.push({ kind: "delete", id }));
   }
 
   idle(): Promise<void> {
@@ -237,6 +321,8 @@ export class DocTable<T> {
 
   /** Refuse later writes (see WriteQueue.close). */
   close(reason?: string): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
     this.writer.close(reason);
   }
 }
@@ -255,23 +341,29 @@ export class GroupedDocTable<T> {
   private readonly unread = new Map<string, Map<string, T>>();
   private readonly writer: DocWriter<T>;
 
-  private constructor(table: Table) {
+  private constructor(table: Table, shared: boolean) {
     // Reading the versions waits for the first write: opening a knowledge box stays a manifest read.
     const highest = async () => maxSeq(await table.query().select(["seq"]).toArray());
-    this.writer = new DocWriter<T>(table, highest, {
-      absent: (id, group) => this.fresh.absent(group, id),
-      stored: (id, group) => this.fresh.written(group, id),
-      deleted: (op) => {
-        if ("group" in op) {
-          this.fresh.forget(op.group);
-          this.unread.delete(op.group);
-        } else this.fresh.deleted(op.id);
+    this.writer = new DocWriter<T>(
+      table,
+      highest,
+      {
+        absent: (id, group) => this.fresh.absent(group, id),
+        stored: (id, group) => this.fresh.written(group, id),
+        deleted: (op) => {
+          if ("group" in op) {
+            this.fresh.forget(op.group);
+            this.unread.delete(op.group);
+          } else this.fresh.deleted(op.id);
+        },
       },
-    });
+      shared,
+    );
   }
 
-  static async open<T>(db: Connection, name: string): Promise<GroupedDocTable<T>> {
-    return new GroupedDocTable<T>(await openVersioned(db, name));
+  /** Open a table; `shared`: several daemons write it (data on object storage), see DocWriter's `clock`. */
+  static async open<T>(db: Connection, name: string, shared = false): Promise<GroupedDocTable<T>> {
+    return new GroupedDocTable<T>(await openVersioned(db, name), shared);
   }
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */

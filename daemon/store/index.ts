@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ActivityLog } from "./activity.js";
 import { BlobStore } from "./blobs.js";
-import { type CacheSizes, type Connection, openDb, openSession, type Session } from "./db.js";
+import type { Bucket } from "./bucket.js";
+import { type CacheSizes, type Connection, openDb, openSession, type RemoteDb, type Session } from "./db.js";
 import { DocTable, GroupedDocTable } from "./doc-table.js";
 import { checkTables, registerConnection, type TableHealth } from "./health.js";
 import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
+import { keyOf, lanceOptions, type ObjectLocation, uriOf } from "./location.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 import type { AccountDoc, InviteDoc, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
@@ -30,6 +32,10 @@ export class KbStore {
     readonly fields: GroupedDocTable<FieldDoc>,
     readonly paragraphs: ParagraphStore,
     readonly blobs: BlobStore,
+    /** Set when the box is on object storage: how often its cached tables look for other daemons' commits. */
+    private readonly refreshMs?: number,
+    /** Set when the box is on object storage: its bucket and key prefix (`lance/` and `blobs/` below). */
+    readonly objects?: BoxObjects,
   ) {
     registerConnection(this, db);
   }
@@ -44,15 +50,21 @@ export class KbStore {
     return this.blobs.remove(resourceBlobPrefix(rid));
   }
 
-  /** Open a knowledge box's folder; `session` holds the caches shared with the daemon's other boxes. */
-  static async open(kbid: string, dir: string, session?: Session): Promise<KbStore> {
-    const db = await openDb(join(dir, "lance"), session);
+  /**
+   * Open a knowledge box's folder; `session` holds the caches shared with the daemon's other boxes.
+   * With `remote`, its tables and blobs are on object storage and `dir` is this machine's cache of them.
+   */
+  static async open(kbid: string, dir: string, session?: Session, remote?: RemoteKb): Promise<KbStore> {
+    const db = await openDb(remote ? remote.uri : join(dir, "lance"), session, remote?.db);
     const [resources, fields, paragraphs] = await Promise.all([
-      DocTable.open<ResourceDoc>(db, "resources"),
-      GroupedDocTable.open<FieldDoc>(db, "fields"),
+      DocTable.open<ResourceDoc>(db, "resources", remote?.db.refreshMs),
+      GroupedDocTable.open<FieldDoc>(db, "fields", Boolean(remote)),
       ParagraphStore.open(db, {}, join(dir, "paragraphs.journal")),
     ]);
-    return new KbStore(kbid, dir, db, resources, fields, paragraphs, new BlobStore(join(dir, "blobs")));
+    if (remote) paragraphs.followOthers(remote.db.refreshMs);
+    const blobs = new BlobStore(join(dir, "blobs"), remote && { bucket: remote.bucket, prefix: remote.blobPrefix });
+    const objects = remote && { bucket: remote.bucket, prefix: remote.prefix };
+    return new KbStore(kbid, dir, db, resources, fields, paragraphs, blobs, remote?.db.refreshMs, objects);
   }
 
   private readonly extra: { close(reason?: string): void }[] = [];
@@ -94,7 +106,8 @@ export class KbStore {
       [...docs].map(async (d) => {
         if (!d?.extracted_blob || d.extracted) return;
         // A file removed under us (the field was reprocessed meanwhile) reads as nothing extracted yet.
-        d.extracted = await readFile(this.blobs.path(d.extracted_blob), "utf8").then(JSON.parse, () => undefined);
+        const bytes = await this.blobs.readBuffer(d.extracted_blob);
+        d.extracted = bytes && JSON.parse(bytes.toString("utf8"));
       }),
     );
   }
@@ -106,14 +119,14 @@ export class KbStore {
 
   /** Open another table of this knowledge box's database (search configurations, labelsets, sync, ...). */
   async docTable<T>(name: string): Promise<DocTable<T>> {
-    const t = await DocTable.open<T>(this.db, name);
+    const t = await DocTable.open<T>(this.db, name, this.refreshMs);
     this.extra.push(t);
     return t;
   }
 
   /** Open another grouped-document table of this knowledge box's database. */
   async groupedDocTable<T>(name: string): Promise<GroupedDocTable<T>> {
-    const t = await GroupedDocTable.open<T>(this.db, name);
+    const t = await GroupedDocTable.open<T>(this.db, name, this.refreshMs !== undefined);
     this.extra.push(t);
     return t;
   }
@@ -133,12 +146,37 @@ export class KbStore {
   }
 }
 
-/** The data dir: the account-level tables and one folder per knowledge box. */
+/** The objects of one box on object storage: `<prefix>/lance/...` and `<prefix>/blobs/...`. */
+export interface BoxObjects {
+  bucket: Bucket;
+  prefix: string;
+}
+
+/** Where one box's data is on object storage. */
+export interface RemoteKb extends BoxObjects {
+  uri: string;
+  db: RemoteDb;
+  blobPrefix: string;
+}
+
+/** A store on object storage: where, how LanceDB reaches it, and the bucket blobs go through. */
+interface Remote {
+  location: ObjectLocation;
+  db: RemoteDb;
+  bucket: Bucket;
+}
+
+/**
+ * The data dir: the account-level tables and one folder per knowledge box. With a data URI
+ * (`s3://bucket/prefix`) the tables and blobs are there instead, and the data dir holds this
+ * machine's cache and staging folders.
+ */
 export class Store {
   private readonly open = new Map<string, Promise<KbStore>>();
 
   private constructor(
     readonly dataDir: string,
+    private readonly remote: Remote | undefined,
     /** LanceDB's caches, shared by every table of the store (undefined: LanceDB's defaults). */
     readonly session: Session | undefined,
     private readonly meta: Connection,
@@ -148,30 +186,47 @@ export class Store {
   ) {}
 
   /** Open another table of the account-level database (backups, schedules, ...). */
-  metaTable<T>(name: string): Promise<DocTable<T>> {
-    return DocTable.open<T>(this.meta, name);
+  async metaTable<T>(name: string): Promise<DocTable<T>> {
+    const t = await DocTable.open<T>(this.meta, name, this.remote?.db.refreshMs);
+    this.extraMeta.push(t);
+    return t;
   }
+
+  /** Account-level tables opened by other areas (closed with the store: they may poll for other daemons' commits). */
+  private readonly extraMeta: { idle(): Promise<void>; close(reason?: string): void }[] = [];
 
   /** Every account-level table: opened, counted and read (doctor). */
   health(): Promise<TableHealth[]> {
     return checkTables(this.meta);
   }
 
-  /** Open the data dir; every table of every knowledge box shares caches of `caches` size (LanceDB's defaults without). */
-  static async open(dataDir: string, caches?: CacheSizes): Promise<Store> {
+  /**
+   * Open the data dir; every table of every knowledge box shares caches of `caches` size (LanceDB's
+   * defaults without). With `location`, the data is on object storage (see docs/object-storage.md).
+   */
+  static async open(dataDir: string, caches?: CacheSizes, location?: ObjectLocation): Promise<Store> {
     const session = caches && openSession(caches);
-    const meta = await openDb(join(dataDir, "meta"), session);
+    // The S3 client is loaded only for data on object storage (it adds a quarter second to a start).
+    const s3 = location && (await import("./bucket.js"));
+    const remote: Remote | undefined = location &&
+      s3 && {
+        location,
+        db: { storageOptions: lanceOptions(location), refreshMs: location.options.refreshMs },
+        bucket: new s3.Bucket(s3.s3Client(location.options), location.bucket),
+      };
+    const meta = await openDb(remote ? uriOf(remote.location, "meta") : join(dataDir, "meta"), session, remote?.db);
+    const refresh = remote?.db.refreshMs;
     const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients] = await Promise.all([
-      DocTable.open<KbDoc>(meta, "kbs"),
-      DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
-      DocTable.open<AccountDoc>(meta, "accounts"),
-      DocTable.open<UserDoc>(meta, "users"),
-      DocTable.open<InviteDoc>(meta, "invites"),
-      DocTable.open<PatDoc>(meta, "personal_tokens"),
-      DocTable.open<NuaClientDoc>(meta, "nua_clients"),
+      DocTable.open<KbDoc>(meta, "kbs", refresh),
+      DocTable.open<ServiceAccountDoc>(meta, "service_accounts", refresh),
+      DocTable.open<AccountDoc>(meta, "accounts", refresh),
+      DocTable.open<UserDoc>(meta, "users", refresh),
+      DocTable.open<InviteDoc>(meta, "invites", refresh),
+      DocTable.open<PatDoc>(meta, "personal_tokens", refresh),
+      DocTable.open<NuaClientDoc>(meta, "nua_clients", refresh),
     ]);
     const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients };
-    const store = new Store(dataDir, session, meta, kbs, accounts, zone);
+    const store = new Store(dataDir, remote, session, meta, kbs, accounts, zone);
     await store.sweep();
     return store;
   }
@@ -189,6 +244,12 @@ export class Store {
     }
     for (const name of await readdir(join(this.dataDir, "kbs")).catch(() => [] as string[])) {
       if (!/^[0-9a-f-]{36}$/.test(name) || this.kbs.has(name) || this.open.has(name)) continue;
+      // On object storage these folders are caches, and a box another daemon just created may not be
+      // in our list yet: only the cache goes, never the objects.
+      if (this.remote) {
+        await rm(join(this.dataDir, "kbs", name), { recursive: true, force: true }).catch(() => undefined);
+        continue;
+      }
       await this.moveToTrash(name);
       removed.push(`kbs/${name}`);
     }
@@ -197,6 +258,8 @@ export class Store {
 
   /** One rename takes a box's folder out of `kbs/` (atomic); removing the bytes may then take its time. */
   private async moveToTrash(kbid: string): Promise<void> {
+    // On object storage the record is already gone (no daemon opens the box any more): delete its objects.
+    if (this.remote) await this.remote.bucket.deletePrefix(keyOf(this.remote.location, `kbs/${kbid}/`));
     const trash = join(this.dataDir, "trash");
     await mkdir(trash, { recursive: true, mode: 0o700 });
     const dest = join(trash, `${kbid}.${randomBytes(4).toString("hex")}`);
@@ -220,13 +283,32 @@ export class Store {
     return join(this.dataDir, "kbs", kbid);
   }
 
+  /** Where a box's data is on object storage (undefined for a local store). */
+  remoteKb(kbid: string): RemoteKb | undefined {
+    if (!this.remote) return undefined;
+    const loc = this.remote.location;
+    const prefix = keyOf(loc, `kbs/${kbid}`);
+    return {
+      uri: uriOf(loc, `kbs/${kbid}/lance`),
+      db: this.remote.db,
+      bucket: this.remote.bucket,
+      prefix,
+      blobPrefix: `${prefix}/blobs`,
+    };
+  }
+
+  /** The data URI (`s3://bucket/prefix`), when the data is on object storage. */
+  get dataUri(): string | undefined {
+    return this.remote?.location.uri;
+  }
+
   /** The store of one knowledge box, opened once and shared. */
   kb(kbid: string): Promise<KbStore> {
     let s = this.open.get(kbid);
     // A deleted box must not be re-created by late work (a queued task, a watcher) opening it.
     if (!s && !this.kbs.has(kbid)) return Promise.reject(new Error(`knowledge box ${kbid} does not exist`));
     if (!s) {
-      s = KbStore.open(kbid, this.kbDir(kbid), this.session);
+      s = KbStore.open(kbid, this.kbDir(kbid), this.session, this.remoteKb(kbid));
       this.open.set(kbid, s);
       s.catch(() => this.open.delete(kbid));
     }
@@ -256,13 +338,15 @@ export class Store {
   }
 
   async idle(): Promise<void> {
-    await Promise.all([this.kbs.idle(), this.accounts.idle(), ...Object.values(this.zone).map((t) => t.idle())]);
+    const tables = [this.kbs, this.accounts, ...Object.values(this.zone), ...this.extraMeta];
+    await Promise.all(tables.map((t) => t.idle()));
     for (const s of this.open.values()) await (await s.catch(() => undefined))?.idle();
   }
 
   async close(): Promise<void> {
     await this.idle();
     for (const s of this.open.values()) (await s.catch(() => undefined))?.close();
+    for (const t of [this.kbs, this.accounts, ...Object.values(this.zone), ...this.extraMeta]) t.close("the store is closed");
     this.meta.close();
   }
 }

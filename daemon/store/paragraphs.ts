@@ -310,7 +310,34 @@ export class ParagraphStore {
 
   /** Refuse later writes (see WriteQueue.close). */
   close(reason?: string): void {
+    clearInterval(this.follower);
     this.queue.close(reason);
+  }
+
+  private follower: NodeJS.Timeout | undefined;
+
+  /**
+   * Other daemons write this table too (data on object storage): every `ms`, move the read handle
+   * to the latest version and learn vector columns they added. Their replace may then be seen
+   * between its two commits for up to `ms` (a field briefly without paragraphs); their first writes
+   * of new resources are single appends.
+   */
+  followOthers(ms: number): void {
+    this.follower = setInterval(() => {
+      void this.queue
+        .exclusive(async () => {
+          const before = this.published;
+          await this.publish();
+          if (this.published === before) return;
+          this.schema = undefined;
+          for (const f of (await this.writer.schema()).fields)
+            if (f.name.startsWith("vec_") && f.type instanceof FixedSizeList)
+              this.vectorsets.set(f.name.slice(4), f.type.listSize);
+          // Index upkeep stays with the daemon that wrote (rows not yet indexed are searched flat).
+        })
+        .catch(() => undefined);
+    }, ms);
+    this.follower.unref();
   }
 
   /** Called after every commit (search uses it to refresh indexes in the background). */

@@ -1,9 +1,9 @@
-import { link, mkdir, readdir, rename } from "node:fs/promises";
+import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { openDb, type Session } from "./db.js";
 import { countRecords } from "./doc-table.js";
 import { connectionOf } from "./health.js";
-import type { KbStore, Store } from "./index.js";
+import type { BoxObjects, KbStore, Store } from "./index.js";
 
 /** A point-in-time copy of a knowledge box's files: every table pinned at one version. */
 export interface KbSnapshot {
@@ -58,23 +58,54 @@ async function linkFile(src: string, dst: string, rel: string): Promise<void> {
   }
 }
 
+/** Files to copy into a snapshot: a local folder (hard links) or a prefix of a bucket (downloads). */
+interface Tree {
+  name: string;
+  list(): Promise<string[]>;
+  copy(rel: string, dst: string): Promise<void>;
+}
+
+function localTree(root: string): Tree {
+  return { name: root, list: () => walk(root), copy: (rel, dst) => linkFile(root, dst, rel) };
+}
+
+/** The objects under `prefix/` of a box on object storage; an object deleted meanwhile is skipped. */
+function objectTree(o: BoxObjects, sub: string): Tree {
+  const prefix = `${o.prefix}/${sub}/`;
+  return {
+    name: `${o.bucket.name}/${prefix}`,
+    list: async () => {
+      const out: string[] = [];
+      for await (const obj of o.bucket.list(prefix)) out.push(obj.key.slice(prefix.length));
+      return out;
+    },
+    copy: async (rel, dst) => {
+      await o.bucket.download(`${prefix}${rel}`, join(dst, rel));
+    },
+  };
+}
+
+const blobTree = (kb: KbStore): Tree => (kb.objects ? objectTree(kb.objects, "blobs") : localTree(kb.blobs.root));
+const tableTree = (kb: KbStore, name: string): Tree =>
+  kb.objects ? objectTree(kb.objects, `lance/${name}.lance`) : localTree(tableDir(kb.dir, name));
+
 /**
  * Link the files of one dataset version: data, deletion, index and transaction files (immutable
  * once written) and only the manifest of `version`. Newer manifests, the latest-version hint and
  * tags are left out, so the copy opens at exactly `version`. Unreferenced newer data files may
  * come along; Lance ignores them and compaction of the restored table drops them.
  */
-async function linkDatasetVersion(src: string, dst: string, version: number): Promise<void> {
+async function linkDatasetVersion(src: Tree, dst: string, version: number): Promise<void> {
   let manifest = false;
-  for (const rel of await walk(src)) {
+  for (const rel of await src.list()) {
     if (rel.startsWith("_refs/")) continue;
     if (rel.startsWith("_versions/")) {
       if (manifestVersion(rel.slice("_versions/".length)) !== version) continue;
       manifest = true;
     }
-    await linkFile(src, dst, rel);
+    await src.copy(rel, dst);
   }
-  if (!manifest) throw new Error(`manifest of version ${version} not found in ${src}`);
+  if (!manifest) throw new Error(`manifest of version ${version} not found in ${src.name}`);
 }
 
 /** The folder of one LanceDB table of a knowledge box. */
@@ -103,10 +134,11 @@ export async function dropTag(kb: KbStore, tag: string): Promise<void> {
  * it and deleted after the record goes, so the union holds every blob a pinned record names.
  */
 export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promise<KbSnapshot> {
-  const blobSrc = kb.blobs.root;
+  // On object storage the files are downloaded instead of linked (the archive is built locally).
+  const blobSrc = blobTree(kb);
   const blobDst = join(dest, "blobs");
   await mkdir(blobDst, { recursive: true, mode: 0o700 });
-  for (const rel of await walk(blobSrc)) if (!rel.includes(".tmp-")) await linkFile(blobSrc, blobDst, rel);
+  for (const rel of await blobSrc.list()) if (!rel.includes(".tmp-")) await blobSrc.copy(rel, blobDst);
 
   // Children first: a resource created between two pins then has no paragraphs yet (like one still
   // processing) rather than paragraphs without a resource.
@@ -128,8 +160,9 @@ export async function snapshotKb(kb: KbStore, dest: string, tag: string): Promis
       pinned.push({ name, version, rows: 0, table });
       await table.checkout(version);
     }
-    for (const rel of await walk(blobSrc)) if (!rel.includes(".tmp-")) await linkFile(blobSrc, blobDst, rel);
-    for (const p of pinned) await linkDatasetVersion(tableDir(kb.dir, p.name), tableDir(dest, p.name), p.version);
+    const seen = new Set(await walk(blobDst));
+    for (const rel of await blobSrc.list()) if (!rel.includes(".tmp-") && !seen.has(rel)) await blobSrc.copy(rel, blobDst);
+    for (const p of pinned) await linkDatasetVersion(tableTree(kb, p.name), tableDir(dest, p.name), p.version);
     for (const p of pinned) p.rows = await countRecords(p.table);
   } catch (e) {
     await release();
@@ -180,6 +213,17 @@ export function listFiles(dir: string): Promise<string[]> {
  */
 export async function installKbDir(store: Store, kbid: string, from: string): Promise<void> {
   await store.dropKb(kbid);
+  const remote = store.remoteKb(kbid);
+  if (remote) {
+    // Upload the tables and blobs; the folder stays as this machine's cache (blobs, the restore marker).
+    for (const sub of ["lance", "blobs"]) {
+      for (const rel of await walk(join(from, sub))) {
+        const path = join(from, sub, rel);
+        await remote.bucket.putFile(`${remote.prefix}/${sub}/${rel}`, path, (await stat(path)).size);
+      }
+    }
+    await rm(join(from, "lance"), { recursive: true, force: true });
+  }
   await mkdir(dirname(store.kbDir(kbid)), { recursive: true, mode: 0o700 });
   await rename(from, store.kbDir(kbid));
 }

@@ -50,10 +50,10 @@ function origin(config: SyncConfig, f: LocalFile) {
   };
 }
 
-const labels = (config: SyncConfig) => (config.labels.length ? { usermetadata: { classifications: config.labels } } : {});
+export const labels = (config: SyncConfig) => (config.labels.length ? { usermetadata: { classifications: config.labels } } : {});
 
 /** A synced file's field: its name and type, and the configuration's extract strategy. */
-const fileField = (config: SyncConfig, filename: string) => ({
+export const fileField = (config: SyncConfig, filename: string) => ({
   file: { filename, content_type: contentTypeOf(filename) },
   ...(config.extract_strategy ? { extract_strategy: config.extract_strategy } : {}),
 });

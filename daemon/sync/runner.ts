@@ -5,8 +5,10 @@ import type { SyncConfig, SyncJob } from "../../src/api/sync.js";
 import type { KbService } from "../kbs/service.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
+import type { Bucket } from "../store/bucket.js";
 import { SyncFilter } from "./filter.js";
 import { scanFolder, syncFolder } from "./folder.js";
+import { syncObjectStore } from "./object-store.js";
 import { type LocalFile, ownedResources } from "./resources.js";
 import { checkFolderRoot, insideRoot, type SyncSettings } from "./roots.js";
 import { emptyStats, type RunContext } from "./run-context.js";
@@ -48,6 +50,8 @@ export class SyncRunner {
     private readonly resources: ResourceService,
     private readonly settings: SyncSettings,
     private readonly log: Log,
+    /** The bucket an object-store configuration syncs (its connection's credentials unsealed). */
+    private readonly bucketOf: (config: SyncConfig) => Promise<Bucket>,
   ) {}
 
   /** At daemon start: fail jobs a previous run left running, reconcile every config, start watchers. */
@@ -187,6 +191,8 @@ export class SyncRunner {
   private async execute(ctx: RunContext, job: StoredJob): Promise<void> {
     const provider = ctx.config.external_connection.provider;
     if (provider === "sitemap") return syncSitemap(ctx, { full: job.options.full_sync });
+    if (provider === "object_store_assume_role")
+      return syncObjectStore(ctx, await this.bucketOf(ctx.config), { full: job.options.full_sync });
     if (provider !== "local_folder") {
       throw new Error(
         `provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`,

@@ -3,12 +3,15 @@ import type { KbService } from "../kbs/service.js";
 import type { DocTable, GroupedDocTable } from "../store/doc-table.js";
 import type { KbStore } from "../store/index.js";
 
+/** A connection as stored: with its credentials sealed (secrets.ts), never sent on the wire. */
+export type StoredConnection = ExternalConnection & { sealed_credentials?: string };
+
 /** The sync records of one knowledge box: connections, configurations, jobs and job logs. */
 export class SyncTables {
   private logSeq = new Map<string, number>();
 
   private constructor(
-    readonly connections: DocTable<ExternalConnection>,
+    readonly connections: DocTable<StoredConnection>,
     readonly configs: DocTable<SyncConfig>,
     readonly jobs: DocTable<SyncJob & { seq: number }>,
     readonly logs: GroupedDocTable<LogEntry>,
@@ -16,7 +19,7 @@ export class SyncTables {
 
   static async open(store: KbStore): Promise<SyncTables> {
     const [connections, configs, jobs, logs] = await Promise.all([
-      store.docTable<ExternalConnection>("sync_connections"),
+      store.docTable<StoredConnection>("sync_connections"),
       store.docTable<SyncConfig>("sync_configs"),
       store.docTable<SyncJob & { seq: number }>("sync_jobs"),
       store.groupedDocTable<LogEntry>("sync_logs"),

@@ -266,3 +266,69 @@ export const jobLogs = route({
   role: "READER",
   summary: "Get a sync job's log entries",
 });
+
+/** Browse Storage's query (every member nullable; the rules per provider are the spec's). */
+export const BrowseQuery = z.object({
+  site_search: z.string().nullable().optional(),
+  site_id: z.string().nullable().optional(),
+  drive_id: z.string().nullable().optional(),
+  path: z.string().nullable().optional(),
+  folder_id: z.string().nullable().optional(),
+  page_token: z.string().nullable().optional(),
+});
+export type BrowseQuery = z.infer<typeof BrowseQuery>;
+
+export const BrowseResult = z.object({
+  sites: z.array(z.object({ id: z.string(), name: z.string(), web_url: z.string().nullable() })).optional(),
+  drives: z
+    .array(z.object({ id: z.string(), name: z.string(), drive_type: z.string().nullable(), web_url: z.string().nullable() }))
+    .optional(),
+  folders: z.array(z.object({ id: z.string(), name: z.string(), path: z.string(), web_url: z.string().nullable() })).optional(),
+  next_page_token: z.string().nullable(),
+});
+export type BrowseResult = z.infer<typeof BrowseResult>;
+
+const ConnParams = Kb.extend({ connection_id: z.string() });
+
+export const browseStorage = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connection/:connection_id/browse",
+  params: ConnParams,
+  query: BrowseQuery,
+  response: BrowseResult,
+  role: "MANAGER",
+  summary: "Browse a connection's storage (object store: drive_id is the bucket, path a prefix)",
+});
+
+export const resolveSite = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connection/:connection_id/resolve_site",
+  params: ConnParams,
+  // Required by the spec; checked after the box and connection are found (422 located at query.site_url).
+  query: z.object({ site_url: z.string().optional() }),
+  response: z.object({ id: z.string(), name: z.string(), web_url: z.string().nullable().optional() }),
+  role: "MANAGER",
+  summary: "Resolve a site URL of a site-based connection",
+});
+
+export const assumeRoleInfo = route({
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connections/s3/assume_role_info",
+  params: Kb,
+  response: z.object({ external_id: z.string(), role_name: z.string(), cloud_account_id: z.string().nullable() }),
+  role: "MANAGER",
+  summary: "What to trust for the object-store provider's assume-role credentials",
+});
+
+export const validateResources = route({
+  method: "POST",
+  path: "/api/v1/kb/:kbid/sync_config/:config_id/validate_resources",
+  params: Conf,
+  body: z.strictObject({ credentials: z.string(), resources: z.array(z.object({ file_id: z.string() })).max(1000) }),
+  response: z.object({
+    valid_resources: z.array(z.object({ file_id: z.string() })),
+    invalid_resources: z.array(z.object({ resource: z.object({ file_id: z.string() }), reason: z.string() })),
+  }),
+  role: "MANAGER",
+  summary: "Which files of a sync configuration's storage exist and would be synced",
+});

@@ -5,7 +5,19 @@ import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.createConnection, async ({ params, body }) => s.sync.createConnection(params.kbid, body.provider));
+  mount(app, api.createConnection, async ({ params, body }) =>
+    s.sync.createConnection(params.kbid, body.provider, body.credentials),
+  );
+  mount(app, api.browseStorage, async ({ params, query }) => s.sync.browse(params.kbid, params.connection_id, query));
+  mount(app, api.resolveSite, async ({ params, query }) => s.sync.resolveSite(params.kbid, params.connection_id, query.site_url));
+  mount(app, api.assumeRoleInfo, async ({ params }) => s.sync.assumeRoleInfo(params.kbid));
+  mount(app, api.validateResources, async ({ params, body }) =>
+    s.sync.validateResources(
+      params.kbid,
+      params.config_id,
+      body.resources.map((r) => r.file_id),
+    ),
+  );
   mount(app, api.listConnections, async ({ params }) => s.sync.connections(params.kbid));
   mount(app, api.getConnection, async ({ params }) => s.sync.connection(params.kbid, params.connection_id));
   mount(app, api.addConfig, async ({ params, body, principal }) =>

@@ -17,6 +17,16 @@ export const PROVIDERS: typeof api.PROVIDERS = [
   "filebox_oauth",
 ];
 export const addConfig: Routed<typeof api.addConfig> = { method: "POST", path: "/api/v1/kb/:kbid/sync_configs", stream: false };
+export const assumeRoleInfo: Routed<typeof api.assumeRoleInfo> = {
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connections/s3/assume_role_info",
+  stream: false,
+};
+export const browseStorage: Routed<typeof api.browseStorage> = {
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connection/:connection_id/browse",
+  stream: false,
+};
 export const createConnection: Routed<typeof api.createConnection> = {
   method: "POST",
   path: "/api/v1/kb/:kbid/external_connections",
@@ -58,6 +68,11 @@ export const listJobs: Routed<typeof api.listJobs> = {
   path: "/api/v1/kb/:kbid/sync_configs/:config_id/jobs",
   stream: false,
 };
+export const resolveSite: Routed<typeof api.resolveSite> = {
+  method: "GET",
+  path: "/api/v1/kb/:kbid/external_connection/:connection_id/resolve_site",
+  stream: false,
+};
 export const triggerSync: Routed<typeof api.triggerSync> = {
   method: "POST",
   path: "/api/v1/kb/:kbid/sync_configs/:config_id/sync",
@@ -66,5 +81,10 @@ export const triggerSync: Routed<typeof api.triggerSync> = {
 export const updateConfig: Routed<typeof api.updateConfig> = {
   method: "PATCH",
   path: "/api/v1/kb/:kbid/sync_configs/:config_id",
+  stream: false,
+};
+export const validateResources: Routed<typeof api.validateResources> = {
+  method: "POST",
+  path: "/api/v1/kb/:kbid/sync_config/:config_id/validate_resources",
   stream: false,
 };

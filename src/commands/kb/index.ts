@@ -8,6 +8,8 @@ import { kbExportCommand } from "./export.js";
 import { kbImportCommand } from "./import.js";
 import { kbListCommand } from "./list.js";
 import { kbInviteCommand, kbUsersCommand } from "./members.js";
+import { kbPullCommand } from "./pull.js";
+import { kbPushCommand } from "./push.js";
 import { kbShowCommand } from "./show.js";
 import { kbUpdateCommand } from "./update.js";
 import { kbUseCommand } from "./use.js";
@@ -26,5 +28,7 @@ export function kbCommand(ctx: Context): Command {
     .addCommand(kbInviteCommand(ctx))
     .addCommand(kbExportCommand(ctx))
     .addCommand(kbImportCommand(ctx))
+    .addCommand(kbPushCommand(ctx))
+    .addCommand(kbPullCommand(ctx))
     .addCommand(kbAgenticConfigCommand(ctx));
 }
