@@ -23,6 +23,7 @@ import * as mcp from "./routes/mcp.js";
 import * as members from "./routes/members.js";
 import * as models from "./routes/models.js";
 import * as nuaClients from "./routes/nua-clients.js";
+import * as nuaProcessing from "./routes/nua-processing.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
@@ -51,6 +52,7 @@ const AREAS: Area[] = [
   members.register,
   tokens.register,
   nuaClients.register,
+  nuaProcessing.register,
   backups.register,
   find.register,
   searchConfigs.register,

@@ -8,7 +8,7 @@ import { checkTables, registerConnection, type TableHealth } from "./health.js";
 import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
-import type { AccountDoc, InviteDoc, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
+import type { AccountDoc, InviteDoc, NuaClientDoc, NuaRequestDoc, NuaUsageDoc, PatDoc, UserDoc } from "./zone-records.js";
 
 /** The zone's tables (meta database): accounts, users, invitations, personal tokens, NUA clients. */
 export interface ZoneTables {
@@ -17,6 +17,9 @@ export interface ZoneTables {
   invites: DocTable<InviteDoc>;
   pats: DocTable<PatDoc>;
   nuaClients: DocTable<NuaClientDoc>;
+  /** Understanding-API processing requests and token usage per client. */
+  nuaRequests: DocTable<NuaRequestDoc>;
+  nuaUsage: DocTable<NuaUsageDoc>;
 }
 
 /** Everything stored for one knowledge box: its LanceDB tables and its blob folder. */
@@ -146,7 +149,7 @@ export class Store {
   static async open(dataDir: string, caches?: CacheSizes): Promise<Store> {
     const session = caches && openSession(caches);
     const meta = await openDb(join(dataDir, "meta"), session);
-    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients] = await Promise.all([
+    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage] = await Promise.all([
       DocTable.open<KbDoc>(meta, "kbs"),
       DocTable.open<ServiceAccountDoc>(meta, "service_accounts"),
       DocTable.open<AccountDoc>(meta, "accounts"),
@@ -154,8 +157,10 @@ export class Store {
       DocTable.open<InviteDoc>(meta, "invites"),
       DocTable.open<PatDoc>(meta, "personal_tokens"),
       DocTable.open<NuaClientDoc>(meta, "nua_clients"),
+      DocTable.open<NuaRequestDoc>(meta, "nua_requests"),
+      DocTable.open<NuaUsageDoc>(meta, "nua_usage"),
     ]);
-    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients };
+    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage };
     const store = new Store(dataDir, session, meta, kbs, accounts, zone);
     await store.sweep();
     return store;
@@ -256,4 +261,14 @@ export type { TableHealth } from "./health.js";
 export { extractedBlobKey, type FieldKey, fieldRecordKey, fileBlobKey, paragraphId, resourceBlobPrefix, ridOf } from "./keys.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
-export type { AccountDoc, AccountRole, InviteDoc, KbMemberRole, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
+export type {
+  AccountDoc,
+  AccountRole,
+  InviteDoc,
+  KbMemberRole,
+  NuaClientDoc,
+  NuaRequestDoc,
+  NuaUsageDoc,
+  PatDoc,
+  UserDoc,
+} from "./zone-records.js";
