@@ -15,7 +15,7 @@ export interface KbResolvers {
   kb: (kbid: string) => (KbDoc & { account: string }) | undefined;
 }
 
-const NUA_PATHS = /^\/api\/v1\/(predict|processing)(\/|$)/;
+const NUA_PATHS = /^\/api\/v[12]\/(predict|processing)(\/|$)/;
 
 /** May this caller touch that knowledge box? Ids are UUIDs, equal in any case. */
 export function sees(p: Principal, kbid: string, r?: Pick<KbResolvers, "kb">): boolean {

@@ -114,8 +114,8 @@ export type ListRequestsQuery = z.infer<typeof ListRequestsQuery>;
 const ListOut = z.object({ results: z.array(ProcessingRequest), cursor: z.string().nullable() });
 const Id = z.object({ processing_id: z.string().max(128) });
 
-/** The understanding API: any authenticated caller; what it sees is its own client's requests. */
-const nua = { scope: "authenticated", role: "READER" } as const;
+/** The understanding API: a NUA key, an account-wide key or the socket owner (a key of one knowledge box has no client). */
+const nua = { scope: "account", role: "READER" } as const;
 
 export const uploadToProcess = route({
   method: "POST",

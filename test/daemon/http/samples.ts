@@ -44,6 +44,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   email: "someone@example.com",
   client_id: SOME_ID,
   request_id: SOME_ID,
+  processing_id: SOME_ID,
 };
 
 /**
