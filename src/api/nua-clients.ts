@@ -21,6 +21,7 @@ export const NuaClient = z.object({
   tokens_used: z.number().int().optional(),
   local: z.boolean().optional(),
 });
+export type NuaClientRecord = z.infer<typeof NuaClient>;
 const KeyOut = z.object({ token: z.string(), client_id: z.string(), internal_id: z.string() });
 
 export const listNuaClients = route({

@@ -72,6 +72,7 @@ export const PushPayload = z.looseObject({
   webhook_config: WebhookConfig.nullable().optional(),
 });
 export type PushPayload = z.infer<typeof PushPayload>;
+export type PushInput = z.input<typeof PushPayload>;
 
 export const PushResponse = z.object({
   seqid: z.number().int().nullable(),
@@ -201,3 +202,4 @@ export const NuaUsage = z.object({
   by_kind: z.record(z.string(), z.number().int()),
   requests: z.number().int(),
 });
+export type ProcessingEvent = z.infer<typeof ProcessingEvent>;
