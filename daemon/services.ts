@@ -28,6 +28,7 @@ import { NuaUsage } from "./nua/usage.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
+import { GraphService } from "./search/graph.js";
 import { SearchService } from "./search/service.js";
 import type { DaemonSettings } from "./settings/index.js";
 import { Store } from "./store/index.js";
@@ -89,6 +90,8 @@ export interface Services {
   feedback: FeedbackService;
   /** Entities groups the user defines (daemon/kbs). */
   entities: EntitiesGroupService;
+  /** Graph search over the relations of resources (daemon/search/graph.ts). */
+  graph: GraphService;
   vectorsets: VectorsetService;
   /** Resource summaries, extractive or generated (daemon/ask). */
   summarize: SummarizeService;
@@ -199,6 +202,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     kvSchemas: new KvSchemaService(kbs),
     feedback: new FeedbackService(kbs),
     entities: new EntitiesGroupService(kbs),
+    graph: new GraphService(kbs),
     vectorsets: new VectorsetService(kbs, models, learning),
     ask,
     summarize: new SummarizeService(kbs, resources, settings.generation),

@@ -11,6 +11,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   /** Text analysis (tokens, stems, languages): the store computes keyword terms with it on write. */
   text: [],
   store: ["text"],
+  /** Named entities and their relations (compromise + the user's entities groups): pure, no storage. */
+  entities: [],
   /** The outbound-fetch policy: every fetch the daemon makes for a request goes through it. */
   net: ["errors"],
   models: ["errors", "net"],
@@ -19,8 +21,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   zone: ["errors", "store", "auth"],
   kbs: ["errors", "store", "models", "net"],
   resources: ["errors", "store", "kbs"],
-  search: ["errors", "text", "store", "models", "kbs", "resources", "auth"],
-  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net"],
+  search: ["errors", "text", "store", "models", "kbs", "resources", "auth", "entities"],
+  ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net", "entities"],
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
   backup: ["errors", "lifecycle", "store", "kbs"],

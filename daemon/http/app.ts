@@ -15,6 +15,7 @@ import * as catalog from "./routes/catalog.js";
 import * as daemon from "./routes/daemon.js";
 import * as doctor from "./routes/doctor.js";
 import * as find from "./routes/find.js";
+import * as graph from "./routes/graph.js";
 import * as kbSettings from "./routes/kb-settings.js";
 import * as kbs from "./routes/kbs.js";
 import * as labelsets from "./routes/labelsets.js";
@@ -71,6 +72,7 @@ const AREAS: Area[] = [
   standalone.register,
   kbSettings.register,
   sdkExtras.register,
+  graph.register,
 ];
 
 export interface AppOptions {

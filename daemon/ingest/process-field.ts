@@ -1,5 +1,6 @@
 import type { FieldError } from "../../src/api/common.js";
 import type { ConversationField, FileField, KeyValueField, LinkField, TextField } from "../../src/api/fields.js";
+import type { Relation } from "../entities/index.js";
 import type { FetchPolicy } from "../net/outbound.js";
 import type { BlobStore } from "../store/blobs.js";
 import type { FieldDoc } from "../store/index.js";
@@ -32,6 +33,8 @@ export interface FieldOutcome {
   languages: string[];
   /** The title the content gives itself (a page's <title>, a Markdown heading), when it has one. */
   title?: string;
+  /** The relations of the entities found in the field (ingest/entities.ts). */
+  relations?: Relation[];
 }
 
 /** Where file fields find their bytes (the blob store, or a path handed to an extraction worker). */

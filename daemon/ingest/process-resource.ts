@@ -3,6 +3,7 @@ import { fieldKey } from "../resources/fields.js";
 import { type FieldDoc, fieldRecordKey, type KbStore, type ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import { embedRows, type VectorsetEmbedder } from "./embed.js";
+import { annotateEntities, applyRelations } from "./entities.js";
 import {
   type BlobPaths,
   type FieldOutcome,
@@ -71,6 +72,7 @@ async function indexRows(
 ): Promise<ParagraphRow[]> {
   if (outcome.status !== "PROCESSED") return [];
   const rows = buildRows(res, doc.type, doc.id, outcome.units, outcome.mime);
+  await annotateEntities(ctx.store, res, doc, outcome, rows);
   try {
     const embedders = await ctx.embedders();
     stats.embedded += await embedRows(ctx.store.paragraphs, res.id, fieldKey(doc.type, doc.id), rows, embedders, ctx.signal);
@@ -210,6 +212,7 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
     applied.push(r);
   }
   applyLanguages(next, applied);
+  applyRelations(next, applied);
   next.metadata.status = aggregateStatus(next);
   if (JSON.stringify(next) === JSON.stringify(cur)) return undefined;
   return ctx.store.resources.put(rid, next);

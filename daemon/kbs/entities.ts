@@ -5,27 +5,50 @@ import type { KbService } from "./service.js";
 
 type Stored = EntitiesGroup & { id: string };
 
-/** The entities groups a user defines for a knowledge box (stored; not yet matched in text). */
+/** The entities groups a user defines for a knowledge box (ingestion matches them in text: daemon/ingest/entities.ts). */
 export class EntitiesGroupService {
   private readonly docs: KbDocs<Stored>;
   constructor(private readonly kbs: KbService) {
     this.docs = new KbDocs(kbs, "entities_groups");
   }
 
+  /** The user's groups, then the families ingestion found in text (PERSON, LOC...) that no group of the user names. */
   async list(kbid: string) {
     const kb = this.kbs.require(kbid);
     const groups = [...(await this.docs.of(kbid)).values()].sort((a, b) => a.id.localeCompare(b.id));
-    return {
-      uuid: kb.uuid,
-      groups: Object.fromEntries(groups.map((g) => [g.id, { title: g.title, color: g.color, custom: g.custom, entities: {} }])),
-    };
+    const out: Record<string, Omit<EntitiesGroup, "entities"> & { entities: Record<string, never> }> = Object.fromEntries(
+      groups.map((g) => [g.id, { title: g.title, color: g.color, custom: g.custom, entities: {} }]),
+    );
+    for (const family of (await this.found(kbid)).keys()) out[family] ??= { title: family, custom: false, entities: {} };
+    return { uuid: kb.uuid, groups: out };
   }
 
   async get(kbid: string, group: string): Promise<EntitiesGroup> {
     const g = (await this.docs.of(kbid)).get(group);
-    if (!g) throw notFound(`Entities group ${group} does not exist`);
-    const { id: _id, ...rest } = g;
-    return rest;
+    if (g) {
+      const { id: _id, ...rest } = g;
+      return rest;
+    }
+    const values = (await this.found(kbid)).get(group);
+    if (!values) throw notFound(`Entities group ${group} does not exist`);
+    const entities = Object.fromEntries([...values].sort().map((v) => [v, { value: v, merged: false, represents: [] }]));
+    return { title: group, custom: false, entities };
+  }
+
+  /** The entities ingestion found, by family, from the relations resources keep (daemon/ingest/entities.ts). */
+  private async found(kbid: string): Promise<Map<string, Set<string>>> {
+    const { store } = await this.kbs.open(kbid, "Knowledge Box not found");
+    const out = new Map<string, Set<string>>();
+    for (const r of store.resources.values())
+      for (const rels of Object.values(r.field_relations ?? {}))
+        for (const rel of rels as { to?: { type?: string; group?: string; value?: string } }[]) {
+          const to = rel.to;
+          if (to?.type !== "entity" || !to.group || !to.value) continue;
+          const set = out.get(to.group) ?? new Set<string>();
+          set.add(to.value);
+          out.set(to.group, set);
+        }
+    return out;
   }
 
   async create(kbid: string, body: CreateEntitiesGroup): Promise<null> {
@@ -36,6 +59,7 @@ export class EntitiesGroupService {
   }
 
   async update(kbid: string, group: string, body: UpdateEntitiesGroup): Promise<null> {
+    if (!(await this.docs.of(kbid)).has(group)) throw notFound(`Entities group ${group} does not exist`);
     const cur = await this.get(kbid, group);
     const entities = { ...cur.entities, ...body.add };
     for (const [k, v] of Object.entries(body.update)) {

@@ -1,6 +1,6 @@
 import { FIELD_MAP, type FieldType, LETTER_FIELD } from "../../src/api/common.js";
 import type { Show } from "../../src/api/resources.js";
-import { type FieldDoc, fieldRecordKey, type ResourceDoc } from "../store/index.js";
+import { type FieldDoc, fieldRecordKey, type ResourceDoc, resourceRelations } from "../store/index.js";
 import { conversationValue, extractedView } from "./field-view.js";
 
 export interface ViewOptions {
@@ -47,7 +47,10 @@ export function resourceView(
   if (show.has("basic")) Object.assign(out, basicView(r));
   if (show.has("origin") && r.origin) out.origin = r.origin;
   if (show.has("extra") && r.extra) out.extra = r.extra;
-  if (show.has("relations") && r.relations) out.relations = r.relations;
+  if (show.has("relations")) {
+    const rels = resourceRelations(r);
+    if (rels.length) out.relations = rels;
+  }
   if (show.has("security") && r.security) out.security = r.security;
   if (show.has("values") || show.has("extracted") || show.has("errors")) out.data = dataView(r, fields ?? new Map(), show, opts);
   return out;

@@ -2,7 +2,7 @@ import type { FindResponse } from "../../src/api/find.js";
 import type { CatalogBody, SearchBody } from "../../src/api/search.js";
 import type { KbService } from "../kbs/service.js";
 import { basicView, resourceView } from "../resources/view.js";
-import { fieldRecordKey, type ResourceDoc } from "../store/index.js";
+import { fieldRecordKey, type ResourceDoc, resourceRelations } from "../store/index.js";
 import { fold, words } from "../text/analyzer.js";
 import { compileExpr } from "./filters.js";
 import { inWindow, pathMatches, resourceFacets, resourceMatches } from "./resource-props.js";
@@ -245,11 +245,9 @@ export class CatalogService {
     const entities = new Map<string, { value: string; family: string }>();
     if (features.includes("entities") && prefix) {
       for (const r of store.resources.values()) {
-        for (const rel of [...((r.usermetadata?.relations as unknown[]) ?? []), ...((r.relations as unknown[]) ?? [])] as {
-          to?: { type?: string; group?: string; value?: string };
-        }[]) {
+        for (const rel of resourceRelations(r) as { to?: { type?: string; group?: string; value?: string } }[]) {
           const to = rel.to;
-          if (to?.type === "entity" && to.value && fold(to.value).startsWith(prefix))
+          if (to?.type === "entity" && to.value && startsAWord(fold(to.value), prefix))
             entities.set(`${to.group}/${to.value}`, { value: to.value, family: to.group ?? "" });
         }
       }
@@ -297,4 +295,9 @@ function flatten(r: FindResponse) {
     }
   }
   return out.sort((a, b) => (a.p.order as number) - (b.p.order as number));
+}
+
+/** Does the name, or one of its words, start with the prefix ("cur" names "Marie Curie")? */
+function startsAWord(name: string, prefix: string): boolean {
+  return name.startsWith(prefix) || name.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(prefix));
 }

@@ -2,7 +2,7 @@
  * The relations of a find or ask (`features: relations`): the entities a query names, and what the
  * knowledge box relates them to, from the relations resources carry (user relations and stored ones).
  */
-import type { ResourceDoc } from "../store/index.js";
+import { type ResourceDoc, resourceRelations } from "../store/index.js";
 import { fold } from "../text/analyzer.js";
 
 type NodeType = "entity" | "label" | "resource" | "user";
@@ -40,7 +40,7 @@ export interface Relations {
 
 /** Every relation a resource carries; one without `from` starts at the resource itself. */
 export function relationsOf(r: ResourceDoc): { from: Node; to: Node; rel: StoredRelation }[] {
-  const all = [...((r.usermetadata?.relations as unknown[]) ?? []), ...((r.relations as unknown[]) ?? [])] as StoredRelation[];
+  const all = resourceRelations(r) as StoredRelation[];
   const out: { from: Node; to: Node; rel: StoredRelation }[] = [];
   for (const rel of all) {
     if (!rel?.to?.value) continue;

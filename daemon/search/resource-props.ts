@@ -1,5 +1,5 @@
 import type { CatalogProp } from "../../src/api/filters.js";
-import type { ResourceDoc } from "../store/index.js";
+import { type ResourceDoc, resourceRelations } from "../store/index.js";
 
 /**
  * Resource-level filter properties and facets, evaluated against the resource records (kept in
@@ -81,7 +81,7 @@ function mimeMatches(mime: string | undefined, type: string, subtype?: string): 
 }
 
 function hasEntity(r: ResourceDoc, subtype: string, value?: string): boolean {
-  const rels = [...((r.usermetadata?.relations as unknown[]) ?? []), ...((r.relations as unknown[]) ?? [])] as {
+  const rels = resourceRelations(r) as {
     to?: { type?: string; group?: string; value?: string };
   }[];
   return rels.some((x) => x.to?.type === "entity" && x.to.group === subtype && (value === undefined || x.to.value === value));

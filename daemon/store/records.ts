@@ -58,6 +58,8 @@ export interface ResourceDoc {
   hidden?: boolean;
   security?: { access_groups: string[] };
   relations?: unknown[];
+  /** Relations processing found, by field key (upstream Relation shape): served with `relations`. */
+  field_relations?: Record<string, unknown[]>;
   created: string;
   modified: string;
   last_seqid: number;
@@ -98,4 +100,17 @@ export interface ServiceAccountDoc {
   account_id?: string;
   created: string;
   keys: { id: string; created: string; expires: string; hash: string }[];
+}
+
+/** Every relation a resource carries: the user's (usermetadata, `relations`) once each, then those processing found. */
+export function resourceRelations(r: ResourceDoc): unknown[] {
+  const user = r.usermetadata?.relations ?? [];
+  const extra = r.relations ?? [];
+  let out: unknown[] = user;
+  if (extra.length) {
+    const seen = new Set(user.map((x) => JSON.stringify(x)));
+    out = [...user, ...extra.filter((x) => !seen.has(JSON.stringify(x)))];
+  }
+  const found = r.field_relations ? Object.values(r.field_relations) : [];
+  return found.length ? [...out, ...found.flat()] : out;
 }

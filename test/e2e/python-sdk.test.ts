@@ -89,7 +89,11 @@ describe("fields, as the SDK parses them", () => {
     const f = up.ResourceField.parse(r.json);
     const meta = f.extracted?.metadata?.metadata;
     expect(meta?.paragraphs.length).toBeGreaterThan(0);
-    expect(meta).toMatchObject({ links: [], ner: {}, entities: {}, classifications: [], positions: {} });
+    expect(meta).toMatchObject({ links: [], classifications: [] });
+    // The body names Maria Lopez: ingestion found her (daemon/entities).
+    expect(meta?.ner["Maria Lopez"]).toBe("PERSON");
+    expect(meta?.positions["PERSON/Maria Lopez"]?.position).toHaveLength(1);
+    expect(meta?.entities.processor.entities).toContainEqual(expect.objectContaining({ text: "Maria Lopez", label: "PERSON" }));
   });
 
   it("show=error answers the status", async () => {
@@ -422,7 +426,10 @@ describe("entities groups", () => {
     expect(made.status).toBe(200);
     expect((await call("POST", `/kb/${kbid}/entitiesgroups`, { group: "PEOPLE" })).status).toBe(409);
     const all = up.KnowledgeBoxEntities.parse((await call("GET", `/kb/${kbid}/entitiesgroups`)).json);
-    expect(all).toEqual({ uuid: kbid, groups: { PEOPLE: { title: "People", custom: true } } });
+    expect(all.uuid).toBe(kbid);
+    expect(all.groups.PEOPLE).toEqual({ title: "People", custom: true });
+    // Beside the user's groups, the families ingestion found in the corpus (Maria Lopez is a PERSON).
+    expect(all.groups.PERSON).toEqual({ title: "PERSON", custom: false });
     await call("PATCH", `/kb/${kbid}/entitiesgroup/PEOPLE`, { add: { bob: { value: "Bob" } }, delete: ["maria"] });
     const g = up.EntitiesGroup.parse((await call("GET", `/kb/${kbid}/entitiesgroup/PEOPLE`)).json);
     expect(Object.keys(g.entities)).toEqual(["bob"]);

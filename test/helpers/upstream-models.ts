@@ -189,3 +189,20 @@ export const EntitiesGroup = z.object({
   custom: z.boolean().optional(),
   entities: z.record(z.string(), UpEntity),
 });
+
+const RelationNodeType = z.enum(["entity", "label", "resource", "user"]);
+/** graph.responses.GraphNode */
+export const GraphNode = z.object({ value: z.string(), type: RelationNodeType, group: z.string() });
+/** graph.responses.GraphRelation */
+export const GraphRelation = z.object({
+  label: z.string(),
+  type: z.enum(["CHILD", "ABOUT", "ENTITY", "COLAB", "SYNONYM", "OTHER"]),
+});
+/** graph.responses.GraphSearchResponse */
+export const GraphSearchResponse = z.object({
+  paths: z.array(z.object({ source: GraphNode, relation: GraphRelation, destination: GraphNode })),
+});
+/** graph.responses.GraphNodesSearchResponse */
+export const GraphNodesSearchResponse = z.object({ nodes: z.array(GraphNode) });
+/** graph.responses.GraphRelationsSearchResponse */
+export const GraphRelationsSearchResponse = z.object({ relations: z.array(GraphRelation) });

@@ -1,0 +1,181 @@
+/**
+ * Named entities of a text, found locally: people, places, organisations, dates and numbers by the
+ * `compromise` NLP library (English), and every entity of the user's entities groups (with its
+ * synonyms, `represents`) matched as whole words in any language.
+ */
+import nlp from "compromise";
+
+/** A span of text: offsets in UTF-16 code units, `end` exclusive. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** One entity found in a text: its family (`PERSON`, `LOC`, a group id), its text and where it occurs. */
+export interface FoundEntity {
+  label: string;
+  text: string;
+  positions: Span[];
+}
+
+/** A user's entities group as matching needs it (daemon/kbs/entities.ts stores them). */
+export interface EntityGroupDef {
+  id: string;
+  entities: Record<string, { value: string; represents?: string[]; merged?: boolean }>;
+}
+
+/** The families the NLP library finds, with the upstream processor's labels. */
+export const NLP_LABELS = { people: "PERSON", places: "LOC", organizations: "ORG", dates: "DATE", numbers: "NUMBER" } as const;
+
+export interface ExtractOptions {
+  /** The text's language (ISO 639-1); the NLP families run for English or an unknown language only. */
+  language?: string;
+  /** Run the NLP library (default true); user groups are matched either way. */
+  nlp?: boolean;
+}
+
+/** A relation between two entities of one sentence: the verb between them. */
+export interface FoundRelation {
+  from: { label: string; text: string; span: Span };
+  to: { label: string; text: string; span: Span };
+  label: string;
+}
+
+/** What one text holds: its entities and the relations its sentences state between them. */
+export interface Analysis {
+  entities: FoundEntity[];
+  relations: FoundRelation[];
+}
+
+interface Hit {
+  label: string;
+  text: string;
+  span: Span;
+}
+
+type Offset = { offset?: { start: number; length: number } };
+// A trailing full stop, comma... belongs to the sentence, not the entity.
+const TRAIL = /[\s.,;:!?)"'\]]+$/u;
+const LEAD = /^[\s("'[]+/u;
+
+/** The spans of a compromise view, trimmed of surrounding punctuation, as hits of one label. */
+function hitsOf(view: { json: (o: object) => unknown }, label: string, text: string): Hit[] {
+  const out: Hit[] = [];
+  for (const m of view.json({ offset: true, terms: false, text: false }) as Offset[]) {
+    if (!m.offset) continue;
+    let start = m.offset.start;
+    let end = start + m.offset.length;
+    const raw = text.slice(start, end);
+    const lead = LEAD.exec(raw)?.[0].length ?? 0;
+    const trail = TRAIL.exec(raw)?.[0].length ?? 0;
+    start += lead;
+    end -= trail;
+    if (end <= start) continue;
+    out.push({ label, text: text.slice(start, end), span: { start, end } });
+  }
+  return out;
+}
+
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Compiled matchers of entities groups, cached by the groups' content. */
+const compiled = new Map<string, { re: RegExp; canon: Map<string, { label: string; text: string }> }[]>();
+
+function matchersOf(groups: EntityGroupDef[]) {
+  const key = JSON.stringify(groups);
+  const hit = compiled.get(key);
+  if (hit) return hit;
+  const out = groups.flatMap((g) => {
+    const canon = new Map<string, { label: string; text: string }>();
+    for (const e of Object.values(g.entities)) {
+      if (e.merged) continue;
+      for (const term of [e.value, ...(e.represents ?? [])]) {
+        const t = term.trim();
+        if (t) canon.set(t.toLowerCase(), { label: g.id, text: e.value });
+      }
+    }
+    if (!canon.size) return [];
+    const alts = [...canon.keys()].sort((a, b) => b.length - a.length).map(reEscape);
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join("|")})(?![\\p{L}\\p{N}])`, "giu");
+    return [{ re, canon }];
+  });
+  if (compiled.size > 64) compiled.clear();
+  compiled.set(key, out);
+  return out;
+}
+
+/** Occurrences of the groups' entities (and their synonyms) in the text, as whole words, any case. */
+function groupHits(text: string, groups: EntityGroupDef[]): Hit[] {
+  const out: Hit[] = [];
+  for (const { re, canon } of matchersOf(groups)) {
+    for (const m of text.matchAll(re)) {
+      const c = canon.get(m[0].toLowerCase());
+      if (c && m.index !== undefined) out.push({ ...c, span: { start: m.index, end: m.index + m[0].length } });
+    }
+  }
+  return out;
+}
+
+/** Entities and relations of one text (a paragraph): see extractEntities for the entities alone. */
+export function analyse(text: string, groups: EntityGroupDef[] = [], opts: ExtractOptions = {}): Analysis {
+  const hits = groupHits(text, groups);
+  const relations: FoundRelation[] = [];
+  const lang = opts.language?.toLowerCase();
+  if (opts.nlp !== false && (!lang || lang === "en") && /\p{L}/u.test(text)) {
+    const doc = nlp(text);
+    const named = [
+      ...hitsOf(doc.people(), NLP_LABELS.people, text),
+      ...hitsOf(doc.places(), NLP_LABELS.places, text),
+      ...hitsOf(doc.organizations(), NLP_LABELS.organizations, text),
+    ];
+    const dates = hitsOf(doc.match("#Date+"), NLP_LABELS.dates, text);
+    // A number inside a date ("March 3, 1921") is part of the date.
+    const numbers = hitsOf(doc.match("#Value+"), NLP_LABELS.numbers, text).filter(
+      (n) => !dates.some((d) => overlaps(d.span, n.span)),
+    );
+    // A group's entity wins over the library's reading of the same words.
+    hits.push(...[...named, ...dates, ...numbers].filter((h) => !hits.some((g) => overlaps(g.span, h.span))));
+    const verbs = hitsOf(doc.verbs(), "VERB", text);
+    const sentences = hitsOf(doc.sentences(), "S", text);
+    relations.push(...sentenceRelations(hits, verbs, sentences));
+  }
+  return { entities: group(hits), relations };
+}
+
+/** Families that take part in relations (dates and numbers qualify, they relate nothing). */
+const RELATABLE = new Set<string>([NLP_LABELS.people, NLP_LABELS.places, NLP_LABELS.organizations]);
+
+/** Consecutive entities of a sentence with a verb between them: `Marie Curie -[met]-> Albert Einstein`. */
+function sentenceRelations(hits: Hit[], verbs: Hit[], sentences: Hit[]): FoundRelation[] {
+  const named = hits.filter((h) => RELATABLE.has(h.label) || !Object.values(NLP_LABELS).includes(h.label as never));
+  named.sort((a, b) => a.span.start - b.span.start);
+  const out: FoundRelation[] = [];
+  for (const s of sentences) {
+    const inS = named.filter((h) => h.span.start >= s.span.start && h.span.end <= s.span.end);
+    for (let i = 0; i + 1 < inS.length; i++) {
+      const [a, b] = [inS[i], inS[i + 1]];
+      const verb = verbs.find((v) => v.span.start >= a.span.end && v.span.end <= b.span.start);
+      if (!verb) continue;
+      out.push({ from: { ...a }, to: { ...b }, label: verb.text.toLowerCase() });
+    }
+  }
+  return out;
+}
+
+/** Hits grouped by label and text, positions in order. */
+function group(hits: Hit[]): FoundEntity[] {
+  const by = new Map<string, FoundEntity>();
+  for (const h of [...hits].sort((a, b) => a.span.start - b.span.start)) {
+    const k = `${h.label}\u0000${h.text}`;
+    const e = by.get(k) ?? { label: h.label, text: h.text, positions: [] };
+    e.positions.push(h.span);
+    by.set(k, e);
+  }
+  return [...by.values()];
+}
+
+/** The named entities of a text and of the user's entities groups, each with its positions. */
+export function extractEntities(text: string, groups: EntityGroupDef[] = [], opts: ExtractOptions = {}): FoundEntity[] {
+  return analyse(text, groups, opts).entities;
+}
