@@ -28,7 +28,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   backup: ["errors", "lifecycle", "store", "kbs"],
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net"],
   /** The understanding API's processing and usage: each client's internal box, through the ingestion queue. */
-  nua: ["errors", "lifecycle", "store", "kbs", "resources", "ingest", "net", "auth", "zone"],
+  nua: ["errors", "lifecycle", "text", "store", "kbs", "resources", "ingest", "net", "auth", "zone", "entities"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The typed settings: builds each area's settings type from the environment. */

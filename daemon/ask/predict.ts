@@ -13,6 +13,7 @@ import {
 } from "../models/generate/types.js";
 import type { Embedder } from "../models/types.js";
 import { renderContext } from "./prompt.js";
+import { modelRephrase } from "./rephrase.js";
 
 /** What Predict Sentences needs of the model service. */
 export interface SentenceModels {
@@ -168,6 +169,19 @@ export class PredictService {
       query: text,
       rephrased_query: "",
     };
+  }
+
+  /**
+   * A query rephrased by a generative model with `prompt` ({question} marks where the query goes); the
+   * extractive generator cannot rephrase, so the query comes back unchanged.
+   */
+  async rephrase(
+    text: string,
+    o: { prompt?: string; model?: string; kbid?: string; untrusted: boolean; signal?: AbortSignal },
+  ): Promise<string> {
+    const g = this.generator(o.model, o.kbid, o.untrusted, ["body", "generative_model"]);
+    if (g.kind === "extractive" || !text) return text;
+    return modelRephrase(g, o.prompt, text, [], o.signal);
   }
 
   /** Models this daemon can run: generators and installed embedders. */

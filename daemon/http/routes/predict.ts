@@ -4,6 +4,7 @@ import { chatCompletion, modelList, modelRecord, predictChat, sentences } from "
 import type { Principal } from "../../auth/principal.js";
 import { clientOf } from "../../nua/caller.js";
 import { metered } from "../../nua/meter.js";
+import { analyseQuery } from "../../nua/query.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
@@ -43,12 +44,35 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.predictSentencesKb, async ({ params, body, principal }) =>
     meter(principal, "predict", body, () => sentences(p, body, params.kbid)),
   );
-  mount(app, api.predictQuery, async ({ body, principal }) => meter(principal, "predict", body, () => p.query(body.text ?? "")));
-  mount(app, api.predictQueryKb, async ({ params, body, principal }) =>
-    meter(principal, "predict", body, () => p.query(body.text ?? "", params.kbid)),
+  /** Query analysis: the vector (PredictService), then language, stop words, entities and the rephrased query. */
+  const query = async (
+    q: { text?: unknown; rephrase?: unknown; rephrase_prompt?: unknown; generative_model?: unknown },
+    kbid: string | undefined,
+    signal: AbortSignal,
+    principal: Principal,
+  ) => {
+    const text = typeof q.text === "string" ? q.text : "";
+    const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+    const rephrased =
+      q.rephrase === true || q.rephrase === "true"
+        ? await p.rephrase(text, {
+            prompt: str(q.rephrase_prompt),
+            model: str(q.generative_model),
+            kbid,
+            untrusted: principal.via !== "socket",
+            signal,
+          })
+        : undefined;
+    return analyseQuery(await p.query(text, kbid), text, rephrased);
+  };
+  mount(app, api.predictQuery, async ({ body, principal, signal }) =>
+    meter(principal, "predict", body, () => query(body, undefined, signal, principal)),
   );
-  mount(app, api.predictQueryGet, async ({ query, principal }) =>
-    meter(principal, "predict", query, () => p.query(String(query.text ?? ""))),
+  mount(app, api.predictQueryKb, async ({ params, body, principal, signal }) =>
+    meter(principal, "predict", body, () => query(body, params.kbid, signal, principal)),
+  );
+  mount(app, api.predictQueryGet, async ({ query: q, principal, signal }) =>
+    meter(principal, "predict", q, () => query(q, undefined, signal, principal)),
   );
   mount(app, { hosted: api.listModels, openai: api.openaiModels }, async () => modelList(p));
   mount(app, api.getModel, async ({ params }) => modelRecord(p, params.model_id));

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as predict from "../../src/api/predict.js";
+import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OpenAiStandIn } from "../helpers/openai-standin.js";
+
+// Predict Query: language, stop words, entities and rephrasing, computed locally.
+let d: TestDaemon;
+let llm: OpenAiStandIn;
+
+beforeAll(async () => {
+  llm = await OpenAiStandIn.start();
+  d = await startTestDaemon({ env: { ...OFFLINE, KBOX_FETCH_ALLOW: "127.0.0.1" } });
+});
+afterAll(async () => {
+  await d.stop();
+  await llm.stop();
+});
+
+const analyse = (body: Record<string, unknown>) => d.client.call(predict.predictQuery, { body }) as Promise<Record<string, any>>;
+
+describe("Predict Query", () => {
+  it("detects the language of long and short queries and lists their stop words", async () => {
+    const en = await analyse({ text: "What is the discovery of Marie Curie in Paris?" });
+    expect(en.language).toBe("en");
+    // English stop words are the keyword analyzer's (Lucene's set): the words search drops too.
+    expect(en.stop_words).toEqual(["is", "the", "of", "in"]);
+    const es = await analyse({ text: "dónde está la casa de los abuelos" });
+    expect(es.language).toBe("es");
+    expect(es.stop_words).toEqual(expect.arrayContaining(["la", "de", "los"]));
+    const fr = await analyse({ text: "le chat et la souris" });
+    expect(fr.language).toBe("fr");
+  });
+
+  it("finds named entities with their offsets", async () => {
+    const text = "What did Marie Curie discover in Paris in 1898?";
+    const r = await analyse({ text });
+    const byLabel = Object.fromEntries(r.entities.tokens.map((t: any) => [t.ner, t]));
+    expect(byLabel.PERSON.text).toBe("Marie Curie");
+    expect(text.slice(byLabel.PERSON.start, byLabel.PERSON.end)).toBe("Marie Curie");
+    expect(byLabel.LOC.text).toBe("Paris");
+  });
+
+  it("rephrases with the rephrase_prompt through the generative model; the extractive one keeps the query", async () => {
+    llm.script = () => ({ chunks: ["radioactivity discoveries of Marie Curie"] });
+    const r = await analyse({
+      text: "what did she find",
+      rephrase: true,
+      rephrase_prompt: "Rewrite for search: {question}",
+      generative_model: `openai:tiny@${llm.url}`,
+    });
+    expect(r.rephrased_query).toBe("radioactivity discoveries of Marie Curie");
+    const sent = JSON.stringify(llm.requests.at(-1)?.messages);
+    expect(sent).toContain("Rewrite for search: what did she find");
+    const plain = await analyse({ text: "what did she find", rephrase: true, generative_model: "extractive" });
+    expect(plain.rephrased_query).toBe("what did she find");
+  });
+});
