@@ -12,6 +12,7 @@ import {
   type Generator,
 } from "../models/generate/types.js";
 import type { Embedder } from "../models/types.js";
+import { contextScores } from "./predict-extras.js";
 import { renderContext } from "./prompt.js";
 import { modelRephrase } from "./rephrase.js";
 
@@ -100,6 +101,11 @@ export class PredictService {
     const entries = Array.isArray(qc) ? qc.map((t, i) => [`context/${i}`, t] as const) : Object.entries(qc);
     const order = body.query_context_order ?? {};
     entries.sort((a, b) => (order[a[0]] ?? 0) - (order[b[0]] ?? 0));
+    // rerank_context: the passages that match the question best come first (a stable sort keeps ties in order).
+    if (body.rerank_context) {
+      const scores = contextScores(body.question, entries);
+      entries.sort((a, b) => scores[b[0]] - scores[a[0]]);
+    }
     const footnotes = body.citations === "llm_footnotes";
     const context: ContextPiece[] = entries.map(([id, text], i) => ({
       id,

@@ -55,3 +55,49 @@ describe("Predict Query", () => {
     expect(plain.rephrased_query).toBe("what did she find");
   });
 });
+
+describe("Predict Chat: rerank_context and citations", () => {
+  const query_context = {
+    weather: "It rained all week in the valley.",
+    vault: "The vault opens at noon on weekdays.",
+    lunch: "Lunch is served at one in the hall.",
+  };
+
+  it("scores every context, puts the best first, and cites the passages the answer rests on (JSON form)", async () => {
+    const r = (await d.client.call(predict.predictChat, {
+      body: {
+        question: "When does the vault open?",
+        query_context,
+        rerank_context: true,
+        citations: "default",
+        generative_model: "extractive",
+      },
+      headers: { "x-synchronous": "true" },
+    })) as Record<string, any>;
+    expect(r.answer).toContain("The vault opens at noon");
+    expect(r.context_scores.vault).toBe(1);
+    expect(r.context_scores.vault).toBeGreaterThan(r.context_scores.weather);
+    expect(Object.keys(r.citations)).toEqual(["vault"]);
+    const [start, end] = r.citations.vault[0];
+    expect(r.answer.slice(start, end)).toContain("vault opens at noon");
+  });
+
+  it("streams the scores first and the citations before meta", async () => {
+    const chunks: any[] = [];
+    for await (const line of d.client.stream(predict.predictChat, {
+      body: {
+        question: "When does the vault open?",
+        query_context,
+        rerank_context: true,
+        citations: true,
+        generative_model: "extractive",
+      },
+    }))
+      chunks.push((line as { chunk: unknown }).chunk);
+    expect(chunks[0]).toMatchObject({ type: "rerank", context_scores: { vault: 1 } });
+    const types = chunks.map((c) => c.type);
+    expect(types.indexOf("citations")).toBeLessThan(types.indexOf("meta"));
+    expect(chunks.find((c) => c.type === "citations").citations).toHaveProperty("vault");
+    expect(types.at(-1)).toBe("status");
+  });
+});
