@@ -24,6 +24,7 @@ import * as mcp from "./routes/mcp.js";
 import * as members from "./routes/members.js";
 import * as models from "./routes/models.js";
 import * as nuaClients from "./routes/nua-clients.js";
+import * as nuaModels from "./routes/nua-models.js";
 import * as nuaProcessing from "./routes/nua-processing.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
@@ -54,6 +55,7 @@ const AREAS: Area[] = [
   tokens.register,
   nuaClients.register,
   nuaProcessing.register,
+  nuaModels.register,
   backups.register,
   find.register,
   searchConfigs.register,

@@ -101,3 +101,53 @@ describe("Predict Chat: rerank_context and citations", () => {
     expect(types.at(-1)).toBe("status");
   });
 });
+
+describe("learning configuration and models on the understanding API's paths", () => {
+  const raw = async (method: string, path: string, body?: unknown) => {
+    const res = await d.client.raw({
+      method,
+      path,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    let text = "";
+    for await (const c of res.body) text += c;
+    return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  };
+
+  it("serves the schema variants, the box's configuration, its models, and adds a model to it", async () => {
+    const { HashEmbedder } = await import("../helpers/hash-embedder.js");
+    d.daemon.services.models.registerEmbedder("hash16", new HashEmbedder(16));
+    d.daemon.services.models.registerEmbedder("hash8", new HashEmbedder(8));
+    const kb = await raw("POST", "/api/v1/kbs", { slug: "lc" });
+    const kbid = kb.json.uuid;
+    for (const p of ["/api/v1/learning/configuration/schema", "/api/v1/schema", `/api/v1/schema/${kbid}`]) {
+      const s = await raw("GET", p);
+      expect(s.status, p).toBe(200);
+      expect(s.json.properties).toHaveProperty("semantic_models");
+    }
+    const account = (await raw("GET", "/api/authorizer/info")).json.user.account_id;
+    expect((await raw("GET", `/api/v1/account/${account}/schema`)).json.properties).toHaveProperty("generative_model");
+    const before = (await raw("GET", `/api/v1/config/${kbid}`)).json.semantic_models;
+    expect(before).not.toContain("hash8");
+    const models = await raw("GET", `/api/v1/models/${kbid}`);
+    const names = Object.values(models.json.providers)
+      .flat()
+      .map((m: any) => m.name);
+    expect(names).toContain("hash16");
+    expect((await raw("GET", `/api/v1/models/${kbid}/model/hash16`)).json).toMatchObject({ name: "hash16", type: "semantic" });
+    expect((await raw("GET", `/api/v1/models/${kbid}/model/nope`)).status).toBe(404);
+    const added = await raw("POST", `/api/v1/models/${kbid}`, { id: "hash8" });
+    expect(added.status).toBe(200);
+    expect(added.json.semantic_models).toEqual([...before, "hash8"]);
+    const patched = await raw("PATCH", `/api/v1/config/${kbid}`, { generative_model: "extractive" });
+    expect(patched.json.generative_model).toBe("extractive");
+    expect((await raw("DELETE", `/api/v1/config/${kbid}`)).status).toBe(204);
+    const records = await raw("GET", `/api/v1/account/${account}/models`);
+    expect(records.json).toEqual(
+      expect.arrayContaining([expect.objectContaining({ model_id: "hash16", model_types: ["SEMANTIC"] })]),
+    );
+    const one = await raw("GET", `/api/v1/account/${account}/model/hash8`);
+    expect(one.json).toMatchObject({ model_id: "hash8", kbids: [kbid], log: null });
+  });
+});
