@@ -24,6 +24,7 @@ import type { Log } from "./lifecycle/logger.js";
 import { McpService } from "./mcp/service.js";
 import { ModelService } from "./models/service.js";
 import { NuaProcessing } from "./nua/processing.js";
+import { NuaTus } from "./nua/tus.js";
 import { NuaUsage } from "./nua/usage.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
@@ -67,6 +68,7 @@ export interface Services {
   nua: NuaService;
   /** The understanding API's processing (each client's internal box, SSE, webhooks) and token usage (daemon/nua). */
   nuaProcessing: NuaProcessing;
+  nuaTus: NuaTus;
   nuaUsage: NuaUsage;
   /** Who a presented secret is (daemon/auth/credentials.ts). */
   credentials: Credentials;
@@ -188,6 +190,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     tokens,
     nua,
     nuaProcessing,
+    nuaTus: new NuaTus(kbs, nuaProcessing),
     nuaUsage,
     credentials,
     backups,

@@ -66,7 +66,8 @@ export class NuaProcessing {
     }
   }
 
-  private async box(client: NuaClientDoc, lc?: PushPayload["learning_config"]): Promise<KbDoc> {
+  /** The client's internal box (made on first use). */
+  async box(client: NuaClientDoc, lc?: PushPayload["learning_config"]): Promise<KbDoc> {
     const slug = boxSlug(client.client_id);
     const found = this.kbs.list().find((k) => k.slug === slug);
     if (found) return found;

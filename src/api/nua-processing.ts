@@ -203,3 +203,29 @@ export const NuaUsage = z.object({
   requests: z.number().int(),
 });
 export type ProcessingEvent = z.infer<typeof ProcessingEvent>;
+
+const TusId = z.object({ upload_id: z.string().regex(/^[0-9a-f]{32}$/, "Unknown upload id") });
+/** TUS creation of a file to process: empty body, `Upload-Length`, `Upload-Metadata` (filename, content_type). */
+export const tusCreate = route({
+  method: "POST",
+  path: "/api/v1/processing/tusupload",
+  bodyKind: "raw",
+  status: 201,
+  ...nua,
+  summary: "Start a resumable (TUS) upload of a file to process",
+});
+export const tusPatch = route({
+  method: "PATCH",
+  path: "/api/v1/processing/tusupload/:upload_id",
+  params: TusId,
+  bodyKind: "raw",
+  ...nua,
+  summary: "Send a chunk of a TUS upload; the last one answers the upload token (a JSON string)",
+});
+export const tusHead = route({
+  method: "HEAD",
+  path: "/api/v1/processing/tusupload/:upload_id",
+  params: TusId,
+  ...nua,
+  summary: "The offset of a TUS upload",
+});

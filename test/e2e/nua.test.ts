@@ -169,6 +169,52 @@ describe("processing through the understanding API", () => {
   });
 });
 
+describe("resumable uploads of files to process (TUS)", () => {
+  it("creates, sends two chunks, resumes from HEAD, and pushes the token of the finished upload", async () => {
+    const content = Buffer.from("Chapter one. The cartographer draws the northern coast.\n\nChapter two. Maps of the islands.");
+    const b64 = (v: string) => Buffer.from(v).toString("base64");
+    const created = await fetch(api("/processing/tusupload"), {
+      method: "POST",
+      headers: {
+        "x-nuclia-nuakey": `Bearer ${key}`,
+        "tus-resumable": "1.0.0",
+        "upload-length": String(content.length),
+        "upload-metadata": `filename ${b64("maps.txt")},content_type ${b64("text/plain")}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get("location") as string;
+    expect(location).toMatch(/^\/api\/v1\/processing\/tusupload\/[0-9a-f]{32}$/);
+    const patch = (offset: number, bytes: Buffer) =>
+      fetch(`${z.url}${location}`, {
+        method: "PATCH",
+        headers: {
+          "x-nuclia-nuakey": `Bearer ${key}`,
+          "tus-resumable": "1.0.0",
+          "upload-offset": String(offset),
+          "content-type": "application/offset+octet-stream",
+        },
+        body: bytes,
+      });
+    const first = await patch(0, content.subarray(0, 20));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("upload-offset")).toBe("20");
+    expect((await patch(5, content.subarray(5))).status).toBe(409);
+    const head = await fetch(`${z.url}${location}`, { method: "HEAD", headers: { "x-nuclia-nuakey": `Bearer ${key}` } });
+    expect(head.headers.get("upload-offset")).toBe("20");
+    const last = await patch(20, content.subarray(20));
+    expect(last.headers.get("tus-upload-finished")).toBe("1");
+    const token = await last.json();
+    const push = await call("POST", "/processing/push", { nua: key, body: { filefield: { maps: token } } });
+    const { events } = await sse(`/processing/requests/${push.json.processing_id}/results?data_types=text`, key);
+    expect(events.at(-1).response.fields["f/maps"].text).toContain("Maps of the islands");
+    const dl = await fetch(api(`/processing/download?token=${encodeURIComponent(token)}`), {
+      headers: { "x-nuclia-nuakey": `Bearer ${key}` },
+    });
+    expect(Buffer.from(await dl.arrayBuffer()).equals(content)).toBe(true);
+  });
+});
+
 describe("keys and limits", () => {
   it("refuses a client over its tokens_limit with 423 and reports its usage", async () => {
     const c = await call("POST", `/account/${z.account.id}/nua_clients`, {

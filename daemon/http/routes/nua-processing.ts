@@ -5,7 +5,7 @@ import { clientOf } from "../../nua/caller.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
-import { bodyOf, directMeta } from "../tus.js";
+import { asGet, bodyOf, directMeta, offsetAnswer, optionsAnswer, tusCreation, tusPatchHeaders } from "../tus.js";
 
 /** The understanding API's processing (zone-api.md §2b): each caller acts as its understanding client. */
 export function register(app: Hono<HttpEnv>, s: Services): void {
@@ -27,5 +27,23 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     p.stream(await client(principal), params.processing_id, query.data_types, signal),
   );
   mount(app, api.pull, async ({ principal }) => p.pull(await client(principal)));
+  mount(app, api.tusCreate, async ({ principal, req }) => {
+    const { length, meta } = tusCreation(req);
+    const id = await s.nuaTus.create(await client(principal), length, { filename: meta.filename, contentType: meta.contentType });
+    const headers = { "tus-resumable": "1.0.0", location: `/api/v1/processing/tusupload/${id}`, "upload-offset": "0" };
+    return new Response(null, { status: 201, headers });
+  });
+  mount(app, api.tusPatch, async ({ principal, params, req }) => {
+    const h = tusPatchHeaders(req);
+    const r = await s.nuaTus.patch(await client(principal), params.upload_id, h["upload-offset"], bodyOf(req)());
+    const headers = { "tus-resumable": "1.0.0", "upload-offset": String(r.offset), "upload-length": String(r.length) };
+    if (!r.token) return new Response(null, { status: 200, headers });
+    return Response.json(r.token, { status: 200, headers: { ...headers, "tus-upload-finished": "1" } });
+  });
+  mount(app, asGet({ head: api.tusHead }), async ({ principal, params }) =>
+    offsetAnswer(s.nuaTus.state(await client(principal), params.upload_id)),
+  );
+  app.options(api.tusCreate.path, optionsAnswer);
+  app.options(api.tusPatch.path, optionsAnswer);
   mount(app, api.downloadBinary, async ({ principal, query }) => p.download(await client(principal), query.token));
 }

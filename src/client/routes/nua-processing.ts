@@ -35,6 +35,17 @@ export const streamResults: Routed<typeof api.streamResults> = {
   path: "/api/v1/processing/requests/:processing_id/results",
   stream: "sse",
 };
+export const tusCreate: Routed<typeof api.tusCreate> = { method: "POST", path: "/api/v1/processing/tusupload", stream: false };
+export const tusHead: Routed<typeof api.tusHead> = {
+  method: "HEAD",
+  path: "/api/v1/processing/tusupload/:upload_id",
+  stream: false,
+};
+export const tusPatch: Routed<typeof api.tusPatch> = {
+  method: "PATCH",
+  path: "/api/v1/processing/tusupload/:upload_id",
+  stream: false,
+};
 export const uploadToProcess: Routed<typeof api.uploadToProcess> = {
   method: "POST",
   path: "/api/v1/processing/upload",
