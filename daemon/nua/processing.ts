@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import type { ListRequestsQuery, ProcessingRequest, PushPayload } from "../../src/api/nua-processing.js";
 import { KboxError, notFound } from "../errors.js";
 import type { ProcessedEvent } from "../ingest/queue.js";
@@ -11,6 +11,7 @@ import type { ResourceService } from "../resources/service.js";
 import type { KbDoc, NuaClientDoc, NuaRequestDoc, Store } from "../store/index.js";
 import { resourceOf } from "./payload.js";
 import { processedRecord, statusRecord } from "./record.js";
+import { downloadResponse, findUpload, storeUpload } from "./uploads.js";
 import { approxTokens, type NuaUsage } from "./usage.js";
 import { deliver, type WebhookTarget } from "./webhooks.js";
 
@@ -27,7 +28,6 @@ export interface ProcessedSource {
   onProcessed(listener: (e: ProcessedEvent) => void | Promise<void>): void;
 }
 
-const UPLOADS = "nua-uploads";
 /** The internal box of a client: one per understanding client, named after it. */
 export const boxSlug = (clientId: string) => `nua-${clientId}`;
 
@@ -86,46 +86,18 @@ export class NuaProcessing {
   /** Store an uploaded file in the client's box; the token names it in a push's `filefield`. */
   async upload(client: NuaClientDoc, meta: { filename?: string; contentType: string }, body: Readable): Promise<string> {
     this.usage.check(client.client_id);
-    const kb = await this.box(client);
-    const { store } = await this.kbs.open(kb.uuid);
-    const id = randomUUID().replace(/-/g, "");
-    await store.blobs.write(`${UPLOADS}/${id}`, body);
-    await store.blobs.write(`${UPLOADS}/${id}.json`, Buffer.from(JSON.stringify({ filename: meta.filename ?? null, ...meta })));
-    return `${kb.uuid.replace(/-/g, "")}.${id}`;
+    return storeUpload(this.kbs, await this.box(client), meta, body);
   }
 
-  private async uploaded(client: NuaClientDoc, token: string) {
-    const [box, id] = token.split(".");
-    const kb = this.kbs.list().find((k) => k.uuid.replace(/-/g, "") === box);
-    if (!kb || kb.slug !== boxSlug(client.client_id) || !id || !/^[0-9a-f]{32}$/.test(id)) return undefined;
-    const { store } = await this.kbs.open(kb.uuid);
-    const size = await store.blobs.size(`${UPLOADS}/${id}`);
-    if (size === undefined) return undefined;
-    const meta = await new Promise<string>((resolve, reject) => {
-      let s = "";
-      store.blobs
-        .read(`${UPLOADS}/${id}.json`)
-        .on("data", (c) => {
-          s += c;
-        })
-        .on("end", () => resolve(s))
-        .on("error", reject);
-    }).then(JSON.parse, () => ({}));
-    return {
-      filename: (meta.filename as string | null) ?? null,
-      contentType: (meta.contentType as string) ?? "application/octet-stream",
-      size,
-      open: () => store.blobs.read(`${UPLOADS}/${id}`),
-    };
+  private uploaded(client: NuaClientDoc, token: string) {
+    return findUpload(this.kbs, boxSlug(client.client_id), token);
   }
 
   /** Download a file sent to process (its token), for its client only. */
   async download(client: NuaClientDoc, token: string): Promise<Response> {
     const f = await this.uploaded(client, token);
     if (!f) throw notFound("No file sent to process has this token");
-    const headers: Record<string, string> = { "content-type": f.contentType, "content-length": String(f.size) };
-    if (f.filename) headers["content-disposition"] = `attachment; filename*=UTF-8''${encodeURIComponent(f.filename)}`;
-    return new Response(Readable.toWeb(f.open()) as ReadableStream, { headers });
+    return downloadResponse(f);
   }
 
   async push(client: NuaClientDoc, p: PushPayload) {
