@@ -25,6 +25,7 @@ import * as members from "./routes/members.js";
 import * as models from "./routes/models.js";
 import * as nuaClients from "./routes/nua-clients.js";
 import * as nuaModels from "./routes/nua-models.js";
+import * as nuaPredict from "./routes/nua-predict.js";
 import * as nuaProcessing from "./routes/nua-processing.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
@@ -56,6 +57,7 @@ const AREAS: Area[] = [
   nuaClients.register,
   nuaProcessing.register,
   nuaModels.register,
+  nuaPredict.register,
   backups.register,
   find.register,
   searchConfigs.register,

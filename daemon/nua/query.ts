@@ -46,6 +46,21 @@ export async function queryLanguage(text: string): Promise<string | null> {
   return best;
 }
 
+/** The named entities of a text as Predict's tokens `{text, ner, start, end}`, in text order. */
+export function entityTokens(text: string, language?: string): { text: string; ner: string; start: number; end: number }[] {
+  const tokens = extractEntities(text, [], { language }).flatMap((e) =>
+    e.positions.map((p) => ({ text: e.text, ner: e.label, start: p.start, end: p.end })),
+  );
+  return tokens.sort((a, b) => a.start - b.start);
+}
+
+/** Predict Tokens: the entities of a text, in the language detected for it. */
+export async function predictTokens(text: string) {
+  const t0 = performance.now();
+  const tokens = entityTokens(text, (await queryLanguage(text)) ?? undefined);
+  return { tokens, time: (performance.now() - t0) / 1000, input_tokens: Math.ceil(text.length / 4) };
+}
+
 /**
  * Predict Query's analysis of a text: on top of the base record (vector, thresholds), its language,
  * its stop words in that language, the named entities found in it (people, places, organisations,
@@ -62,10 +77,7 @@ export async function analyseQuery(
   const stop_words = words(text)
     .map((w) => w.word)
     .filter((w) => term(w.toLowerCase(), lang) === "");
-  const tokens = extractEntities(text, [], { language: lang }).flatMap((e) =>
-    e.positions.map((p) => ({ text: e.text, ner: e.label, start: p.start, end: p.end })),
-  );
-  tokens.sort((a, b) => a.start - b.start);
+  const tokens = entityTokens(text, lang);
   return {
     ...base,
     language,

@@ -64,6 +64,13 @@ describe("@nuclia/core NUA calls in zone mode", () => {
       unknown
     >;
     expect(q).toMatchObject({ query: "Where are the boats anchored?", language: "en" });
+    const tokens = await firstValueFrom(withKey.db.predictTokens("Marie Curie worked in Paris."));
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        { text: "Marie Curie", ner: "PERSON", start: 0, end: 11 },
+        expect.objectContaining({ text: "Paris", ner: "LOC" }),
+      ]),
+    );
     const usage = await firstValueFrom(nuclia.db.getNUAClient(z.account.id, clientId, z.name));
     expect((usage as unknown as { tokens_used: number }).tokens_used).toBeGreaterThan(0);
   });
