@@ -28,6 +28,15 @@ export interface ProcessedSource {
   onProcessed(listener: (e: ProcessedEvent) => void | Promise<void>): void;
 }
 
+/** The push as the record keeps it: the webhook's secret and header values are not shown back. */
+function redacted(p: PushPayload): PushPayload {
+  const w = p.webhook_config;
+  if (!w) return p;
+  const { secret: _s, ...rest } = w;
+  const headers = w.headers ? Object.fromEntries(Object.keys(w.headers).map((k) => [k, "********"])) : undefined;
+  return { ...p, webhook_config: { ...rest, ...(headers ? { headers } : {}) } };
+}
+
 /** The internal box of a client: one per understanding client, named after it. */
 export const boxSlug = (clientId: string) => `nua-${clientId}`;
 
@@ -130,7 +139,7 @@ export class NuaProcessing {
         completed_at: null,
         failed: false,
         retries: 0,
-        request: p,
+        request: redacted(p),
         webhook,
       };
       this.byResource.set(`${kb.uuid}/${rid}`, processing_id);

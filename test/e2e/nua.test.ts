@@ -161,6 +161,17 @@ describe("processing through the understanding API", () => {
 
   it("answers 422 for a push without fields or with an unknown token, 404 for another client's request", async () => {
     expect((await call("POST", "/processing/push", { nua: key, body: {} })).status).toBe(422);
+    // A request's webhook secret and header values are used, never shown back.
+    const hidden = await call("POST", "/processing/push", {
+      nua: key,
+      body: {
+        textfield: { a: { body: "Short note.", format: 0 } },
+        webhook_config: { uri: hooks.url, headers: { authorization: "Bearer hook-secret" }, secret: "s3cret" },
+      },
+    });
+    const shown = await call("GET", `/processing/requests/${hidden.json.processing_id}`, { nua: key });
+    expect(JSON.stringify(shown.json)).not.toMatch(/s3cret|hook-secret/);
+    expect(shown.json.request.webhook_config).toEqual({ uri: hooks.url, headers: { authorization: "********" } });
     const bad = await call("POST", "/processing/push", { nua: key, body: { filefield: { x: "nope.nope" } } });
     expect(bad.status).toBe(422);
     expect(bad.json.detail[0].loc).toEqual(["body", "filefield", "x"]);

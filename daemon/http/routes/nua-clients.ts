@@ -7,7 +7,12 @@ import { mount } from "../mount.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
   const account = (ref: string) => s.accounts.require(ref).id;
-  const view = (c: Parameters<typeof nuaView>[0]) => ({ ...nuaView(c), tokens_used: s.nuaUsage.get(c.client_id).tokens_used });
+  // The webhook's signing secret is kept, never shown back.
+  const view = (c: Parameters<typeof nuaView>[0]) => {
+    const w = c.processing_webhook as Record<string, unknown> | null;
+    const { secret: _secret, ...hook } = w ?? {};
+    return { ...nuaView(c), processing_webhook: w ? hook : null, tokens_used: s.nuaUsage.get(c.client_id).tokens_used };
+  };
   mount(app, api.listNuaClients, async ({ params, query }) => ({
     clients: s.nua.list(account(params.account), query.client_id).map(view),
   }));
