@@ -2,7 +2,7 @@
 _kbox_spec() {
   subs=''; opts=''; valued=''; args=''
   case "$1" in
-    '') subs='backup task dataset guardrail daemon kb agent account invite token api models resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
+    '') subs='backup task dataset guardrail daemon kb agent account invite token api models nua predict resource sa profile auth config completion doctor find activity quality feedback ask chat mcp catalog search-config labelset strategy sync watch add upload'; opts='-V --version --profile --account -q --quiet -h --help'; valued='--profile=profiles --account=any'; args='' ;;
     'backup') subs='create list restore delete schedule ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'backup create') subs=''; opts='--kb -o --out --json -h --help --profile --account -q --quiet'; valued='--kb=kbs -o=file --out=file --profile=profiles --account=any'; args='' ;;
     'backup list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
@@ -113,6 +113,23 @@ _kbox_spec() {
     'models use') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
     'models add') subs=''; opts='--url --model --api-key --dim --query-prefix --passage-prefix --no-check --use --json -h --help --profile --account -q --quiet'; valued='--url=any --model=any --api-key=any --dim=any --query-prefix=any --passage-prefix=any --profile=profiles --account=any'; args='any' ;;
     'models remove') subs=''; opts='-y --yes --force --json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'nua') subs='client process processed'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'nua client') subs='create list show update delete key ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'nua client create') subs=''; opts='--contact --description --webhook --tokens-limit --allow-kb-management --json -h --help --profile --account -q --quiet'; valued='--contact=any --description=any --webhook=any --tokens-limit=any --profile=profiles --account=any'; args='any' ;;
+    'nua client list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'nua client show') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'nua client update') subs=''; opts='--title --contact --tokens-limit --no-limit --json -h --help --profile --account -q --quiet'; valued='--title=any --contact=any --tokens-limit=any --profile=profiles --account=any'; args='any' ;;
+    'nua client delete') subs=''; opts='-y --yes -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'nua client key') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'nua process') subs=''; opts='--title --kbid --label --webhook --model --wait --follow --json -h --help --profile --account -q --quiet'; valued='--title=any --kbid=kbs --label=any --webhook=any --model=any --profile=profiles --account=any'; args='any' ;;
+    'nua processed') subs='list show ls=list'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'nua processed list') subs=''; opts='--limit --cursor --kbid --scheduled --desc --json -h --help --profile --account -q --quiet'; valued='--limit=any --cursor=any --kbid=kbs --profile=profiles --account=any'; args='' ;;
+    'nua processed show') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
+    'predict') subs='chat sentences query models'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'predict chat') subs=''; opts='-c --context --model --system --json -h --help --profile --account -q --quiet'; valued='-c=any --context=any --model=any --system=any --profile=profiles --account=any'; args='any' ;;
+    'predict sentences') subs=''; opts='--model --json -h --help --profile --account -q --quiet'; valued='--model=any --profile=profiles --account=any'; args='any+' ;;
+    'predict query') subs=''; opts='--rephrase --rephrase-prompt --json -h --help --profile --account -q --quiet'; valued='--rephrase-prompt=any --profile=profiles --account=any'; args='any' ;;
+    'predict models') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'resource') subs='create list show status update delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --wait --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles --account=any'; args='' ;;
     'resource list') subs=''; opts='--kb --page --size --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --page=any --size=any --profile=profiles --account=any'; args='' ;;

@@ -30,6 +30,9 @@ import { VectorsetService } from "./kbs/vectorsets.js";
 import type { Log } from "./lifecycle/logger.js";
 import { McpService } from "./mcp/service.js";
 import { ModelService } from "./models/service.js";
+import { NuaProcessing } from "./nua/processing.js";
+import { NuaTus } from "./nua/tus.js";
+import { NuaUsage } from "./nua/usage.js";
 import { ResourceService } from "./resources/service.js";
 import { CatalogService } from "./search/catalog.js";
 import { LabelsetService, SearchConfigService } from "./search/configs.js";
@@ -74,6 +77,10 @@ export interface Services {
   invites: InviteService;
   tokens: TokenService;
   nua: NuaService;
+  /** The understanding API's processing (each client's internal box, SSE, webhooks) and token usage (daemon/nua). */
+  nuaProcessing: NuaProcessing;
+  nuaTus: NuaTus;
+  nuaUsage: NuaUsage;
   /** Who a presented secret is (daemon/auth/credentials.ts). */
   credentials: Credentials;
   backups: BackupService;
@@ -168,6 +175,11 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   const learning = new LearningService(kbs, models, settings.generation);
   const processing = new ProcessingQueue(kbs, models, settings.ingest, { log: info.log });
   const resources = new ResourceService(kbs, processing);
+  const nuaUsage = new NuaUsage(store);
+  const nuaProcessing = new NuaProcessing(store, kbs, resources, processing, nuaUsage, {
+    fetch: settings.fetch,
+    log: info.log,
+  });
   const uploads = new UploadService(kbs, resources, settings.uploads.maxBytes);
   const sync = new SyncService(
     kbs,
@@ -251,6 +263,9 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     invites,
     tokens,
     nua,
+    nuaProcessing,
+    nuaTus: new NuaTus(kbs, nuaProcessing),
+    nuaUsage,
     credentials,
     backups,
     backupSchedules,
@@ -297,6 +312,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   void processing.start().catch((e) => info.log.error(`ingest start failed: ${(e as Error).message}`));
   // Batches a stop or a kill interrupted go on where they were.
   tasks.resume();
+  void nuaProcessing.resume().catch((e) => info.log.error(`nua resume failed: ${(e as Error).message}`));
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;

@@ -29,6 +29,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   /** Account guardrail policies and their evaluation (a model, or offline trigger terms). */
   guardrails: ["errors", "store", "models"],
   ask: ["errors", "store", "models", "kbs", "resources", "auth", "search", "net", "entities", "guardrails"],
+  /** The understanding API's processing and usage: each client's internal box, through the ingestion queue. */
+  nua: ["errors", "lifecycle", "text", "store", "kbs", "resources", "ingest", "net", "auth", "zone", "entities"],
   /** Every knowledge box as an MCP server: tools over search, ask and resources. */
   mcp: ["errors", "store", "kbs", "resources", "auth", "search", "ask"],
   /** The activity log: records of every area's requests, their queries and answer-quality scores. */

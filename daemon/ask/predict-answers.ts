@@ -8,6 +8,7 @@ import type { ChatCompletionBody, PredictChatBody } from "../../src/api/predict.
 import { notFound } from "../errors.js";
 import { approxTokens, type GenChunk, type GenerateRequest, type Generator } from "../models/generate/types.js";
 import { PredictService } from "./predict.js";
+import { chatCitations, contextScores } from "./predict-extras.js";
 
 /** A generation run to its end. */
 async function collect(g: Generator, req: GenerateRequest) {
@@ -87,12 +88,19 @@ export async function chatCompletion(
 }
 
 /** Predict Chat's NDJSON items: `{chunk}` text/reasoning/object, then meta and a success status. */
-async function* chatChunks(g: Generator, req: GenerateRequest): AsyncGenerator<{ chunk: Record<string, unknown> }> {
+async function* chatChunks(
+  g: Generator,
+  req: GenerateRequest,
+  body: PredictChatBody,
+): AsyncGenerator<{ chunk: Record<string, unknown> }> {
   const t0 = performance.now();
   let first: number | undefined;
   let usage: GenChunk | undefined;
+  let answer = "";
+  if (body.rerank_context) yield { chunk: { type: "rerank", context_scores: scoresOf(body, req) } };
   for await (const c of g.generate(req)) {
     first ??= performance.now();
+    if (c.type === "text") answer += c.text;
     if (c.type === "text" || c.type === "reasoning") yield { chunk: { type: c.type, text: c.text } };
     else if (c.type === "json") yield { chunk: { type: "object", object: c.object } };
     else usage = c;
@@ -102,8 +110,18 @@ async function* chatChunks(g: Generator, req: GenerateRequest): AsyncGenerator<{
     generative_first_chunk: ((first ?? performance.now()) - t0) / 1000,
     generative: (performance.now() - t0) / 1000,
   };
+  const cited = chatCitations(body, answer, req.context);
+  if (cited) yield { chunk: cited };
   yield { chunk: { type: "meta", input_tokens: u.input, output_tokens: u.output, timings } };
   yield { chunk: { type: "status", code: "0" } };
+}
+
+/** Per-context scores of rerank_context, by the caller's context ids. */
+function scoresOf(body: PredictChatBody, req: GenerateRequest): Record<string, number> {
+  return contextScores(
+    body.question,
+    req.context.map((p) => [p.id, p.text]),
+  );
 }
 
 /** Predict Chat: streamed chunks, or one JSON answer when `synchronous`. */
@@ -114,10 +132,14 @@ export async function predictChat(
 ): Promise<object | AsyncIterable<object>> {
   const g = predict.generator(body.generative_model ?? opts.model, opts.kbid, opts.untrusted ?? true);
   const req = predict.chatRequest(body, opts.signal);
-  if (!opts.synchronous) return chatChunks(g, req);
+  if (!opts.synchronous) return chatChunks(g, req, body);
   const r = await collect(g, req);
+  const cited = chatCitations(body, r.text, req.context);
   return {
     answer: r.text,
+    ...(body.rerank_context ? { context_scores: scoresOf(body, req) } : {}),
+    ...(cited?.type === "citations" ? { citations: cited.citations } : {}),
+    ...(cited?.type === "footnote_citations" ? { footnote_to_context: cited.footnote_to_context } : {}),
     reasoning: r.reasoning || null,
     object: r.object ?? null,
     status: "0",

@@ -12,7 +12,9 @@ import {
   type Generator,
 } from "../models/generate/types.js";
 import type { Embedder } from "../models/types.js";
+import { contextScores } from "./predict-extras.js";
 import { renderContext } from "./prompt.js";
+import { modelRephrase } from "./rephrase.js";
 
 /** What Predict Sentences needs of the model service. */
 export interface SentenceModels {
@@ -99,6 +101,11 @@ export class PredictService {
     const entries = Array.isArray(qc) ? qc.map((t, i) => [`context/${i}`, t] as const) : Object.entries(qc);
     const order = body.query_context_order ?? {};
     entries.sort((a, b) => (order[a[0]] ?? 0) - (order[b[0]] ?? 0));
+    // rerank_context: the passages that match the question best come first (a stable sort keeps ties in order).
+    if (body.rerank_context) {
+      const scores = contextScores(body.question, entries);
+      entries.sort((a, b) => scores[b[0]] - scores[a[0]]);
+    }
     const footnotes = body.citations === "llm_footnotes";
     const context: ContextPiece[] = entries.map(([id, text], i) => ({
       id,
@@ -168,6 +175,19 @@ export class PredictService {
       query: text,
       rephrased_query: "",
     };
+  }
+
+  /**
+   * A query rephrased by a generative model with `prompt` ({question} marks where the query goes); the
+   * extractive generator cannot rephrase, so the query comes back unchanged.
+   */
+  async rephrase(
+    text: string,
+    o: { prompt?: string; model?: string; kbid?: string; untrusted: boolean; signal?: AbortSignal },
+  ): Promise<string> {
+    const g = this.generator(o.model, o.kbid, o.untrusted, ["body", "generative_model"]);
+    if (g.kind === "extractive" || !text) return text;
+    return modelRephrase(g, o.prompt, text, [], o.signal);
   }
 
   /** Models this daemon can run: generators and installed embedders. */

@@ -30,6 +30,9 @@ import * as mcp from "./routes/mcp.js";
 import * as members from "./routes/members.js";
 import * as models from "./routes/models.js";
 import * as nuaClients from "./routes/nua-clients.js";
+import * as nuaModels from "./routes/nua-models.js";
+import * as nuaPredict from "./routes/nua-predict.js";
+import * as nuaProcessing from "./routes/nua-processing.js";
 import * as predict from "./routes/predict.js";
 import * as processing from "./routes/processing.js";
 import * as resources from "./routes/resources.js";
@@ -60,6 +63,9 @@ const AREAS: Area[] = [
   members.register,
   tokens.register,
   nuaClients.register,
+  nuaProcessing.register,
+  nuaModels.register,
+  nuaPredict.register,
   backups.register,
   find.register,
   activity.register,

@@ -15,7 +15,8 @@ export interface KbResolvers {
   kb: (kbid: string) => (KbDoc & { account: string }) | undefined;
 }
 
-const NUA_PATHS = /^\/api\/v1\/(predict|processing)(\/|$)/;
+/** What a NUA key without allow_kb_management may call: the understanding API, and who it is (authorizer info). */
+const NUA_PATHS = /^\/api\/(v[12]\/(predict|processing)(\/|$)|authorizer\/info$)/;
 
 /** May this caller touch that knowledge box? Ids are UUIDs, equal in any case. */
 export function sees(p: Principal, kbid: string, r?: Pick<KbResolvers, "kb">): boolean {

@@ -11,7 +11,7 @@ import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { keyOf, lanceOptions, type ObjectLocation, uriOf } from "./location.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
-import type { AccountDoc, InviteDoc, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
+import type { AccountDoc, InviteDoc, NuaClientDoc, NuaRequestDoc, NuaUsageDoc, PatDoc, UserDoc } from "./zone-records.js";
 
 /** The zone's tables (meta database): accounts, users, invitations, personal tokens, NUA clients. */
 export interface ZoneTables {
@@ -20,6 +20,9 @@ export interface ZoneTables {
   invites: DocTable<InviteDoc>;
   pats: DocTable<PatDoc>;
   nuaClients: DocTable<NuaClientDoc>;
+  /** Understanding-API processing requests and token usage per client. */
+  nuaRequests: DocTable<NuaRequestDoc>;
+  nuaUsage: DocTable<NuaUsageDoc>;
 }
 
 /** Everything stored for one knowledge box: its LanceDB tables and its blob folder. */
@@ -216,7 +219,7 @@ export class Store {
       };
     const meta = await openDb(remote ? uriOf(remote.location, "meta") : join(dataDir, "meta"), session, remote?.db);
     const refresh = remote?.db.refreshMs;
-    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients] = await Promise.all([
+    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage] = await Promise.all([
       DocTable.open<KbDoc>(meta, "kbs", refresh),
       DocTable.open<ServiceAccountDoc>(meta, "service_accounts", refresh),
       DocTable.open<AccountDoc>(meta, "accounts", refresh),
@@ -224,8 +227,10 @@ export class Store {
       DocTable.open<InviteDoc>(meta, "invites", refresh),
       DocTable.open<PatDoc>(meta, "personal_tokens", refresh),
       DocTable.open<NuaClientDoc>(meta, "nua_clients", refresh),
+      DocTable.open<NuaRequestDoc>(meta, "nua_requests", refresh),
+      DocTable.open<NuaUsageDoc>(meta, "nua_usage", refresh),
     ]);
-    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients };
+    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage };
     const store = new Store(dataDir, remote, session, meta, kbs, accounts, zone);
     await store.sweep();
     return store;
@@ -360,4 +365,14 @@ export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } f
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 export { resourceRelations } from "./records.js";
 export type { DatasetDoc, DatasetType, GuardrailPolicyDoc, TaskApply, TaskDoc, TaskOutputDoc } from "./task-records.js";
-export type { AccountDoc, AccountRole, InviteDoc, KbMemberRole, NuaClientDoc, PatDoc, UserDoc } from "./zone-records.js";
+export type {
+  AccountDoc,
+  AccountRole,
+  InviteDoc,
+  KbMemberRole,
+  NuaClientDoc,
+  NuaRequestDoc,
+  NuaUsageDoc,
+  PatDoc,
+  UserDoc,
+} from "./zone-records.js";

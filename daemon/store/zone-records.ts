@@ -60,4 +60,39 @@ export interface NuaClientDoc {
   allow_kb_management: boolean;
   processing_webhook: unknown;
   key: { id: string; hash: string; created: string };
+  /** The account's implicit client of callers without a NUA key (socket owner, account keys). */
+  local?: boolean;
+}
+
+/** A request to the understanding API's processing: where its data went (the client's internal box) and how it went. */
+export interface NuaRequestDoc {
+  processing_id: string;
+  client_id: string;
+  account_id: string;
+  /** The internal knowledge box and the resource the data became. */
+  box: string;
+  rid: string;
+  /** The caller's own label (its knowledge box), as sent. */
+  kbid: string | null;
+  title: string | null;
+  labels: string[];
+  seq: number;
+  timestamp: string;
+  scheduled_at: string | null;
+  completed_at: string | null;
+  failed: boolean;
+  retries: number;
+  /** The push payload (file tokens, not bytes). */
+  request: unknown;
+  webhook: { uri: string; headers: Record<string, string>; secret?: string } | null;
+  webhook_state?: { attempts: number; delivered: boolean; last_status?: number; last_error?: string };
+  pulled?: boolean;
+}
+
+/** Tokens a NUA client used, by kind (predict, chat, processing): checked against its tokens_limit. */
+export interface NuaUsageDoc {
+  client_id: string;
+  tokens_used: number;
+  by_kind: Record<string, number>;
+  requests: number;
 }

@@ -17,7 +17,11 @@ export const NuaClient = z.object({
   tokens_limit: z.number().nullable(),
   allow_kb_management: z.boolean(),
   processing_webhook: z.unknown(),
+  /** Tokens counted so far (predict, chat, processing), checked against tokens_limit (423 when used up). */
+  tokens_used: z.number().int().optional(),
+  local: z.boolean().optional(),
 });
+export type NuaClientRecord = z.infer<typeof NuaClient>;
 const KeyOut = z.object({ token: z.string(), client_id: z.string(), internal_id: z.string() });
 
 export const listNuaClients = route({
@@ -91,4 +95,20 @@ export const renewNuaKey = route({
   scope: "account",
   role: "OWNER",
   summary: "Renew a NUA client's key; the old one stops working at once",
+});
+export const nuaClientActivity = route({
+  method: "GET",
+  path: "/api/v1/account/:account/nua_client/:client_id/activity",
+  params: ClientParams,
+  query: z.object({ page: z.string().max(12).optional() }),
+  response: z.object({
+    client_id: z.string(),
+    tokens_limit: z.number().nullable(),
+    tokens_used: z.number().int(),
+    by_kind: z.record(z.string(), z.number().int()),
+    requests: z.number().int(),
+  }),
+  scope: "account",
+  role: "MANAGER",
+  summary: "A NUA client's token usage (by kind: predict, chat, processing) against its tokens_limit",
 });

@@ -4,7 +4,16 @@ import type { RouteDef, StreamKind } from "../api/route.js";
 export type { RouteDef };
 
 import { buildPath, buildQuery } from "../api/url.js";
-import { httpTransport, jsonOf, ndjson, type RawRequest, type RawResponse, type Target, type Transport } from "./transport.js";
+import {
+  httpTransport,
+  jsonOf,
+  ndjson,
+  type RawRequest,
+  type RawResponse,
+  sse,
+  type Target,
+  type Transport,
+} from "./transport.js";
 
 declare const ROUTE: unique symbol;
 
@@ -35,12 +44,9 @@ export interface CallInput<T extends RouteDef> {
 /** A call whose body is raw bytes (uploads, archives) and whose answer is read as it comes. */
 export type RawCallInput<T extends RouteDef> = Omit<CallInput<T>, "body"> & { body?: RawRequest["body"] };
 
-/**
- * Read a streamed response's items. Every streamed route answers NDJSON today; a route's `stream`
- * member says how it streams, so another kind (SSE) is one more reader here.
- */
-function itemsOf(_kind: RouteDef["stream"], res: RawResponse): AsyncGenerator<unknown> {
-  return ndjson(res);
+/** Read a streamed response's items, as the route's `stream` member says it streams (NDJSON or SSE). */
+function itemsOf(kind: RouteDef["stream"], res: RawResponse): AsyncGenerator<unknown> {
+  return kind === "sse" ? sse(res) : ndjson(res);
 }
 
 /** A typed client over the wire contract: every call goes through a route of src/api. */

@@ -168,3 +168,36 @@ export async function* ndjson(res: RawResponse): AsyncGenerator<unknown> {
   }
   if (buf.trim()) yield JSON.parse(buf);
 }
+
+/** Server-sent events: the JSON of each event's `data:` lines, in order (a non-JSON data, like `[DONE]`, ends the stream). */
+export async function* sse(res: RawResponse): AsyncGenerator<unknown> {
+  if (res.status >= 400) {
+    await jsonOf(res);
+    return;
+  }
+  const decoder = new TextDecoder();
+  let buf = "";
+  const parse = (block: string): unknown => {
+    const data = block
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).replace(/^ /, ""))
+      .join("\n");
+    return data ? data : undefined;
+  };
+  for await (const chunk of res.body) {
+    buf += (typeof chunk === "string" ? chunk : decoder.decode(chunk as Buffer, { stream: true })).replace(/\r\n/g, "\n");
+    let end = buf.indexOf("\n\n");
+    while (end >= 0) {
+      const data = parse(buf.slice(0, end));
+      buf = buf.slice(end + 2);
+      if (data !== undefined) {
+        if (!/^[[{"]/.test(data as string) || data === "[DONE]") return;
+        yield JSON.parse(data as string);
+      }
+      end = buf.indexOf("\n\n");
+    }
+  }
+  const last = parse(buf);
+  if (last !== undefined && /^[[{"]/.test(last as string) && last !== "[DONE]") yield JSON.parse(last as string);
+}

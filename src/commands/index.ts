@@ -70,6 +70,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async (ctx) => (await import("./models/index.js")).modelsCommand(ctx),
   },
   {
+    name: "nua",
+    summary: "The understanding API: clients and NUA keys, processing files, URLs and texts",
+    load: async (ctx) => (await import("./nua/index.js")).nuaCommand(ctx),
+  },
+  {
+    name: "predict",
+    summary: "Predict: chat over contexts, embed sentences, analyse queries, list models",
+    load: async (ctx) => (await import("./predict/index.js")).predictCommand(ctx),
+  },
+  {
     name: "resource",
     summary: "Create, list, inspect, change and delete resources",
     load: async (ctx) => (await import("./resource/index.js")).resourceCommand(ctx),

@@ -25,6 +25,11 @@ export const listNuaClients: Routed<typeof api.listNuaClients> = {
   path: "/api/v1/account/:account/nua_clients",
   stream: false,
 };
+export const nuaClientActivity: Routed<typeof api.nuaClientActivity> = {
+  method: "GET",
+  path: "/api/v1/account/:account/nua_client/:client_id/activity",
+  stream: false,
+};
 export const renewNuaKey: Routed<typeof api.renewNuaKey> = {
   method: "PUT",
   path: "/api/v1/account/:account/nua_client/:client_id/key",

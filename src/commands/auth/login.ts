@@ -52,7 +52,7 @@ async function verify(
 ): Promise<string> {
   const client = await ctx.connect({ kind: "http", baseUrl: url, apiKey: key, credential: kind });
   try {
-    return await check(client, kb, account);
+    return await check(client, kb, account, kind);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       throw new CliError(
@@ -70,14 +70,22 @@ async function verify(
 }
 
 /** What answers for a credential: the knowledge box's slug, or the account's. */
-async function check(client: KboxClient, kb: string | undefined, account: string | undefined): Promise<string> {
+async function check(
+  client: KboxClient,
+  kb: string | undefined,
+  account: string | undefined,
+  kind?: CredentialKind,
+): Promise<string> {
   if (kb) {
     const got = /^[0-9a-f-]{36}$/i.test(kb)
       ? await client.call(kbs.getKb, { params: { kbid: kb } })
       : await client.call(kbs.getKbBySlug, { params: { slug: kb } });
     return got.slug;
   }
-  const ref = account ?? (await client.call(zoneApi.authorizerInfo)).user?.account_id;
+  const info = account ? undefined : await client.call(zoneApi.authorizerInfo);
+  // A NUA key serves the understanding API only: who it is (authorizer info) is all it can read.
+  if (kind === "nua-key" && info?.user?.account_id) return info.user.account_slug ?? info.user.account_id;
+  const ref = account ?? info?.user?.account_id;
   if (!ref) throw new CliError("the zone did not say which account this credential belongs to", EXIT.failure, "pass --account");
   return (await client.call(zoneApi.getAccount, { params: { account: ref } })).slug;
 }

@@ -62,6 +62,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   dataset_id: SOME_ID,
   partition_id: "p1",
   type: "classifier",
+  processing_id: SOME_ID,
 };
 
 /**
