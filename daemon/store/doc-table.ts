@@ -300,6 +300,31 @@ export class GroupedDocTable<T> {
     return this.latest(`grp = ${sqlString(group)}`);
   }
 
+  /** The documents of several groups (one query for all those not in memory), by group then id. */
+  async groups(groups: Iterable<string>): Promise<Map<string, Map<string, T>>> {
+    await this.writer.idle();
+    const out = new Map<string, Map<string, T>>();
+    const query: string[] = [];
+    for (const g of new Set(groups)) {
+      const docs = this.unread.get(g);
+      if (!docs) {
+        query.push(g);
+        continue;
+      }
+      this.unread.delete(g);
+      out.set(g, new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)])));
+    }
+    for (let i = 0; i < query.length; i += 500) {
+      const part = query.slice(i, i + 500);
+      const rows = await this.writer.table.query().where(sqlIn("grp", part)).select(["id", "grp", "doc", "seq"]).toArray();
+      const { latest, stale } = latestOf(rows);
+      if (stale.size) this.writer.stale(stale);
+      for (const g of part) out.set(g, new Map());
+      for (const [id, r] of latest) out.get(r.grp as string)?.set(id, JSON.parse(r.doc as string) as T);
+    }
+    return out;
+  }
+
   /**
    * The latest version of every document whose rows match `where`, a condition on `id` and `grp`
    * only (every version of a document has the same), by id.

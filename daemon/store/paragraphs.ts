@@ -97,7 +97,7 @@ export class ParagraphStore {
     private readonly journal: ReplaceJournal,
     compaction: Partial<CompactionPolicy> = {},
   ) {
-    this.queue = new WriteQueue((ops) => this.commit(ops), 64);
+    this.queue = new WriteQueue((ops) => this.commit(ops), 4096);
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
   }
 
