@@ -1,6 +1,7 @@
 import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
+import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
 
 type Op<T> =
@@ -78,6 +79,8 @@ class DocWriter<T> {
   /** Ids given a new version over an older one (or found with several): the next sweep deletes the older. */
   private superseded = new Set<string>();
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Compaction and cleanup of old versions once writes settle. */
+  private readonly settler: Settler;
 
   constructor(
     readonly table: Table,
@@ -86,6 +89,7 @@ class DocWriter<T> {
     private readonly presence: Presence = unknown,
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops));
+    this.settler = new Settler(() => this.queue.exclusive(() => compact(this.table)));
   }
 
   push(op: Op<T>): Promise<void> {
@@ -98,6 +102,7 @@ class DocWriter<T> {
 
   close(reason?: string): void {
     clearTimeout(this.sweepTimer);
+    this.settler.close();
     this.queue.close(reason);
   }
 
@@ -153,6 +158,7 @@ class DocWriter<T> {
     this.commits += 1;
     // Compaction runs inside the queue so that it never races one of our commits.
     if (this.commits % 200 === 0) await compact(this.table);
+    this.settler.wrote();
   }
 }
 
@@ -165,9 +171,9 @@ export async function countRecords(table: Table): Promise<number> {
   return new Set((await table.query().select(["id"]).toArray()).map((r) => r.id as string)).size;
 }
 
-/** Merge small fragments; versions are kept an hour for readers and backups. */
+/** Merge small fragments and drop versions past the retention (backups tag the versions they copy). */
 export async function compact(table: Table): Promise<void> {
-  await table.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) }).catch(() => undefined);
+  await table.optimize({ cleanupOlderThan: new Date(Date.now() - VERSION_RETENTION_MS) }).catch(() => undefined);
 }
 
 /**
