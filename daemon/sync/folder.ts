@@ -167,10 +167,24 @@ export async function syncFolder(
       await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
     });
   };
+  // Two chunks in flight: one reads and hashes its files while the other waits for its commits.
+  const inflight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
   for await (const chunk of chunks(files)) {
     if (ctx.signal?.aborted) throw new Error("cancelled");
-    await Promise.all(chunk.map(one));
+    if (failure) break;
+    const p: Promise<void> = Promise.all(chunk.map(one)).then(
+      () => undefined,
+      (error) => {
+        failure ??= { error };
+      },
+    );
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    if (inflight.size >= 2) await Promise.race(inflight);
   }
+  await Promise.all(inflight);
+  if (failure) throw failure.error;
   const gone = [...unmet].filter((rel) => !movedFrom.has(rel));
   await eachLimit(
     gone,
