@@ -25,9 +25,9 @@ export function ensureRecoll(say: (s: string) => void = () => undefined): boolea
   return has("recollindex");
 }
 
-/** Bytes under a folder (du). */
+/** Bytes a folder takes on disk (du: blocks, as a user sees it, not the files' apparent sizes). */
 export function diskBytes(dir: string): number {
-  return Number(execFileSync("du", ["-sb", dir]).toString().split("\t")[0]);
+  return Number(execFileSync("du", ["-sk", dir]).toString().split("\t")[0]) * 1024;
 }
 
 /** Peak resident memory of a process so far (VmHWM), bytes; 0 once it is gone. */

@@ -10,12 +10,15 @@ const SETTLE_MS = 3000;
 /**
  * Runs a table's maintenance once writes settle: when they stop for SETTLE_MS, and once more when
  * the versions of the last writes are past the retention, so that a table that stopped changing
- * ends up with one version of compact fragments rather than the trail of every commit.
+ * ends up with one version of compact fragments rather than the trail of every commit. Under writes
+ * that never stop, it runs once a retention period, so the versions kept stay about that many.
  */
 export class Settler {
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = 0;
   private lastRun = 0;
+  /** The first write since the last run: under writes that never stop, a run comes once this is a retention old. */
+  private pendingSince: number | undefined;
   private closed = false;
 
   constructor(
@@ -27,7 +30,8 @@ export class Settler {
   /** A commit was made. */
   wrote(): void {
     this.lastWrite = Date.now();
-    this.arm(this.settleMs);
+    this.pendingSince ??= this.lastWrite;
+    this.arm(this.lastWrite - this.pendingSince >= this.retentionMs ? 0 : this.settleMs);
   }
 
   close(): void {
@@ -45,10 +49,11 @@ export class Settler {
   private async fire(): Promise<void> {
     this.timer = undefined;
     const started = Date.now();
+    this.pendingSince = undefined;
     await this.run().catch(() => undefined);
     this.lastRun = started;
     // Versions written less than the retention before this run are still kept: look again once they are not.
-    const due = this.lastWrite + this.retentionMs + 1000;
+    const due = this.lastWrite + this.retentionMs + this.settleMs;
     if (due > this.lastRun && !this.timer) this.arm(Math.max(this.settleMs, due - Date.now()));
   }
 }
