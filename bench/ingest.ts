@@ -35,6 +35,7 @@ import { directUpload } from "../src/client/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
 import { scannedPdf, textImage } from "../test/fixtures/scans.js";
+import { diskBytes, ensureRecoll, recollConfig, recollIndex } from "./recoll.js";
 
 const args = process.argv
   .slice(2)
@@ -376,6 +377,21 @@ async function main(): Promise<void> {
           ...r,
           extra: `all uploads answered after ${r.uploaded.toFixed(2)} s`,
         });
+        if (ensureRecoll(say)) {
+          // recoll on the same files: it reads text, Markdown and HTML itself; PDF and DOCX need helper
+          // programs (poppler-utils, python3-docx...) that the command-line package does not pull in.
+          const conf = recollConfig(join(home, "corpus"));
+          const rc = await recollIndex(conf);
+          rows.push({
+            what: "recoll, same corpus (recollindex)",
+            files: corpus.length,
+            mb,
+            paragraphs: 0,
+            seconds: rc.seconds,
+            extra: `kbox pipeline / recoll = ${(r.seconds / rc.seconds).toFixed(2)}x; recoll peak RSS ${(rc.peakRssBytes / 2 ** 20).toFixed(0)} MB, index ${(diskBytes(conf) / 2 ** 20).toFixed(1)} MB (PDF/DOCX only with their helper programs installed)`,
+          });
+          rmSync(conf, { recursive: true, force: true });
+        }
       } finally {
         await d.stop();
       }
@@ -419,9 +435,9 @@ function print(): void {
     r.what,
     String(r.files || "-"),
     r.mb ? r.mb.toFixed(1) : "-",
-    String(r.paragraphs),
+    String(r.paragraphs || "-"),
     r.seconds.toFixed(2),
-    (r.paragraphs / r.seconds).toFixed(0),
+    r.paragraphs ? (r.paragraphs / r.seconds).toFixed(0) : "-",
     r.mb ? (r.mb / r.seconds).toFixed(2) : "-",
     r.cpu ? r.cpu.toFixed(2) : "-",
     r.cpu ? (r.paragraphs / r.cpu).toFixed(0) : "-",

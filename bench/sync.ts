@@ -1,8 +1,11 @@
 /**
- * Folder sync figures: initial sync of N small files (files/s; embedding time reported separately
- * when a model is installed), save-to-findable latency over 20 saves, CPU and RSS of an idle watch
- * over the N files, and the counters of a re-sync with no changes (which must do no ingestion work).
- *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10]
+ * Folder sync figures: initial sync of N small Markdown files (time until all are findable, peak RSS of
+ * the daemon and its workers, disk under KBOX_HOME right after and once old versions are cleaned up;
+ * embedding time reported separately when a model is installed), save-to-findable latency over 20 saves,
+ * CPU and RSS of an idle watch over the N files, and the counters of a re-sync with no changes (which
+ * must do no ingestion work). recoll (installed from Debian if missing, see recoll.ts) indexes the same
+ * folder first, and each kbox figure is printed next to recoll's as a ratio.
+ *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1]
  * Uses the model cache of KBOX_HOME (or the XDG data dir) when it holds an embedder; otherwise the
  * knowledge box is keyword-only and no automatic model download is attempted.
  */
@@ -13,18 +16,22 @@ import { parseArgs } from "node:util";
 import { readInstalled } from "../daemon/models/manifest.js";
 import type { Embedder } from "../daemon/models/types.js";
 import { startDaemon } from "../daemon/server.js";
+import { VERSION_RETENTION_MS } from "../daemon/store/settle.js";
 import * as findApi from "../src/api/find.js";
 import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
 import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
+import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
 const { values: args } = parseArgs({
   options: {
     files: { type: "string", default: "10000" },
     saves: { type: "string", default: "20" },
     idle: { type: "string", default: "10" },
+    /** 0: skip waiting for the cleanup of old versions (2 minutes) before measuring the disk again. */
+    settle: { type: "string", default: "1" },
   },
 });
 const N = Number(args.files);
@@ -37,13 +44,58 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const rel = (i: number) => `d${String(Math.floor(i / PER_DIR)).padStart(3, "0")}/note-${i}.md`;
-const text = (i: number, extra = "") =>
-  `# Note ${i}\n\n${Array.from({ length: 30 }, (_, k) => WORDS[(i + k * 7) % WORDS.length]).join(" ")} tok${i}x.\n${extra}\n`;
+/** A note of about 1.5 KB: a heading and three paragraphs (the issue's folder: 10,000 of them, 14.5 MiB). */
+const text = (i: number, extra = "") => {
+  const para = (p: number) => Array.from({ length: 75 }, (_, k) => WORDS[(i * 3 + p * 5 + k * 7) % WORDS.length]).join(" ");
+  return `# Note ${i}\n\n${para(0)} tok${i}x.\n\n${para(1)}.\n\n${para(2)} ${extra}\n`;
+};
 
-function makeTree(root: string): void {
+/** Write the folder; returns its bytes of text. */
+function makeTree(root: string): number {
+  let bytes = 0;
   for (let i = 0; i < N; i++) {
     if (i % PER_DIR === 0) mkdirSync(join(root, rel(i), ".."), { recursive: true });
-    writeFileSync(join(root, rel(i)), text(i));
+    const t = text(i);
+    writeFileSync(join(root, rel(i)), t);
+    bytes += Buffer.byteLength(t);
+  }
+  return bytes;
+}
+
+const MiB = 2 ** 20;
+const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
+/** kbox's figure over recoll's, when recoll ran. */
+const ratio = (kbox: number, recoll: number | undefined) => (recoll ? ` (${(kbox / recoll).toFixed(2)}x recoll)` : "");
+
+interface RecollFigures {
+  seconds: number;
+  peak: number;
+  disk: number;
+  saveMs: number[];
+}
+
+/** recoll on the same folder: full index, its peak memory and index size, then incremental index after saves. */
+async function recollRun(root: string): Promise<RecollFigures | undefined> {
+  if (!ensureRecoll((m) => console.error(m))) return undefined;
+  const confdir = recollConfig(root);
+  try {
+    const full = await recollIndex(confdir);
+    if (recollCount(confdir, `tok${N - 1}x`) !== 1) throw new Error("recoll does not find the last file");
+    const disk = diskBytes(confdir);
+    const saveMs: number[] = [];
+    for (let k = 0; k < Math.min(SAVES, 5); k++) {
+      const i = (k * 104_729) % N;
+      const word = `rsaved${k}q${Date.now().toString(36)}`;
+      const t0 = performance.now();
+      writeFileSync(join(root, rel(i)), text(i, word));
+      await recollIndex(confdir);
+      if (recollCount(confdir, word) !== 1) throw new Error(`recoll does not find save ${k}`);
+      saveMs.push(performance.now() - t0);
+      writeFileSync(join(root, rel(i)), text(i)); // back as it was, for kbox
+    }
+    return { seconds: full.seconds, peak: full.peakRssBytes, disk, saveMs };
+  } finally {
+    rmSync(confdir, { recursive: true, force: true });
   }
 }
 
@@ -62,8 +114,13 @@ async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "kbox-bench-tree-"));
   const model = linkModels(home);
   let t = performance.now();
-  makeTree(root);
-  console.error(`wrote ${N} files in ${((performance.now() - t) / 1000).toFixed(1)}s; model: ${model ?? "none (keyword only)"}`);
+  const textBytes = makeTree(root);
+  console.error(
+    `wrote ${N} files (${mib(textBytes)}) in ${((performance.now() - t) / 1000).toFixed(1)}s; model: ${model ?? "none (keyword only)"}`,
+  );
+  const recoll = await recollRun(root);
+  // The folder settles (no file younger than the sync's settle window) before kbox meets it.
+  await sleep(1500);
   const daemon = await startDaemon({ env: { KBOX_HOME: home, ...(model ? {} : { KBOX_MODELS_AUTOPULL: "0" }) } });
   const s = daemon.services;
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
@@ -72,6 +129,11 @@ async function main(): Promise<void> {
     const kbid = (await client.call(kbs.createKb, { body: { slug: "bench" } })).uuid;
     const embedMs = await timeEmbedding(s.models.embedder.bind(s.models));
     const conn = await client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
+    const workers = () => s.processing.workers().rss_bytes;
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss + workers());
+    }, 100);
     t = performance.now();
     const config = await client.call(sync.addConfig, {
       params: { kbid },
@@ -81,14 +143,38 @@ async function main(): Promise<void> {
     const syncS = (performance.now() - t) / 1000;
     await s.processing.idle();
     const totalS = (performance.now() - t) / 1000;
+    clearInterval(sampler);
+    const last = await client.call(findApi.find, {
+      params: { kbid },
+      body: { query: `tok${N - 1}x`, features: ["keyword"], top_k: 1 },
+    });
+    if (!last.best_matches.length) throw new Error("the last file is not findable");
+    rows.push([
+      "source text",
+      `${N} Markdown files, ${mib(textBytes)}${recoll ? "; recoll (recollindex) indexes the same folder first" : "; recoll not available"}`,
+    ]);
     rows.push([
       "initial sync: resources created",
       `${N} files in ${syncS.toFixed(1)}s = ${(N / syncS).toFixed(0)} files/s (${first.status}, ${first.stats.failed} failed)`,
     ]);
     rows.push([
-      "initial sync: indexed (findable)",
-      `${totalS.toFixed(1)}s = ${(N / totalS).toFixed(0)} files/s, ${s.processing.totals.paragraphs} paragraphs`,
+      "initial sync: all findable",
+      `${totalS.toFixed(1)}s = ${(N / totalS).toFixed(0)} files/s, ${s.processing.totals.paragraphs} paragraphs${ratio(totalS, recoll?.seconds)}`,
     ]);
+    if (recoll) rows.push(["  recoll: all findable", `${recoll.seconds.toFixed(1)}s (recollindex, full)`]);
+    rows.push(["  peak RSS (daemon + bench, + workers)", `${mib(peak)}${ratio(peak, recoll?.peak)}`]);
+    if (recoll) rows.push(["  recoll: peak RSS", mib(recoll.peak)]);
+    const diskNow = diskBytes(home);
+    rows.push(["  disk under KBOX_HOME, just after", `${mib(diskNow)}${ratio(diskNow, recoll?.disk)}`]);
+    if (args.settle !== "0") {
+      await sleep(VERSION_RETENTION_MS + 8000); // old versions are cleaned once past the retention
+      const settled = diskBytes(home);
+      rows.push([
+        "  disk under KBOX_HOME, settled",
+        `${mib(settled)} = ${(settled / textBytes).toFixed(1)}x the text${ratio(settled, recoll?.disk)}`,
+      ]);
+    }
+    if (recoll) rows.push(["  recoll: index size", mib(recoll.disk)]);
     rows.push([
       "  of which embedding",
       model
@@ -127,8 +213,16 @@ async function main(): Promise<void> {
     const lat = await saveLatencies(client, kbid, root);
     rows.push([
       `save -> findable (${SAVES} saves)`,
-      `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms`,
+      `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms${ratio(
+        pct(lat, 50),
+        recoll && pct(recoll.saveMs, 50),
+      )}`,
     ]);
+    if (recoll)
+      rows.push([
+        `  recoll: save -> findable (${recoll.saveMs.length} saves)`,
+        `p50 ${pct(recoll.saveMs, 50).toFixed(0)} ms (incremental recollindex, then recollq)`,
+      ]);
   } finally {
     await daemon.stop();
     rmSync(home, { recursive: true, force: true });

@@ -86,8 +86,14 @@ function samples(text: string): string[] {
   return out;
 }
 
+/** Letters in `s`, counted up to `enough` (ASCII by its code, the rest by the Unicode letter class). */
 function letters(s: string, enough = MIN_CHARS): number {
   let n = 0;
-  for (let i = 0; i < s.length && n < enough; i++) if (/\p{L}/u.test(s[i])) n++;
+  for (let i = 0; i < s.length && n < enough; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) n++;
+    else if (c >= 128 && LETTER.test(s[i])) n++;
+  }
   return n;
 }
+const LETTER = /\p{L}/u;

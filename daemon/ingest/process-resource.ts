@@ -95,9 +95,8 @@ interface Work extends FieldResult {
   rows: ParagraphRow[];
 }
 
-/** Extract and split the fields (in the queue's workers, all fields at once), then embed their paragraphs. */
-async function prepare(ctx: RunContext, rid: string, fields: string[], stats: RunStats): Promise<Work[]> {
-  const docs = await ctx.store.fields.group(rid);
+/** Extract and split the fields (all fields at once), and retitle the resource when its content names it. */
+async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: Map<string, FieldDoc>): Promise<Work[]> {
   const keys = fields.filter((key) => ctx.store.resources.get(rid)?.fields[key]);
   let work = await Promise.all(
     keys.map(async (key): Promise<Work> => {
@@ -111,18 +110,22 @@ async function prepare(ctx: RunContext, rid: string, fields: string[], stats: Ru
   );
   // A page or Markdown document that names itself titles a resource nobody titled (before its rows take the title).
   const hashOf = (key: string) => work.find((w) => w.key === key)?.hash;
-  const titled = await retitle(ctx.store, rid, work, (key) => current(ctx, rid, key, hashOf(key)));
+  const titled = await retitle(ctx.store, rid, work, (key) => current(ctx, rid, key, hashOf(key)), docs);
   if (titled) {
     const key = fieldKey("generic", "title");
     const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
     const outcome = await ctx.extract(titled, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, titled) });
     work = [...work.filter((w) => w.key !== key), { key, hash, doc: titled, outcome, rows: [] }];
   }
+  return work;
+}
+
+/** Build (and embed) the paragraph rows of the fields still current. */
+async function indexAll(ctx: RunContext, rid: string, work: Work[], stats: RunStats): Promise<void> {
   for (const w of work) {
     const res = ctx.store.resources.get(rid);
     if (res && w.doc && current(ctx, rid, w.key, w.hash)) w.rows = await indexRows(ctx, res, w.doc, w.outcome, stats);
   }
-  return work;
 }
 
 /**
@@ -218,14 +221,67 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
   return ctx.store.resources.put(rid, next);
 }
 
+/** One resource of a batch: its run context and the fields to process. */
+export interface BatchItem {
+  ctx: RunContext;
+  rid: string;
+  fields: string[];
+}
+
+/** What a batch did to one of its resources: its counters, or the error that stopped it. */
+export type BatchResult = { stats: RunStats } | { error: unknown };
+
+/** Run one phase over the resources still going; a resource that throws is out of the batch with its error. */
+async function phase<T>(live: number[], out: BatchResult[], fn: (i: number) => Promise<T> | T): Promise<Map<number, T>> {
+  const got = new Map<number, T>();
+  const settled = await Promise.allSettled(live.map(async (i) => fn(i)));
+  settled.forEach((r, k) => {
+    if (r.status === "fulfilled") got.set(live[k], r.value);
+    else out[live[k]] = { error: r.reason };
+  });
+  live.splice(0, live.length, ...live.filter((i) => !("error" in out[i])));
+  return got;
+}
+
+/**
+ * Process the listed fields of many resources of one knowledge box together, phase by phase: every
+ * resource is extracted, then all their paragraphs go to the store at once, then all their field
+ * records, then all their statuses (the commit point of each). Each phase's writes are issued in the
+ * same tick, so a batch of small documents costs a few commits of each table, not a few per document.
+ * The order of a resource's writes, and so what a crash in between leaves (fields still PENDING,
+ * processed again at the next start), is that of a run on its own.
+ */
+export async function processBatch(items: BatchItem[]): Promise<BatchResult[]> {
+  const out: BatchResult[] = items.map(() => ({ stats: { fields: 0, paragraphs: 0, embedded: 0, errors: 0 } }));
+  const stats = (i: number) => (out[i] as { stats: RunStats }).stats;
+  const live = items.map((_, i) => i).filter((i) => items[i].ctx.store.resources.get(items[i].rid));
+  const store = items[0]?.ctx.store;
+  if (!store || !live.length) return out;
+  // One read of the field records of every resource of the batch.
+  const docs = await store.fields.groups(live.filter((i) => items[i].fields.length).map((i) => items[i].rid));
+  const works = await phase(live, out, (i) => {
+    const { ctx, rid, fields } = items[i];
+    return fields.length ? extractAll(ctx, rid, fields, docs.get(rid) ?? new Map()) : [];
+  });
+  await phase(live, out, (i) => indexAll(items[i].ctx, items[i].rid, works.get(i) ?? [], stats(i)));
+  for (const i of live) {
+    const { ctx, rid } = items[i];
+    for (const w of works.get(i) ?? []) expireIfDue(ctx.retry, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
+  }
+  const results = await phase(live, out, (i) => {
+    const work = works.get(i) ?? [];
+    return work.length ? write(items[i].ctx, items[i].rid, work, stats(i)) : [];
+  });
+  await phase(live, out, (i) => {
+    const { ctx, rid } = items[i];
+    if (ctx.store.resources.get(rid)) return commitStatuses(ctx, rid, results.get(i) ?? []);
+  });
+  return out;
+}
+
 /** Process the listed fields of a resource and settle its status. */
 export async function processResource(ctx: RunContext, rid: string, fields: string[]): Promise<RunStats> {
-  const stats: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
-  if (!ctx.store.resources.get(rid)) return stats;
-  const work = fields.length ? await prepare(ctx, rid, fields, stats) : [];
-  for (const w of work) expireIfDue(ctx.retry, ctx.store.resources.get(rid)?.fields[w.key]?.retry, w.outcome);
-  const results = work.length ? await write(ctx, rid, work, stats) : [];
-  if (!ctx.store.resources.get(rid)) return stats;
-  await commitStatuses(ctx, rid, results);
-  return stats;
+  const [r] = await processBatch([{ ctx, rid, fields }]);
+  if ("error" in r) throw r.error;
+  return r.stats;
 }

@@ -4,7 +4,8 @@ import type { ProcessingSink } from "../resources/service.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
 import { ExtractPool } from "./extract-pool.js";
-import { processResource, type RunContext, type RunStats } from "./process-resource.js";
+import { type Extract, inProcessExtract } from "./in-process.js";
+import { type BatchItem, type BatchResult, processBatch, type RunStats } from "./process-resource.js";
 import { markFailed, sweepOrphans } from "./recovery.js";
 import type { IngestSettings } from "./retry.js";
 import { RetryTimers } from "./retry-timers.js";
@@ -40,6 +41,8 @@ interface Item {
 }
 
 const MAX_ATTEMPTS = 3;
+/** Paragraphs a batch aims to hold at most (its resources' rows wait in memory for the batch's commits). */
+const BATCH_PARAGRAPHS = 20_000;
 
 const keyOf = (kbid: string, rid: string) => `${kbid}/${rid}`;
 
@@ -63,10 +66,15 @@ export class ProcessingQueue implements ProcessingSink {
   readonly concurrency: number;
   readonly highWater: number;
   private readonly pool: ExtractPool;
+  /** Small plain files and titles here, the rest in the worker pool. */
+  private readonly extract: Extract;
   private readonly log: Log;
   /** Fields failing transiently, waiting for their next attempt (rebuilt from the records at start). */
   private readonly retries = new RetryTimers();
   private readonly processedListeners: ProcessedListener[] = [];
+  /** Batches running (at most two), and the paragraphs per resource of the recent ones (sizes the next). */
+  private batches = 0;
+  private paragraphsPerResource = 1;
   /** Totals since start, for status and benchmarks. */
   readonly totals: RunStats = { fields: 0, paragraphs: 0, embedded: 0, errors: 0 };
 
@@ -78,6 +86,14 @@ export class ProcessingQueue implements ProcessingSink {
   ) {
     this.concurrency = settings.concurrency;
     this.pool = new ExtractPool({ size: settings.extractWorkers });
+    const extract = inProcessExtract((doc, blobs, signal, opts) =>
+      this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr }),
+    );
+    this.extract = async (doc, blobs, signal, opts) => {
+      // Data on object storage: extraction (in process or in a worker) reads a local copy (the blob store's cache).
+      if (doc.blob) await blobs.ensureLocal?.(doc.blob);
+      return extract(doc, blobs, signal, opts);
+    };
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? silentLog;
     kbs.onDrop((kbid) => this.dropKb(kbid));
@@ -225,66 +241,100 @@ export class ProcessingQueue implements ProcessingSink {
     return n;
   }
 
+  /**
+   * Start batches while there is room: a batch is up to half the concurrency of waiting resources of
+   * one knowledge box (two batches overlap: one extracts while the other commits), fewer when the
+   * last ones were large, so that a batch holds about BATCH_PARAGRAPHS paragraphs in memory.
+   */
   private pump(): void {
     if (this.stopping) return;
-    for (const [k, item] of this.waiting) {
-      if (this.running.size >= this.concurrency) break;
-      if (this.running.has(k)) continue; // one run per resource: the next one waits for it
-      this.waiting.delete(k);
-      this.running.set(k, item);
-      void this.run(k, item);
+    while (this.running.size < this.concurrency && this.batches < 2) {
+      const room = Math.min(this.concurrency - this.running.size, Math.max(1, Math.ceil(this.concurrency / 2)));
+      const size = Math.max(1, Math.min(room, Math.floor(BATCH_PARAGRAPHS / Math.max(1, this.paragraphsPerResource))));
+      const batch: [string, Item][] = [];
+      for (const [k, item] of this.waiting) {
+        if (batch.length >= size) break;
+        if (this.running.has(k)) continue; // one run per resource: the next one waits for it
+        if (batch.length && item.kbid !== batch[0][1].kbid) continue;
+        batch.push([k, item]);
+      }
+      if (!batch.length) break;
+      for (const [k, item] of batch) {
+        this.waiting.delete(k);
+        this.running.set(k, item);
+      }
+      this.batches++;
+      void this.runBatch(batch);
     }
     if (this.waiting.size <= this.highWater) for (const r of this.spaceWaiters.splice(0)) r();
   }
 
-  private async run(k: string, item: Item): Promise<void> {
+  private async runBatch(batch: [string, Item][]): Promise<void> {
+    let results: BatchResult[] | undefined;
+    let error: unknown;
     try {
-      const stats = await this.process(item);
-      if (stats) for (const [n, v] of Object.entries(stats)) this.totals[n as keyof RunStats] += v;
-      this.attempts.delete(k);
+      results = await this.process(batch.map(([, item]) => item));
     } catch (e) {
-      if (!this.stopping) await this.failed(k, item, e);
-    } finally {
-      this.running.delete(k);
-      // Touched fields were enqueued again by their writer (or the sweep finds them PENDING).
-      this.dirty.delete(k);
-      this.pump();
-      if (!this.waiting.size && !this.running.size) this.onIdle();
+      error = e;
     }
+    let paragraphs = 0;
+    for (const [n, [k, item]] of batch.entries()) {
+      const r = results?.[n];
+      try {
+        if (r && "stats" in r) {
+          for (const [name, v] of Object.entries(r.stats)) this.totals[name as keyof RunStats] += v;
+          paragraphs += r.stats.paragraphs;
+          this.attempts.delete(k);
+        } else if (results || error) {
+          if (!this.stopping) await this.failed(k, item, r ? r.error : error);
+        } else this.attempts.delete(k); // the knowledge box is gone
+      } catch (e) {
+        this.log.error(`ingest: ${item.rid}: ${(e as Error).message}`, { kb: item.kbid, rid: item.rid });
+      } finally {
+        this.running.delete(k);
+        // Touched fields were enqueued again by their writer (or the sweep finds them PENDING).
+        this.dirty.delete(k);
+      }
+    }
+    if (results) this.paragraphsPerResource = 0.7 * this.paragraphsPerResource + (0.3 * paragraphs) / batch.length;
+    this.batches--;
+    this.pump();
+    if (!this.waiting.size && !this.running.size) this.onIdle();
   }
 
-  private async process(item: Item): Promise<RunStats | undefined> {
+  /** Process a batch of resources of one knowledge box; undefined when the box is gone. */
+  private async process(items: Item[]): Promise<BatchResult[] | undefined> {
     let kb: KbDoc;
     let store: KbStore;
     try {
-      ({ kb, store } = await this.kbs.open(item.kbid));
+      ({ kb, store } = await this.kbs.open(items[0].kbid));
     } catch {
       return undefined; // the knowledge box is gone
     }
-    if (!store.resources.has(item.rid)) return undefined;
     let embedders: Promise<VectorsetEmbedder[]> | undefined;
-    const ctx: RunContext = {
+    const shared = {
       store,
       embedders: () => {
         embedders ??= this.models ? this.models.embeddersFor(kb) : Promise.resolve([]);
         return embedders;
       },
-      superseded: (key: string) => {
-        const k = keyOf(item.kbid, item.rid);
-        return Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
-      },
-      extract: async (doc, blobs, signal, opts) => {
-        // Data on object storage: the worker reads a local copy (the blob store's cache).
-        if (doc.blob) await blobs.ensureLocal?.(doc.blob);
-        return this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr });
-      },
+      extract: this.extract,
       signal: this.abort.signal,
       retry: this.settings.retry,
     };
+    const batch: BatchItem[] = items.map((item) => {
+      const k = keyOf(item.kbid, item.rid);
+      const superseded = (key: string) => Boolean(this.waiting.get(k)?.fields.has(key) || this.dirty.get(k)?.has(key));
+      return { ctx: { ...shared, superseded }, rid: item.rid, fields: [...item.fields] };
+    });
     const t0 = performance.now();
-    const stats = await processResource(ctx, item.rid, [...item.fields]);
-    this.afterRun(item, kb, store, stats, Math.round(performance.now() - t0));
-    return stats;
+    const results = await processBatch(batch);
+    const ms = Math.round(performance.now() - t0);
+    items.forEach((item, n) => {
+      const r = results[n];
+      if ("stats" in r) this.afterRun(item, kb, store, r.stats, ms);
+    });
+    return results;
   }
 
   /** An unexpected failure (storage, a bug): retry a few times, then record ERROR so nothing stays PENDING forever. */

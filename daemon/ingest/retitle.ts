@@ -40,6 +40,8 @@ export async function retitle(
   rid: string,
   work: TitleSource[],
   current: (key: string) => boolean,
+  /** The resource's field records as this run read them (spares a read of the title field's). */
+  docs?: Map<string, FieldDoc>,
 ): Promise<FieldDoc | undefined> {
   const res = store.resources.get(rid);
   if (!res) return undefined;
@@ -54,7 +56,9 @@ export async function retitle(
   if (!src?.doc || !title || title === res.title) return undefined;
   const key = fieldKey("generic", "title");
   const prepared = await prepareField("generic", "title", title, { kbid: store.kbid, rid, blobs: store.blobs, loc: [] });
-  const old = res.fields[key] ? await store.fields.get(fieldRecordKey(rid, key)) : undefined;
+  const old = res.fields[key]
+    ? (docs?.get(fieldRecordKey(rid, key)) ?? (await store.fields.get(fieldRecordKey(rid, key))))
+    : undefined;
   // Checked again after the awaits: the user may have titled the resource meanwhile.
   const cur = store.resources.get(rid);
   if (!cur || !current(src.key) || !defaulted(cur, src.key, src.doc)) return undefined;

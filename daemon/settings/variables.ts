@@ -215,8 +215,8 @@ export const VARIABLES = {
   ingestConcurrency: int("KBOX_INGEST_CONCURRENCY", {
     min: 1,
     max: 10_000,
-    fallback: 16,
-    doc: "Resources the ingestion queue processes at once.",
+    fallback: 512,
+    doc: "Resources the ingestion queue processes at once (in batches of up to half of it that share their commits).",
   }),
   extractWorkers: int("KBOX_EXTRACT_WORKERS", {
     min: 1,

@@ -1,6 +1,7 @@
 import { arrow } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
+import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
 
 type Op<T> =
@@ -78,6 +79,8 @@ class DocWriter<T> {
   /** Ids given a new version over an older one (or found with several): the next sweep deletes the older. */
   private superseded = new Set<string>();
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Compaction and cleanup of old versions once writes settle. */
+  private readonly settler: Settler;
 
   constructor(
     readonly table: Table,
@@ -91,6 +94,7 @@ class DocWriter<T> {
     private readonly clock = false,
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops));
+    this.settler = new Settler(() => this.queue.exclusive(() => compact(this.table)));
   }
 
   push(op: Op<T>): Promise<void> {
@@ -108,6 +112,7 @@ class DocWriter<T> {
 
   close(reason?: string): void {
     clearTimeout(this.sweepTimer);
+    this.settler.close();
     this.queue.close(reason);
   }
 
@@ -166,6 +171,7 @@ class DocWriter<T> {
     this.commits += 1;
     // Compaction runs inside the queue so that it never races one of our commits.
     if (this.commits % 200 === 0) await compact(this.table);
+    this.settler.wrote();
   }
 }
 
@@ -178,9 +184,9 @@ export async function countRecords(table: Table): Promise<number> {
   return new Set((await table.query().select(["id"]).toArray()).map((r) => r.id as string)).size;
 }
 
-/** Merge small fragments; versions are kept an hour for readers and backups. */
+/** Merge small fragments and drop versions past the retention (backups tag the versions they copy). */
 export async function compact(table: Table): Promise<void> {
-  await table.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) }).catch(() => undefined);
+  await table.optimize({ cleanupOlderThan: new Date(Date.now() - VERSION_RETENTION_MS) }).catch(() => undefined);
 }
 
 /**
@@ -390,6 +396,31 @@ export class GroupedDocTable<T> {
       return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
     }
     return this.latest(`grp = ${sqlString(group)}`);
+  }
+
+  /** The documents of several groups (one query for all those not in memory), by group then id. */
+  async groups(groups: Iterable<string>): Promise<Map<string, Map<string, T>>> {
+    await this.writer.idle();
+    const out = new Map<string, Map<string, T>>();
+    const query: string[] = [];
+    for (const g of new Set(groups)) {
+      const docs = this.unread.get(g);
+      if (!docs) {
+        query.push(g);
+        continue;
+      }
+      this.unread.delete(g);
+      out.set(g, new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)])));
+    }
+    for (let i = 0; i < query.length; i += 500) {
+      const part = query.slice(i, i + 500);
+      const rows = await this.writer.table.query().where(sqlIn("grp", part)).select(["id", "grp", "doc", "seq"]).toArray();
+      const { latest, stale } = latestOf(rows);
+      if (stale.size) this.writer.stale(stale);
+      for (const g of part) out.set(g, new Map());
+      for (const [id, r] of latest) out.get(r.grp as string)?.set(id, JSON.parse(r.doc as string) as T);
+    }
+    return out;
   }
 
   /**

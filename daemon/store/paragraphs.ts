@@ -20,6 +20,7 @@ import {
   VECTOR_INDEX_TYPE,
   vectorSearch,
 } from "./paragraph-search.js";
+import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
 
 export type { ParagraphRow };
@@ -90,6 +91,9 @@ export class ParagraphStore {
   /** Compaction runs so far, for tests, benchmarks and logs. */
   readonly compactions: { fragmentsBefore: number; ms: number }[] = [];
 
+  /** Compaction and cleanup of old versions once writes settle. */
+  private readonly settler = new Settler(() => this.compact(true));
+
   private constructor(
     /** The latest version, for writes and index builds (see `buildIndex`); readers use `table`. */
     private readonly writer: Table,
@@ -97,7 +101,7 @@ export class ParagraphStore {
     private readonly journal: ReplaceJournal,
     compaction: Partial<CompactionPolicy> = {},
   ) {
-    this.queue = new WriteQueue((ops) => this.commit(ops), 64);
+    this.queue = new WriteQueue((ops) => this.commit(ops), 4096);
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
   }
 
@@ -311,6 +315,7 @@ export class ParagraphStore {
   /** Refuse later writes (see WriteQueue.close). */
   close(reason?: string): void {
     clearInterval(this.follower);
+    this.settler.close();
     this.queue.close(reason);
   }
 
@@ -437,10 +442,11 @@ export class ParagraphStore {
     // Every commit adds a small fragment; scans slow down with thousands of them, so they are merged
     // in the background, as a task of the write queue so that it never races a commit.
     if (++this.commits % this.compaction.checkEvery === 0) void this.compact(false).catch(() => undefined);
+    this.settler.wrote();
   }
 
   /**
-   * Merge small fragments and drop versions older than an hour (kept for readers and backups).
+   * Merge small fragments and drop versions past the retention (backups tag the versions they copy).
    * Runs between commits; unless `force`, only when enough small fragments piled up.
    */
   compact(force = true): Promise<boolean> {
@@ -449,7 +455,7 @@ export class ParagraphStore {
       const small = stats?.fragmentStats.numSmallFragments ?? 0;
       if (!force && small < this.compaction.minSmallFragments) return false;
       const t0 = performance.now();
-      await t.optimize({ cleanupOlderThan: new Date(Date.now() - 3600_000) });
+      await t.optimize({ cleanupOlderThan: new Date(Date.now() - VERSION_RETENTION_MS) });
       this.compactions.push({ fragmentsBefore: stats?.fragmentStats.numFragments ?? 0, ms: performance.now() - t0 });
       return true;
     });

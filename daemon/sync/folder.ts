@@ -9,30 +9,34 @@ import type { RunContext } from "./run-context.js";
 /** A file changed within this window may still be being written: it must hold still before it is read. */
 const SETTLE_MS = 1000;
 
-/** Every synced file under the root, with size and mtime (not yet hashed). */
-export async function scanFolder(root: string, filter: SyncFilter, signal?: AbortSignal): Promise<LocalFile[]> {
-  const out: LocalFile[] = [];
-  const walk = async (dir: string) => {
+/**
+ * Every synced file under the root, with size and mtime (not yet hashed), as the walk finds them: a
+ * folder's entries in name order, so that a pass can start on the first files while it walks on, and
+ * holds one folder's listing at a time rather than the whole tree.
+ */
+export async function* walkFolder(root: string, filter: SyncFilter, signal?: AbortSignal): AsyncGenerator<LocalFile> {
+  async function* walk(dir: string): AsyncGenerator<LocalFile> {
     if (signal?.aborted) throw new Error("cancelled");
-    let handle: Awaited<ReturnType<typeof opendir>>;
+    let names: { name: string; dir: boolean; file: boolean }[];
     try {
-      handle = await opendir(dir);
+      const handle = await opendir(dir);
+      names = [];
+      for await (const ent of handle) names.push({ name: ent.name, dir: ent.isDirectory(), file: ent.isFile() });
     } catch {
       return; // vanished or unreadable: the next pass sees it
     }
-    for await (const ent of handle) {
+    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const ent of names) {
       const abs = join(dir, ent.name);
-      if (ent.isDirectory()) {
-        if (filter.includeDir(abs)) await walk(abs);
-      } else if (ent.isFile()) {
+      if (ent.dir) {
+        if (filter.includeDir(abs)) yield* walk(abs);
+      } else if (ent.file) {
         const st = await stat(abs).catch(() => undefined);
-        if (st && filter.includeFile(abs, st.mtimeMs))
-          out.push({ rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs });
+        if (st && filter.includeFile(abs, st.mtimeMs)) yield { rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs };
       }
     }
-  };
-  await walk(root);
-  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+  }
+  yield* walk(root);
 }
 
 /** A recently modified file is taken once its size and mtime hold still for a moment. */
@@ -60,92 +64,134 @@ async function refused(f: LocalFile): Promise<string | undefined> {
   return undefined;
 }
 
-/** Files handled at once: enough for the store to batch their writes into few commits. */
-const CONCURRENCY = 16;
+/**
+ * A pass takes files in chunks handled all at once: every file of a chunk creates its resource in the
+ * same few commits of each table (a commit per file would cost more than reading it). A chunk ends at
+ * CHUNK_FILES files or CHUNK_BYTES of content, so big files go a few at a time.
+ */
+const CHUNK_FILES = 256;
+const CHUNK_BYTES = 64 * 2 ** 20;
 
-/** Compare the folder with the resources the config owns and apply the difference. */
+async function* chunks(files: AsyncIterable<LocalFile> | Iterable<LocalFile>): AsyncGenerator<LocalFile[]> {
+  let chunk: LocalFile[] = [];
+  let bytes = 0;
+  for await (const f of files) {
+    if (chunk.length && (chunk.length >= CHUNK_FILES || bytes + f.size > CHUNK_BYTES)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(f);
+    bytes += f.size;
+  }
+  if (chunk.length) yield chunk;
+}
+
+/** Is a file a resource had still in the folder (a synced file that is gone may have moved)? */
+async function stillThere(root: string, rel: string): Promise<boolean> {
+  const st = await lstat(join(root, rel)).catch(() => undefined);
+  return Boolean(st?.isFile());
+}
+
+/**
+ * Compare the folder with the resources the config owns and apply the difference, chunk by chunk as
+ * the files come (the walk of a large folder and its indexing go on together). A new file with the
+ * content of an owned file that is no longer in the folder is that file moved; owned files the pass
+ * did not meet (within `partial`, for a watch batch) are deleted at the end.
+ */
 export async function syncFolder(
   ctx: RunContext,
-  files: LocalFile[],
+  root: string,
+  files: AsyncIterable<LocalFile> | Iterable<LocalFile>,
   opts: { full: boolean; partial?: Set<string> },
 ): Promise<SyncStats> {
   const stats = ctx.stats;
   const owned = ownedResources(ctx.store, ctx.config.id);
-  const seen = new Set(files.map((f) => f.rel));
-  const fresh: LocalFile[] = [];
-  await eachLimit(
-    files,
-    CONCURRENCY,
-    async (f) => {
-      stats.scanned++;
-      if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
-        stats.skipped++;
-        ctx.retryLater(f.rel);
-        return;
-      }
-      const why = await refused(f);
-      if (why) {
-        stats.skipped++;
-        await ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel });
-        return;
-      }
-      const res = owned.get(f.rel);
-      if (res && !opts.full && unchanged(f, res.origin ?? undefined)) {
-        stats.unchanged++;
-        return;
-      }
-      await ctx.attempt(f.rel, async () => {
-        f.hash = await hashFile(f.abs);
-        if (!res) return fresh.push(f);
+  // Owned files not met yet (the only set a pass keeps besides the resources: the walk holds no list).
+  const unmet = new Set([...owned.keys()].filter((rel) => !opts.partial || opts.partial.has(rel)));
+  const movedFrom = new Set<string>();
+  const byHash = new Map<string, string[]>();
+  for (const [rel, r] of owned) {
+    const h = r.origin?.sync_metadata?.content_hash;
+    if (h) byHash.set(h, [...(byHash.get(h) ?? []), rel]);
+  }
+  /** An owned file with this content that left the folder, not claimed by another move. */
+  const movedSource = async (hash: string): Promise<string | undefined> => {
+    for (const rel of byHash.get(hash) ?? []) {
+      if (movedFrom.has(rel) || !unmet.has(rel)) continue;
+      if (await stillThere(root, rel)) continue;
+      movedFrom.add(rel);
+      return rel;
+    }
+    return undefined;
+  };
+  const one = async (f: LocalFile) => {
+    stats.scanned++;
+    unmet.delete(f.rel);
+    if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
+      stats.skipped++;
+      ctx.retryLater(f.rel);
+      return;
+    }
+    const why = await refused(f);
+    if (why) {
+      stats.skipped++;
+      await ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel });
+      return;
+    }
+    const res = owned.get(f.rel);
+    if (res && !opts.full && unchanged(f, res.origin ?? undefined)) {
+      stats.unchanged++;
+      return;
+    }
+    await ctx.attempt(f.rel, async () => {
+      f.hash = await hashFile(f.abs);
+      if (res) {
         if (res.origin?.sync_metadata?.content_hash === f.hash && !opts.full) {
           stats.unchanged++;
           return;
         }
         await updateFromFile(ctx.resources, ctx.kbid, ctx.config, res.id, f);
         stats.updated++;
-        await ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
-      });
-    },
-    ctx.signal,
-  );
-  // Files gone from the folder (within the scanned part): candidates for moves, else deletions.
-  const gone = [...owned.entries()].filter(([rel]) => !seen.has(rel) && (!opts.partial || opts.partial.has(rel)));
-  const goneByHash = new Map<string, string>();
-  for (const [rel, r] of gone)
-    if (r.origin?.sync_metadata?.content_hash) goneByHash.set(r.origin.sync_metadata.content_hash, rel);
-  // Pair moves before any work starts, so that two new copies cannot claim the same old file.
-  fresh.sort((a, b) => a.rel.localeCompare(b.rel));
-  const moves = new Map<LocalFile, string>();
-  for (const f of fresh) {
-    const from = f.hash ? goneByHash.get(f.hash) : undefined;
-    if (!from) continue;
-    goneByHash.delete(f.hash!);
-    moves.set(f, from);
+        return ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
+      }
+      const from = await movedSource(f.hash);
+      if (from) {
+        const r = owned.get(from)!;
+        await moveTo(ctx.resources, ctx.kbid, ctx.config, r, f);
+        stats.moved++;
+        return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
+      }
+      const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
+      stats.added++;
+      await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
+    });
+  };
+  // Two chunks in flight: one reads and hashes its files while the other waits for its commits.
+  const inflight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  for await (const chunk of chunks(files)) {
+    if (ctx.signal?.aborted) throw new Error("cancelled");
+    if (failure) break;
+    const p: Promise<void> = Promise.all(chunk.map(one)).then(
+      () => undefined,
+      (error) => {
+        failure ??= { error };
+      },
+    );
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    if (inflight.size >= 2) await Promise.race(inflight);
   }
+  await Promise.all(inflight);
+  if (failure) throw failure.error;
+  const gone = [...unmet].filter((rel) => !movedFrom.has(rel));
   await eachLimit(
-    fresh,
-    CONCURRENCY,
-    (f) =>
-      ctx.attempt(f.rel, async () => {
-        const from = moves.get(f);
-        if (from) {
-          const r = owned.get(from)!;
-          await moveTo(ctx.resources, ctx.kbid, ctx.config, r, f);
-          stats.moved++;
-          return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
-        }
-        const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
-        stats.added++;
-        await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
-      }),
-    ctx.signal,
-  );
-  const movedFrom = new Set(moves.values());
-  await eachLimit(
-    gone.filter(([rel]) => !movedFrom.has(rel)),
-    CONCURRENCY,
-    ([rel, r]) =>
+    gone,
+    CHUNK_FILES,
+    (rel) =>
       ctx.attempt(rel, async () => {
+        const r = owned.get(rel)!;
         await ctx.resources.delete(ctx.kbid, { rid: r.id });
         stats.deleted++;
         await ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel });

@@ -7,7 +7,7 @@ import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
 import type { Bucket } from "../store/bucket.js";
 import { SyncFilter } from "./filter.js";
-import { scanFolder, syncFolder } from "./folder.js";
+import { syncFolder, walkFolder } from "./folder.js";
 import { syncObjectStore } from "./object-store.js";
 import { type LocalFile, ownedResources } from "./resources.js";
 import { checkFolderRoot, insideRoot, type SyncSettings } from "./roots.js";
@@ -204,7 +204,7 @@ export class SyncRunner {
     const filter = new SyncFilter(root, ctx.config);
     const paths = this.jobPaths.get(job.id);
     if (!paths) {
-      await syncFolder(ctx, await scanFolder(root, filter, ctx.signal), { full: job.options.full_sync });
+      await syncFolder(ctx, root, walkFolder(root, filter, ctx.signal), { full: job.options.full_sync });
       return;
     }
     const owned = ownedResources(ctx.store, ctx.config.id);
@@ -222,7 +222,7 @@ export class SyncRunner {
       if (st?.isFile() && insideRoot(abs, root) && filter.includeFile(abs, st.mtimeMs))
         files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
     }
-    await syncFolder(ctx, files, { full: false, partial });
+    await syncFolder(ctx, root, files, { full: false, partial });
   }
 
   /** Batches from a folder watcher become small watch jobs; lone deletions wait for a possible rename. */

@@ -22,7 +22,7 @@ describe("daemon settings", () => {
     expect(s.ftsPartitionMb).toBe(256);
     expect(s.search).toEqual({ annMinRows: 25_000 });
     expect(s.ingest).toMatchObject({
-      concurrency: 16,
+      concurrency: 512,
       retry: { deadlineMs: 24 * 3600_000, firstDelayMs: 2000, maxDelayMs: 600_000 },
       ocr: true,
     });

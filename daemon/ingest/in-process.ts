@@ -1,0 +1,48 @@
+import { readFile, stat } from "node:fs/promises";
+import { extname } from "node:path";
+import type { FileField } from "../../src/api/fields.js";
+import type { FieldDoc } from "../store/index.js";
+import { type BlobPaths, type FieldOutcome, finishField, type ProcessOptions, prepareField } from "./process-field.js";
+
+/** Plain formats small enough to parse on the daemon's thread: cheaper than a message to a worker and back. */
+const PLAIN_EXT = new Set([".md", ".markdown", ".txt", ".text", ".html", ".htm"]);
+/** Above this, even a plain file goes to a worker (a big HTML page can take the thread a while). */
+export const IN_PROCESS_MAX_BYTES = 256 * 1024;
+
+export type Extract = (doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions) => Promise<FieldOutcome>;
+
+/** A file field named as a plain format (its bytes are checked before parsing: see inProcessExtract). */
+function plainFile(doc: FieldDoc): boolean {
+  if (doc.type !== "file" || !doc.blob) return false;
+  const f = (doc.value as FileField).file;
+  const size = (f as { size?: number }).size;
+  return PLAIN_EXT.has(extname(f.filename ?? "").toLowerCase()) && (size === undefined || size <= IN_PROCESS_MAX_BYTES);
+}
+
+/** Text that is what its name says: valid UTF-8, no NUL, no PDF header (anything else goes to a worker). */
+function plainBytes(buf: Buffer): boolean {
+  if (buf.includes(0) || buf.subarray(0, 1024).includes("%PDF-")) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(buf);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Extraction by where it is cheapest: a title or summary (`generic` fields) and small Markdown, text and
+ * HTML files are extracted and split here, on the daemon's thread (a worker round trip costs more than
+ * parsing them); everything else, and any file whose bytes are not the plain text its name says, goes
+ * to the worker processes through `worker`, isolated from the daemon.
+ */
+export function inProcessExtract(worker: Extract): Extract {
+  return async (doc, blobs, signal, opts) => {
+    if (doc.type === "generic") return finishField(doc, await prepareField(doc, blobs, signal, opts));
+    if (!plainFile(doc)) return worker(doc, blobs, signal, opts);
+    const path = blobs.path(doc.blob as string);
+    const st = await stat(path).catch(() => undefined);
+    if (!st || st.size > IN_PROCESS_MAX_BYTES || !plainBytes(await readFile(path))) return worker(doc, blobs, signal, opts);
+    return finishField(doc, await prepareField(doc, blobs, signal, opts));
+  };
+}
