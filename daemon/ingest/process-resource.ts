@@ -29,6 +29,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** Retries of transient failures. */
   retry: RetryPolicy;
+  /** Extract named entities (the daemon's setting and the box's `ner_model`); on unless false. */
+  entities?: boolean;
 }
 
 /** Counters of one run, for logs, status and benchmarks. */
@@ -72,7 +74,7 @@ async function indexRows(
 ): Promise<ParagraphRow[]> {
   if (outcome.status !== "PROCESSED") return [];
   const rows = buildRows(res, doc.type, doc.id, outcome.units, outcome.mime);
-  await annotateEntities(ctx.store, res, doc, outcome, rows);
+  if (ctx.entities !== false) await annotateEntities(ctx.store, res, doc, outcome, rows);
   try {
     const embedders = await ctx.embedders();
     stats.embedded += await embedRows(ctx.store.paragraphs, res.id, fieldKey(doc.type, doc.id), rows, embedders, ctx.signal);

@@ -44,6 +44,12 @@ const MAX_ATTEMPTS = 3;
 /** Paragraphs a batch aims to hold at most (its resources' rows wait in memory for the batch's commits). */
 const BATCH_PARAGRAPHS = 20_000;
 
+/** A box whose learning configuration says `ner_model: none` (or off, disabled) gets no entity extraction. */
+const nerOff = (kb: KbDoc) => {
+  const m = (kb.learning_configuration as { ner_model?: unknown } | null)?.ner_model;
+  return typeof m === "string" && /^(none|off|disabled)$/i.test(m.trim());
+};
+
 const keyOf = (kbid: string, rid: string) => `${kbid}/${rid}`;
 
 /**
@@ -321,6 +327,7 @@ export class ProcessingQueue implements ProcessingSink {
       extract: this.extract,
       signal: this.abort.signal,
       retry: this.settings.retry,
+      entities: this.settings.entities && !nerOff(kb),
     };
     const batch: BatchItem[] = items.map((item) => {
       const k = keyOf(item.kbid, item.rid);

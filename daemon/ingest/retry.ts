@@ -32,6 +32,8 @@ export interface IngestSettings {
   fetch: FetchPolicy;
   /** Images and PDF pages without a text layer are read by OCR (KBOX_OCR). */
   ocr: boolean;
+  /** Named entities are extracted while ingesting (KBOX_ENTITIES; a box opts out with `ner_model: none`). */
+  entities: boolean;
 }
 
 export type RetryState = NonNullable<FieldSummary["retry"]>;

@@ -147,6 +147,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
       retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
       fetch,
       ocr: v.ocr!,
+      entities: v.entities!,
     },
     models: { autopull: v.modelsAutopull!, hubEndpoint: v.hfEndpoint!, threads: v.modelThreads!, fetch },
     generation: {

@@ -260,6 +260,10 @@ export const VARIABLES = {
     fallback: true,
     doc: "Read images (PNG, JPEG, TIFF, WebP) and PDF pages that have no text layer with OCR (PaddleOCR models shipped in the package, run in the extraction workers). Off: images are refused as unsupported and scanned pages stay empty.",
   }),
+  entities: flag("KBOX_ENTITIES", {
+    fallback: true,
+    doc: "Extract named entities (people, places, organisations, dates, numbers and the box's entities groups) while ingesting: they feed relations, the graph routes, entity filters and suggest. It is the costliest step for plain text (a few ms a paragraph); off, or `ner_model: none` in a box's learning configuration, skips it.",
+  }),
   modelsAutopull: flag("KBOX_MODELS_AUTOPULL", {
     fallback: true,
     doc: "Pull the default embedding model from the hub the first time a knowledge box needs one and none is installed.",

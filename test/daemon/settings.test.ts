@@ -25,6 +25,7 @@ describe("daemon settings", () => {
       concurrency: 512,
       retry: { deadlineMs: 24 * 3600_000, firstDelayMs: 2000, maxDelayMs: 600_000 },
       ocr: true,
+      entities: true,
     });
     expect(s.fetch).toEqual({ allowPrivate: true, allow: [], origins: ["https://huggingface.co"] });
     expect(s.ingest.fetch).toBe(s.fetch);

@@ -287,3 +287,33 @@ describe("graph search", () => {
     expect(kw.status).toBe(422);
   });
 });
+
+describe("turning extraction off", () => {
+  it("a box whose learning configuration says ner_model none gets no entities (the costliest step of plain text)", async () => {
+    const kb = await rawCall(d.client, "POST", "/api/v1/kbs", {
+      slug: "no-ner",
+      learning_configuration: { ner_model: "none" },
+    });
+    expect(kb.status).toBe(201);
+    const other = (kb.json as { uuid: string }).uuid;
+    const r = await rawCall(d.client, "POST", `/api/v1/kb/${other}/resources`, {
+      title: "curie",
+      texts: { body: { body: DOCS.curie, format: "PLAIN" } },
+    });
+    expect(r.status).toBe(201);
+    const rid = (r.json as { uuid: string }).uuid;
+    await d.daemon.services.processing.idle();
+    const field = await rawCall(d.client, "GET", `/api/v1/kb/${other}/resource/${rid}/text/body?show=extracted&extracted=text`);
+    expect((field.json as { extracted?: { text?: { text?: string } } }).extracted?.text?.text).toContain("Marie Curie");
+    const meta = await rawCall(
+      d.client,
+      "GET",
+      `/api/v1/kb/${other}/resource/${rid}/text/body?show=extracted&extracted=metadata`,
+    );
+    const ner = up.ResourceField.parse(meta.json).extracted?.metadata?.metadata?.ner ?? {};
+    expect(Object.keys(ner)).toEqual([]);
+    // The box with extraction on found them in the same text.
+    const on = await call("GET", `/resource/${rids.curie}/text/body?show=extracted&extracted=metadata`);
+    expect(Object.keys(up.ResourceField.parse(on.json).extracted?.metadata?.metadata?.ner ?? {})).toContain("Marie Curie");
+  });
+});
