@@ -64,7 +64,8 @@ function run(label: string, groups: EntityGroupDef[]) {
     () => "p",
   ); // warm up
   const t0 = performance.now();
-  const f = fieldEntities(units, groups, "r", (s, a, b) => `r/t/body${s}/${a}-${b}`);
+  // Every paragraph is read here (no budget): the figure is the cost per paragraph.
+  const f = fieldEntities(units, groups, "r", (s, a, b) => `r/t/body${s}/${a}-${b}`, Number.POSITIVE_INFINITY);
   const ms = performance.now() - t0;
   const found = Object.keys(f.metadata.ner).length;
   console.log(

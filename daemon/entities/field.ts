@@ -50,6 +50,8 @@ export interface FieldEntities {
   relations: Relation[];
   /** Paragraphs read and the time it took (ms), for the cost per paragraph. */
   paragraphs: number;
+  /** Paragraphs past the text budget, not read for entities. */
+  skipped: number;
   ms: number;
 }
 
@@ -67,14 +69,26 @@ export const entityFacet = (label: string, text: string) => `/e/${label}/${text}
  * Read the entities of a field's paragraphs. `paragraphId` names a paragraph as the index does;
  * `rid` is the resource the relations start from.
  */
+/** Characters of a field read for entities (about 120 paragraphs); the rest of a longer field is skipped. */
+export const ENTITY_TEXT_BUDGET = 64 * 1024;
+
 export function fieldEntities(
   units: EntityUnit[],
   groups: EntityGroupDef[],
   rid: string,
   paragraphId: (split: string, start: number, end: number) => string,
+  budgetChars = ENTITY_TEXT_BUDGET,
 ): FieldEntities {
   const t0 = performance.now();
-  const out: FieldEntities = { metadata: empty(), split_metadata: {}, facets: new Map(), relations: [], paragraphs: 0, ms: 0 };
+  const out: FieldEntities = {
+    metadata: empty(),
+    split_metadata: {},
+    facets: new Map(),
+    relations: [],
+    paragraphs: 0,
+    skipped: 0,
+    ms: 0,
+  };
   const seen = new Set<string>();
   const relate = (r: Relation) => {
     const k = `${r.from.group}/${r.from.value}\u0000${r.label}\u0000${r.to.group}/${r.to.value}`;
@@ -86,6 +100,12 @@ export function fieldEntities(
     if (u.split) out.split_metadata[u.split] ??= empty();
     const meta = u.split ? out.split_metadata[u.split] : out.metadata;
     for (const p of u.paragraphs) {
+      // The NLP pass costs milliseconds a paragraph on the daemon's thread: a long document is read
+      // for entities up to the budget (its beginning), so one big file never stalls the daemon.
+      if ((budgetChars -= p.text.length) < 0) {
+        out.skipped += 1;
+        continue;
+      }
       out.paragraphs += 1;
       const pid = paragraphId(u.split, p.start, p.end);
       const { entities, relations } = analyse(p.text, groups, { language: u.lang });

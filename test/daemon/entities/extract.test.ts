@@ -71,3 +71,21 @@ describe("fieldEntities", () => {
     expect(f.paragraphs).toBe(1);
   });
 });
+
+describe("the text budget of a field", () => {
+  it("reads a long field for entities up to the budget and skips the rest", () => {
+    const text = "Marie Curie lived in Paris.";
+    const units = [
+      {
+        split: "",
+        lang: "en",
+        paragraphs: Array.from({ length: 50 }, (_, i) => ({ text, start: i * 100, end: i * 100 + text.length })),
+      },
+    ];
+    const f = fieldEntities(units, [], "rid1", (s, a, b) => `rid1/t/body${s}/${a}-${b}`, text.length * 10);
+    expect(f.paragraphs).toBe(10);
+    expect(f.skipped).toBe(40);
+    expect(f.metadata.ner).toMatchObject({ "Marie Curie": "PERSON", Paris: "LOC" });
+    expect(f.facets.size).toBe(10);
+  });
+});
