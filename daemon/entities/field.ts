@@ -102,7 +102,8 @@ export function fieldEntities(
     for (const p of u.paragraphs) {
       // The NLP pass costs milliseconds a paragraph on the daemon's thread: a long document is read
       // for entities up to the budget (its beginning), so one big file never stalls the daemon.
-      if ((budgetChars -= p.text.length) < 0) {
+      budgetChars -= p.text.length;
+      if (budgetChars < 0) {
         out.skipped += 1;
         continue;
       }
