@@ -288,7 +288,14 @@ export class ParagraphStore {
     const have = this.vectorsets.get(vectorset);
     if (have === dim) return;
     if (have !== undefined) throw new Error(`vectorset ${vectorset} has dimension ${have}, not ${dim}`);
-    await this.exclusive((t) => t.addColumns(new Schema([vectorField(vectorset, dim)])));
+    // Several resources embedded at once each find the column missing: the first adds it, the others
+    // (queued behind it) see it there. Adding it twice failed their embedding ("column already exists").
+    await this.exclusive(async (t) => {
+      const col = (await t.schema()).fields.find((f) => f.name === vectorColumn(vectorset));
+      if (!col) await t.addColumns(new Schema([vectorField(vectorset, dim)]));
+      else if (col.type instanceof FixedSizeList && col.type.listSize !== dim)
+        throw new Error(`vectorset ${vectorset} has dimension ${col.type.listSize}, not ${dim}`);
+    });
     this.schema = undefined;
     this.vectorsets.set(vectorset, dim);
   }

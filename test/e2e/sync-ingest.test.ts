@@ -98,7 +98,12 @@ beforeAll(async () => {
       body: { name: "ing", external_connection_id: conn.id, sync_root_path: root },
     })
   ).id;
-  await waitFor("initial ingestion", async () => (await found("walrus")).length > 0 && (await found("heron")).length > 0);
+  // Each file's own paragraph (not only its title, which a batch may index first) is findable.
+  await waitFor(
+    "initial ingestion",
+    async () =>
+      (await found("walrus")).some((t) => t.includes("ice floes")) && (await found("heron")).some((t) => t.includes("marsh")),
+  );
   await quiet();
 });
 

@@ -34,6 +34,15 @@ function row(rid: string, field: string, start: number, text: string): Paragraph
 }
 
 describe("ParagraphStore", () => {
+  it("adds a vectorset's column once when several first embeddings ask for it at the same time", async () => {
+    const db = await openDb(join(mkdtempSync(join(tmpdir(), "kbox-par-")), "db"));
+    const store = await ParagraphStore.open(db);
+    // Before: the second addColumns failed ("column already exists") and its resource's field went to ERROR.
+    await Promise.all(Array.from({ length: 4 }, () => store.ensureVectorset("mini", 8)));
+    expect(store.vectorColumns().get("mini")).toBe(8);
+    await expect(store.ensureVectorset("mini", 16)).rejects.toThrow(/dimension 8, not 16/);
+  });
+
   it("replaces a field's paragraphs atomically and keeps other fields", async () => {
     const db = await openDb(join(mkdtempSync(join(tmpdir(), "kbox-par-")), "db"));
     const store = await ParagraphStore.open(db);
