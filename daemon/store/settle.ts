@@ -16,7 +16,6 @@ const SETTLE_MS = 3000;
 export class Settler {
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = 0;
-  private lastRun = 0;
   /** The first write since the last run: under writes that never stop, a run comes once this is a retention old. */
   private pendingSince: number | undefined;
   private closed = false;
@@ -51,9 +50,12 @@ export class Settler {
     const started = Date.now();
     this.pendingSince = undefined;
     await this.run().catch(() => undefined);
-    this.lastRun = started;
-    // Versions written less than the retention before this run are still kept: look again once they are not.
-    const due = this.lastWrite + this.retentionMs + this.settleMs;
-    if (due > this.lastRun && !this.timer) this.arm(Math.max(this.settleMs, due - Date.now()));
+    // Versions written less than the retention before this run are still kept: look again once they are not
+    // (a settle period later, as a margin). Compared with the run's start, not the margin: a timer firing
+    // a millisecond early must not make a third run for versions the second one already removed.
+    if (this.lastWrite + this.retentionMs > started && !this.timer) {
+      const due = this.lastWrite + this.retentionMs + this.settleMs;
+      this.arm(Math.max(this.settleMs, due - Date.now()));
+    }
   }
 }
