@@ -346,6 +346,12 @@ export class GroupedDocTable<T> {
   /** All the documents of a few minted groups, until the group is first read: that read needs no query. */
   private readonly unread = new Map<string, Map<string, T>>();
   private readonly writer: DocWriter<T>;
+  /**
+   * Writes queued and not yet committed, by group (and deletes by id, whose group is unknown): a read
+   * waits for the writer only when one of them touches what it reads, not behind every busy commit.
+   */
+  private readonly pending = new Map<string, number>();
+  private pendingById = 0;
 
   private constructor(table: Table, shared: boolean) {
     // Reading the versions waits for the first write: opening a knowledge box stays a manifest read.
@@ -389,21 +395,22 @@ export class GroupedDocTable<T> {
   }
 
   async group(group: string): Promise<Map<string, T>> {
-    await this.writer.idle();
+    await this.settled([group]);
     const docs = this.unread.get(group);
     if (docs) {
       this.unread.delete(group);
       return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
     }
-    return this.latest(`grp = ${sqlString(group)}`);
+    return this.query(`grp = ${sqlString(group)}`);
   }
 
   /** The documents of several groups (one query for all those not in memory), by group then id. */
   async groups(groups: Iterable<string>): Promise<Map<string, Map<string, T>>> {
-    await this.writer.idle();
+    const wanted = new Set(groups);
+    await this.settled(wanted);
     const out = new Map<string, Map<string, T>>();
     const query: string[] = [];
-    for (const g of new Set(groups)) {
+    for (const g of wanted) {
       const docs = this.unread.get(g);
       if (!docs) {
         query.push(g);
@@ -429,6 +436,10 @@ export class GroupedDocTable<T> {
    */
   async latest(where: string): Promise<Map<string, T>> {
     await this.writer.idle();
+    return this.query(where);
+  }
+
+  private async query(where: string): Promise<Map<string, T>> {
     const { latest, stale } = latestOf(await this.writer.table.query().where(where).select(["id", "doc", "seq"]).toArray());
     if (stale.size) this.writer.stale(stale);
     return new Map([...latest].map(([id, r]) => [id, JSON.parse(r.doc as string) as T]));
@@ -436,7 +447,27 @@ export class GroupedDocTable<T> {
 
   put(id: string, group: string, doc: T): Promise<void> {
     this.unread.get(group)?.set(id, doc);
-    return this.writer.push({ kind: "put", id, doc, group });
+    return this.track(group, this.writer.push({ kind: "put", id, doc, group }));
+  }
+
+  /** Wait for the queued writes when one of them may touch these groups (read your own writes). */
+  private async settled(groups: Iterable<string>): Promise<void> {
+    if (this.pendingById) return this.writer.idle();
+    for (const g of groups) if (this.pending.has(g)) return this.writer.idle();
+  }
+
+  private track(group: string | undefined, write: Promise<void>): Promise<void> {
+    if (group === undefined) this.pendingById += 1;
+    else this.pending.set(group, (this.pending.get(group) ?? 0) + 1);
+    const done = () => {
+      if (group === undefined) this.pendingById -= 1;
+      else {
+        const n = (this.pending.get(group) ?? 1) - 1;
+        if (n) this.pending.set(group, n);
+        else this.pending.delete(group);
+      }
+    };
+    return write.finally(done);
   }
 
   /**
@@ -466,10 +497,10 @@ export class GroupedDocTable<T> {
   }
   delete(id: string): Promise<void> {
     for (const docs of this.unread.values()) docs.delete(id);
-    return this.writer.push({ kind: "delete", id });
+    return this.track(undefined, this.writer.push({ kind: "delete", id }));
   }
   deleteGroup(group: string): Promise<void> {
-    return this.writer.push({ kind: "deleteGroup", group });
+    return this.track(group, this.writer.push({ kind: "deleteGroup", group }));
   }
   idle(): Promise<void> {
     return this.writer.idle();

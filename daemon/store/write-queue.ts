@@ -1,6 +1,7 @@
-type Entry<Op> =
+type Entry<Op> = { seq: number } & (
   | { kind: "op"; op: Op; resolve: () => void; reject: (e: unknown) => void }
-  | { kind: "task"; run: () => Promise<void> };
+  | { kind: "task"; run: () => Promise<void> }
+);
 
 /**
  * Serialises writes to one LanceDB table and coalesces those that arrive together into one commit.
@@ -12,6 +13,10 @@ export class WriteQueue<Op> {
   private pending: Entry<Op>[] = [];
   private running: Promise<void> | null = null;
   private closed?: Error;
+  /** Entries numbered as they arrive, and the number of the last one done (they finish in order). */
+  private arrived = 0;
+  private done = 0;
+  private waiters: { upto: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly commit: (ops: Op[]) => Promise<void>,
@@ -26,17 +31,21 @@ export class WriteQueue<Op> {
 
   /** Resolves once the op is committed (on disk). */
   push(op: Op): Promise<void> {
-    return new Promise((resolve, reject) => this.enqueue({ kind: "op", op, resolve, reject }));
+    return new Promise((resolve, reject) => this.enqueue({ seq: 0, kind: "op", op, resolve, reject }));
   }
 
   /** Run `fn` between commits: no commit of this queue runs meanwhile. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => this.enqueue({ kind: "task", run: () => fn().then(resolve, reject) }));
+    return new Promise<T>((resolve, reject) => this.enqueue({ seq: 0, kind: "task", run: () => fn().then(resolve, reject) }));
   }
 
-  /** Resolves when everything queued so far is committed. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  /**
+   * Resolves when everything queued so far is committed. Writes queued later are not waited for: a
+   * reader behind a busy writer waits for at most the commits already due, not for the queue to drain.
+   */
+  idle(): Promise<void> {
+    if (this.done >= this.arrived) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ upto: this.arrived, resolve }));
   }
 
   /** Refuse every later write (the table's knowledge box is gone); queued ones fail too. */
@@ -50,8 +59,17 @@ export class WriteQueue<Op> {
       else void e.run();
       return;
     }
+    e.seq = ++this.arrived;
     this.pending.push(e);
     if (!this.running) this.running = this.drain();
+  }
+
+  private finished(seq: number): void {
+    this.done = seq;
+    if (!this.waiters.length) return;
+    const due = this.waiters.filter((w) => w.upto <= seq);
+    this.waiters = this.waiters.filter((w) => w.upto > seq);
+    for (const w of due) w.resolve();
   }
 
   private async drain(): Promise<void> {
@@ -63,6 +81,7 @@ export class WriteQueue<Op> {
       if (head.kind === "task") {
         this.pending.shift();
         await head.run().catch(() => undefined);
+        this.finished(head.seq);
         continue;
       }
       if (busy && this.gatherMs > 0 && this.pending.length < this.maxBatch)
@@ -70,8 +89,10 @@ export class WriteQueue<Op> {
       let n = 0;
       while (n < this.pending.length && n < this.maxBatch && this.pending[n].kind === "op") n++;
       const batch = this.pending.splice(0, n) as Extract<Entry<Op>, { kind: "op" }>[];
+      const last = batch[batch.length - 1].seq;
       if (this.closed) {
         for (const b of batch) b.reject(this.closed);
+        this.finished(last);
         continue;
       }
       try {
@@ -80,6 +101,7 @@ export class WriteQueue<Op> {
       } catch (e) {
         for (const b of batch) b.reject(e);
       }
+      this.finished(last);
       busy = this.pending.length > 0; // these came in during the commit: others are writing too
     }
     this.running = null;

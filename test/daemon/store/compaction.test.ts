@@ -130,6 +130,40 @@ describe("WriteQueue", () => {
     expect(batches.length).toBeLessThan(12); // without gathering: a commit per 5 ms, about 25
   });
 
+  it("idle waits for the writes queued so far, not for the ones that keep arriving after it", async () => {
+    const committed: number[] = [];
+    const q = new WriteQueue<number>(
+      async (ops) => {
+        await new Promise((r) => setTimeout(r, 10));
+        committed.push(...ops);
+      },
+      1000,
+      0,
+    );
+    // A writer that never stops: a write every 3 ms, so the queue is never empty while it runs.
+    let stop = false;
+    let next = 0;
+    const writer = (async () => {
+      const all: Promise<void>[] = [];
+      while (!stop) {
+        all.push(q.push(next++));
+        await new Promise((r) => setTimeout(r, 3));
+      }
+      await Promise.all(all);
+    })();
+    await new Promise((r) => setTimeout(r, 30));
+    const queuedBefore = next;
+    await q.idle();
+    // Everything queued before the call is committed. The writer stops only once idle returned: an idle
+    // that waited for the queue to drain would never return here.
+    expect(committed.length).toBeGreaterThanOrEqual(queuedBefore);
+    expect(committed.slice(0, queuedBefore)).toEqual(Array.from({ length: queuedBefore }, (_, i) => i));
+    stop = true;
+    await writer;
+    await q.idle();
+    expect(committed).toEqual(Array.from({ length: next }, (_, i) => i));
+  }, 10_000);
+
   it("rejects the ops of a failed commit and goes on with the next ones", async () => {
     const q = new WriteQueue<number>(async (ops) => {
       if (ops.includes(13)) throw new Error("unlucky");

@@ -116,4 +116,22 @@ describe("GroupedDocTable", () => {
     await t.deleteGroup("r2");
     expect((await t.group("r2")).size).toBe(0);
   });
+
+  it("a group read sees that group's writes still queued, and a delete by id whose group it does not know", async () => {
+    const t = await GroupedDocTable.open<{ v: number }>(await openDb(home()), "fields");
+    await t.put("r1/a", "r1", { v: 1 });
+    await t.put("r2/a", "r2", { v: 1 });
+    // Not awaited: queued writes of r1, and a delete by id (its group unknown to the table).
+    const writes = [t.put("r1/a", "r1", { v: 2 }), t.put("r1/b", "r1", { v: 1 })];
+    expect([...(await t.group("r1")).entries()].sort()).toEqual([
+      ["r1/a", { v: 2 }],
+      ["r1/b", { v: 1 }],
+    ]);
+    // r2 has nothing queued: its read does not wait for r1's (it reads what is committed).
+    const more = t.put("r1/c", "r1", { v: 1 });
+    expect([...(await t.group("r2")).entries()]).toEqual([["r2/a", { v: 1 }]]);
+    const del = t.delete("r2/a");
+    expect((await t.group("r2")).size).toBe(0);
+    await Promise.all([...writes, more, del]);
+  });
 });
