@@ -20,6 +20,8 @@ import { OFFLINE, removeHome, spawnTestDaemon, tempHome } from "../test/helpers/
 
 const SECONDS = Number(process.argv[2] ?? 180);
 const CLIENTS = Number(process.argv[3] ?? 16);
+/** Seconds to wait after settling for a last measurement, once old versions are past their retention (2 min): try 150. */
+const AFTER_RETENTION = Number(process.argv[4] ?? 0);
 const SEED = 200;
 const TOPICS = ["release", "office", "billing", "hiring", "security", "travel", "backup", "network", "budget", "roadmap"];
 /** The mix: each request picks a kind with these weights. */
@@ -178,6 +180,11 @@ try {
   const atStop = snapshot();
   const live = await settle(kbid, 30_000);
   const end = snapshot();
+  let retained: ReturnType<typeof snapshot> | undefined;
+  if (AFTER_RETENTION > 0) {
+    await new Promise((r) => setTimeout(r, AFTER_RETENTION * 1000));
+    retained = snapshot();
+  }
 
   console.log(`\nsoak: ${CLIENTS} clients for ${runSec.toFixed(1)} s (keyword retrieval, extractive ask)`);
   console.log("kind      ok reqs   req/s    p50 ms    p99 ms");
@@ -195,6 +202,7 @@ try {
   console.log(`\ndaemon at start:          ${f(start)}`);
   console.log(`daemon when clients stop: ${f(atStop)}`);
   console.log(`daemon after settling:    ${f(end)} (RSS high-water ${end.hwmMb.toFixed(0)} MiB)`);
+  if (retained) console.log(`daemon ${AFTER_RETENTION} s later:       ${f(retained)} (old versions past their retention)`);
   console.log(
     `data folder growth: ${start.dataMb.toFixed(1)} -> ${end.dataMb.toFixed(1)} MiB (+${(end.dataMb - start.dataMb).toFixed(1)} MiB); live resources ${SEED} -> ${live}`,
   );
