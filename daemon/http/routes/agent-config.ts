@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import * as api from "../../../src/api/agent-config.js";
 import * as modules from "../../../src/api/agent-modules.js";
+import { agentFullJsonSchema, agentFullSchema } from "../../../src/api/agent-schema.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
@@ -42,6 +43,10 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.agentSchema, async ({ params }) => {
     await c.open(params.agent_id);
     return { agents: api.MODULE_NAMES, drivers: api.DRIVER_PROVIDERS, runs: api.MODULES_RUN };
+  });
+  mount(app, agentFullSchema, async ({ params }) => {
+    await c.open(params.agent_id);
+    return agentFullJsonSchema();
   });
   for (const [kind, r] of [
     ["preprocess", modules.preprocessModules],
