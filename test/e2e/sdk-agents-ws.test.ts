@@ -187,6 +187,46 @@ describe("@nuclia/core RetrievalAgent over the WebSocket", () => {
     expect(plain.status).toBe(426);
   });
 
+  it("keeps a socket open for several questions with keep_open, stops on quit, and refuses an unknown cursor", async () => {
+    const headers = { "x-nuclia-serviceaccount": `Bearer ${z.key}` };
+    const base = `${z.url.replace("http", "ws")}/api/v1/agent/${agent.id}/session/kept/ws`;
+    const ws = new WebSocket(`${base}?keep_open=true`, { headers });
+    const got: Record<string, unknown>[] = [];
+    let notify = () => {};
+    ws.on("message", (m) => {
+      got.push(JSON.parse(String(m)));
+      notify();
+    });
+    const until = (n: number) =>
+      new Promise<void>((resolve) => {
+        notify = () => got.filter((m) => m.operation === 3).length >= n && resolve();
+        notify();
+      });
+    await new Promise((r) => ws.once("open", r));
+    ws.send(JSON.stringify({ question: "Who is the chief engineer of the Zephyr project?", operation: 0, headers: {} }));
+    await until(1);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.send(JSON.stringify({ question: "Where is the Zephyr project built?", operation: 0, headers: {} }));
+    await until(2);
+    const answers = got.flatMap((m) => (typeof m.answer === "string" ? [m.answer] : []));
+    expect(answers[0]).toContain("Ada Quill");
+    expect(answers[1]).toContain("Porto");
+    const closed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
+    ws.send(JSON.stringify({ question: "", operation: 1 }));
+    expect(await closed).toBe(1000);
+    // A session id the agent did not know was created (create_session_if_not_exists), with both turns.
+    const s = (await firstValueFrom(agent.getSession("kept"))) as unknown as {
+      data: { conversations: { history: { value: { messages: unknown[] } } } };
+    };
+    expect(s.data.conversations.history.value.messages).toHaveLength(4);
+
+    const late = new WebSocket(`${base}?from_cursor=99999`, { headers });
+    const first = await new Promise<Record<string, unknown>>((r) => late.once("message", (m) => r(JSON.parse(String(m)))));
+    expect(first.operation).toBe(4);
+    expect((first.exception as { detail: string }).detail).toMatch(/Cannot resume from cursor 99999/);
+    late.close();
+  });
+
   it("serves the full schema: every module by name and the driver providers", async () => {
     const schema = (await firstValueFrom(agent.getFullSchemas())) as unknown as {
       title: string;
