@@ -15,18 +15,20 @@ const pending = new WeakMap<Request, Accept>();
 const MAX_MESSAGE = 1 << 20;
 
 /**
- * The upgrade of a WebSocket request, to call once the route has checked what it needs; a request
- * without `Upgrade: websocket` is 426.
+ * The upgrade of a WebSocket request, to call once the route has checked what it needs; undefined
+ * for a request without `Upgrade: websocket` (answer it `notUpgraded()`, after the route's own 404s).
  */
-export function takeUpgrade(req: Request): Accept {
+export function takeUpgrade(req: Request): Accept | undefined {
   const accept = pending.get(req);
-  if (!accept)
-    throw new KboxError(426, "This route is a WebSocket: open it with Upgrade: websocket (or use the POST form)", {
-      upgrade: "websocket",
-    });
   pending.delete(req);
   return accept;
 }
+
+/** 426: a plain request to a WebSocket route. */
+export const notUpgraded = () =>
+  new KboxError(426, "This route is a WebSocket: open it with Upgrade: websocket (or use the POST form)", {
+    upgrade: "websocket",
+  });
 
 export interface Upgrades {
   /** The server's `upgrade` listener. */

@@ -185,6 +185,11 @@ describe("@nuclia/core RetrievalAgent over the WebSocket", () => {
     expect(refused).toBe(401);
     const plain = await fetch(`${z.url}${path}`, { headers: { "x-nuclia-serviceaccount": `Bearer ${z.key}` } });
     expect(plain.status).toBe(426);
+    // A plain GET creates no session: an unknown one is 404 before the 426.
+    const unknown = await fetch(`${z.url}/api/v1/agent/${agent.id}/session/nope/ws`, {
+      headers: { "x-nuclia-serviceaccount": `Bearer ${z.key}` },
+    });
+    expect(unknown.status).toBe(404);
   });
 
   it("keeps a socket open for several questions with keep_open, stops on quit, and refuses an unknown cursor", async () => {

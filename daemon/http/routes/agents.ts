@@ -5,7 +5,7 @@ import * as api from "../../../src/api/agents.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
-import { takeUpgrade } from "../upgrade.js";
+import { notUpgraded, takeUpgrade } from "../upgrade.js";
 
 /** A change answers 200 with JSON null, as the service does. */
 const done = async (p: Promise<void>): Promise<null> => {
@@ -32,7 +32,9 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     async ({ params, query, principal, req }) => {
       const accept = takeUpgrade(req);
       const wf = "workflow_id" in params ? params.workflow_id : (query as { workflow_id: string }).workflow_id;
-      const target = await a.sockets.resolve(params.agent_id, params.session, wf, query.create_session_if_not_exists);
+      const create = accept !== undefined && query.create_session_if_not_exists;
+      const target = await a.sockets.resolve(params.agent_id, params.session, wf, create);
+      if (!accept) throw notUpgraded();
       a.sockets.serve(await accept(), target, query, principal);
       return null;
     },
