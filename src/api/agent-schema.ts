@@ -66,6 +66,17 @@ const driverOf = (provider: string, config: z.ZodType) =>
     config,
   });
 
+const json = (t: z.ZodType) => z.toJSONSchema(t, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+
+/** `GET schema`: one JSON schema per module name by kind, and one per driver provider. */
+export function agentSchemas(): Record<string, unknown> {
+  return {
+    agents: Object.fromEntries(MODULE_KINDS.map((k) => [k, MODULE_NAMES[k].map((n) => json(moduleSchema(k, n)))])),
+    drivers: [json(driverOf("local", LocalConfig)), json(driverOf("nucliadb", z.union([RemoteConfig, LocalConfig])))],
+    runs: MODULES_RUN,
+  };
+}
+
 /** The whole configuration an export holds and the configuration routes accept, as one JSON schema. */
 export function agentFullJsonSchema(): Record<string, unknown> {
   const modules = Object.fromEntries(
@@ -82,5 +93,5 @@ export function agentFullJsonSchema(): Record<string, unknown> {
       title: "Retrieval agent configuration",
       description: `Driver providers kbox queries: ${DRIVER_PROVIDERS.join(", ")}. Modules marked x-kbox-runs are run; the others are kept.`,
     });
-  return z.toJSONSchema(Config, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return json(Config);
 }

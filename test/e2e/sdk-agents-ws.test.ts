@@ -232,7 +232,7 @@ describe("@nuclia/core RetrievalAgent over the WebSocket", () => {
     late.close();
   });
 
-  it("serves the full schema: every module by name and the driver providers", async () => {
+  it("serves the schemas: every module by name and the driver providers, whole (fullschema) and by kind", async () => {
     const schema = (await firstValueFrom(agent.getFullSchemas())) as unknown as {
       title: string;
       properties: Record<string, { items: unknown }>;
@@ -242,5 +242,15 @@ describe("@nuclia/core RetrievalAgent over the WebSocket", () => {
     for (const name of ["rephrase", "basic_ask", "generate", "remi"]) expect(text).toContain(`"const":"${name}"`);
     expect(text).toContain('"x-kbox-runs":true');
     expect(Object.keys(schema.properties).sort()).toEqual(["drivers", "prompts", "rules", "workflows"]);
+    const parts = (await firstValueFrom(agent.getSchemas())) as unknown as {
+      agents: Record<string, { title: string }[]>;
+      drivers: { properties: { provider: { const: string } } }[];
+    };
+    expect(parts.agents.generation.map((x) => x.title)).toEqual([
+      "generation/summarize",
+      "generation/generate",
+      "generation/data_viz",
+    ]);
+    expect(parts.drivers.map((x) => x.properties.provider.const)).toEqual(["local", "nucliadb"]);
   });
 });
