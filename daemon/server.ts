@@ -6,6 +6,7 @@ import type { KboxPaths } from "../src/api/paths.js";
 import { VERSION } from "../src/api/version.js";
 import { createApp } from "./http/app.js";
 import type { ConnInfo } from "./http/auth.js";
+import { createUpgrades } from "./http/upgrade.js";
 import { acquirePidLock, releasePidLock } from "./lifecycle/lock.js";
 import { createLogger } from "./lifecycle/logger.js";
 import { createServices, type Services } from "./services.js";
@@ -88,6 +89,19 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
       const conn: ConnInfo = { transport, remoteAddress: incoming?.socket?.remoteAddress };
       return app.fetch(req, { ...env, conn });
     });
+  // WebSocket routes (the agent interaction socket) go through the same app.
+  const upgrades = (transport: ConnInfo["transport"]) =>
+    createUpgrades(
+      (req, env) => app.fetch(req, env),
+      (incoming) => ({ conn: { transport, remoteAddress: incoming.socket.remoteAddress } satisfies ConnInfo }),
+    );
+  const sockets: ReturnType<typeof createUpgrades>[] = [];
+  const withUpgrades = (server: Server, transport: ConnInfo["transport"]): Server => {
+    const u = upgrades(transport);
+    sockets.push(u);
+    server.on("upgrade", u.listener);
+    return server;
+  };
 
   async function stop(): Promise<void> {
     if (stopping) return stopping;
@@ -96,6 +110,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
       const drained = Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
       // MCP sessions hold a server stream open (GET) until they end: end them, or the drain never finishes.
       await services.mcp.close();
+      for (const u of sockets) u.close();
+      await services.agents.sockets.close();
       await drained;
       await services.close();
       rmSync(paths.socket, { force: true });
@@ -108,7 +124,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
 
   try {
     rmSync(paths.socket, { force: true }); // a stale socket from a killed daemon; we hold the lock
-    const unix = keepAlive(createServer(listener("unix")));
+    const unix = withUpgrades(keepAlive(createServer(listener("unix"))), "unix");
     const umask = process.umask(0o177);
     try {
       await listen(unix, paths.socket);
@@ -120,7 +136,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
     info.listen.push(`unix:${paths.socket}`);
     let tcp: RunningDaemon["tcp"];
     if (tcpTarget) {
-      const server = keepAlive(createServer(listener("tcp")));
+      const server = withUpgrades(keepAlive(createServer(listener("tcp"))), "tcp");
       await listen(server, tcpTarget);
       const addr = server.address() as AddressInfo;
       tcp = { host: tcpTarget.host, port: addr.port };

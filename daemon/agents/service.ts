@@ -10,6 +10,7 @@ import { InteractionService } from "./interact.js";
 import { AgentMcp } from "./mcp.js";
 import { SecretBox } from "./secrets.js";
 import { SessionService } from "./sessions.js";
+import { AgentSockets } from "./socket.js";
 import { AgentTables } from "./tables.js";
 import { TransferService } from "./transfer.js";
 
@@ -31,6 +32,8 @@ export class AgentService {
   readonly transfer: TransferService;
   /** Agent sessions as MCP servers. */
   readonly mcp: AgentMcp;
+  /** The WebSocket interaction. */
+  readonly sockets: AgentSockets;
 
   constructor(kbs: KbService, search: FindService, settings: AgentSettings) {
     const tables = new AgentTables(kbs);
@@ -43,6 +46,7 @@ export class AgentService {
     );
     this.audit = new AuditService(tables);
     this.transfer = new TransferService(this.config);
+    this.sockets = new AgentSockets(this.config, this.interactions);
     this.mcp = new AgentMcp(this.interactions, this.sessions, settings.version);
   }
 }

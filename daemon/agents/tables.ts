@@ -64,6 +64,15 @@ export interface InteractionDoc {
   who: string;
 }
 
+/** An export of the agent's configuration, encrypted with the user's passphrase (kept until `expires`). */
+export interface ExportDoc {
+  id: string;
+  /** The encrypted bytes, base64. */
+  data: string;
+  created: string;
+  expires: string;
+}
+
 export const DEFAULT_WORKFLOW = "default";
 const noModules = (): Record<ModuleKind, ModuleDoc[]> => ({ preprocess: [], context: [], generation: [], postprocess: [] });
 
@@ -80,6 +89,7 @@ export interface Agent {
   sessions: DocTable<SessionDoc>;
   interactions: DocTable<InteractionDoc>;
   downloads: DocTable<DownloadRequest>;
+  exports: DocTable<ExportDoc>;
 }
 
 /** Opens agents: a knowledge box of mode agent (or agent_no_memory), else the wire's 404. */
@@ -91,22 +101,24 @@ export class AgentTables {
     sessions: new PerKb<SessionDoc>("agent_sessions"),
     interactions: new PerKb<InteractionDoc>("agent_interactions"),
     downloads: new PerKb<DownloadRequest>("agent_downloads"),
+    exports: new PerKb<ExportDoc>("agent_exports"),
   };
   constructor(readonly kbs: KbService) {}
 
   async open(agentId: string): Promise<Agent> {
     const { kb, store } = await this.kbs.open(agentId, "Retrieval agent not found");
     if (!kb.mode) throw notFound("Retrieval agent not found: this knowledge box is not an agent");
-    const [workflows, prompts, drivers, sessions, interactions, downloads] = await Promise.all([
+    const [workflows, prompts, drivers, sessions, interactions, downloads, exports] = await Promise.all([
       this.t.workflows.get(store),
       this.t.prompts.get(store),
       this.t.drivers.get(store),
       this.t.sessions.get(store),
       this.t.interactions.get(store),
       this.t.downloads.get(store),
+      this.t.exports.get(store),
     ]);
     if (!workflows.has(DEFAULT_WORKFLOW)) await workflows.put(DEFAULT_WORKFLOW, newWorkflow(DEFAULT_WORKFLOW, "Default"));
-    return { kb, workflows, prompts, drivers, sessions, interactions, downloads };
+    return { kb, workflows, prompts, drivers, sessions, interactions, downloads, exports };
   }
 
   /** A workflow of the agent, or 404. */

@@ -1,15 +1,17 @@
 /**
  * Export and import of an agent's whole configuration (workflows with their modules and rules,
  * prompts, drivers with their secrets), encrypted with the user's passphrase. kbox sends no e-mail:
- * the export answer names a download kept one hour in memory.
+ * the export answer names a download, stored in the agent's tables (it survives a restart) and
+ * removed once expired.
  */
 import { randomUUID } from "node:crypto";
 import { badRequest, conflict, invalid, notFound } from "../errors.js";
 import type { AgentConfigService } from "./config.js";
 import { decryptExport, encryptExport } from "./secrets.js";
-import { DEFAULT_WORKFLOW, type DriverDoc, type PromptDoc, type WorkflowDoc } from "./tables.js";
+import { type Agent, DEFAULT_WORKFLOW, type DriverDoc, type PromptDoc, type WorkflowDoc } from "./tables.js";
 
-const KEEP_MS = 3600_000;
+/** How long an export can be downloaded (the service's e-mailed link plays this part). */
+export const EXPORT_KEEP_MS = 24 * 3600_000;
 const FORMAT = "kbox-agent-export/1";
 
 interface Exported {
@@ -21,8 +23,6 @@ interface Exported {
 }
 
 export class TransferService {
-  private readonly exports = new Map<string, { agent: string; bytes: Buffer; expires: number }>();
-
   constructor(private readonly config: AgentConfigService) {}
 
   async export(agentId: string, passphrase: string) {
@@ -35,18 +35,25 @@ export class TransferService {
       drivers: this.config.driversOpen(a),
     };
     const now = Date.now();
-    for (const [k, v] of this.exports) if (v.expires < now) this.exports.delete(k);
+    await TransferService.purge(a, now);
     const id = randomUUID().replace(/-/g, "");
-    const expires = now + KEEP_MS;
-    this.exports.set(id, { agent: a.kb.uuid, bytes: encryptExport(passphrase, payload), expires });
-    return { id, download_url: `/api/v1/agent/${a.kb.uuid}/export/${id}`, expires: new Date(expires).toISOString() };
+    const expires = new Date(now + EXPORT_KEEP_MS).toISOString();
+    const data = encryptExport(passphrase, payload).toString("base64");
+    await a.exports.put(id, { id, data, created: new Date(now).toISOString(), expires });
+    return { id, download_url: `/api/v1/agent/${a.kb.uuid}/export/${id}`, expires };
+  }
+
+  /** Exports past their time are deleted (on each export and download). */
+  private static async purge(a: Agent, now: number): Promise<void> {
+    for (const e of [...a.exports.values()]) if (Date.parse(e.expires) <= now) await a.exports.delete(e.id);
   }
 
   async download(agentId: string, id: string): Promise<Response> {
     const a = await this.config.open(agentId);
-    const e = this.exports.get(id);
-    if (!e || e.agent !== a.kb.uuid || e.expires < Date.now()) throw notFound("Export not found (exports are kept one hour)");
-    return new Response(new Uint8Array(e.bytes), {
+    await TransferService.purge(a, Date.now());
+    const e = a.exports.get(id);
+    if (!e) throw notFound("Export not found (exports are kept 24 hours)");
+    return new Response(new Uint8Array(Buffer.from(e.data, "base64")), {
       headers: {
         "content-type": "application/octet-stream",
         "content-disposition": `attachment; filename="agent-${a.kb.slug}.kboxagent"`,

@@ -271,5 +271,5 @@ export const agentSchema = route({
   response: z.record(z.string(), z.unknown()),
   kb: AGENT_KB,
   role: "READER",
-  summary: "Module names by kind and the driver providers kbox runs",
+  summary: "A JSON schema per module name by kind and per driver provider (runs: the modules kbox runs)",
 });

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import * as api from "../../../src/api/agent-config.js";
 import * as modules from "../../../src/api/agent-modules.js";
+import { agentFullJsonSchema, agentFullSchema, agentSchemas } from "../../../src/api/agent-schema.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
@@ -41,7 +42,11 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.deleteDriver, async ({ params }) => done(c.deleteDriver(params.agent_id, params.driver)));
   mount(app, api.agentSchema, async ({ params }) => {
     await c.open(params.agent_id);
-    return { agents: api.MODULE_NAMES, drivers: api.DRIVER_PROVIDERS, runs: api.MODULES_RUN };
+    return agentSchemas();
+  });
+  mount(app, agentFullSchema, async ({ params }) => {
+    await c.open(params.agent_id);
+    return agentFullJsonSchema();
   });
   for (const [kind, r] of [
     ["preprocess", modules.preprocessModules],

@@ -1,9 +1,11 @@
 import type { Hono } from "hono";
 import * as audit from "../../../src/api/agent-audit.js";
+import * as sock from "../../../src/api/agent-socket.js";
 import * as api from "../../../src/api/agents.js";
 import type { Services } from "../../services.js";
 import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
+import { notUpgraded, takeUpgrade } from "../upgrade.js";
 
 /** A change answers 200 with JSON null, as the service does. */
 const done = async (p: Promise<void>): Promise<null> => {
@@ -24,6 +26,19 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     const p = await a.interactions.prepare(params.agent_id, params.session, wf, body, { principal, signal });
     return body.streaming ? a.interactions.run(p) : a.interactions.whole(p);
   });
+  mount(
+    app,
+    { session: sock.interactSocket, workflow: sock.interactSocketWorkflow },
+    async ({ params, query, principal, req }) => {
+      const accept = takeUpgrade(req);
+      const wf = "workflow_id" in params ? params.workflow_id : (query as { workflow_id: string }).workflow_id;
+      const create = accept !== undefined && query.create_session_if_not_exists;
+      const target = await a.sockets.resolve(params.agent_id, params.session, wf, create);
+      if (!accept) throw notUpgraded();
+      a.sockets.serve(await accept(), target, query, principal);
+      return null;
+    },
+  );
   mount(app, audit.requestAuditDownload, async ({ params, headers, body }) =>
     a.audit.request(params.agent_id, headers.accept, body),
   );
