@@ -19,7 +19,7 @@ _kbox_spec() {
     'task disable') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task delete') subs=''; opts='--kb --cleanup -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'dataset') subs='create list generate delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
-    'dataset create') subs=''; opts='--type --label --json -h --help --profile --account -q --quiet'; valued='--type=choice:FIELD_CLASSIFICATION|PARAGRAPH_CLASSIFICATION|SENTENCE_CLASSIFICATION|TOKEN_CLASSIFICATION|IMAGE_CLASSIFICATION|PARAGRAPH_STREAMING|QUESTION_ANSWER_STREAMING|FIELD_STREAMING --label=any --profile=profiles --account=any'; args='any' ;;
+    'dataset create') subs=''; opts='--type --label --format --json -h --help --profile --account -q --quiet'; valued='--type=choice:FIELD_CLASSIFICATION|PARAGRAPH_CLASSIFICATION|SENTENCE_CLASSIFICATION|TOKEN_CLASSIFICATION|IMAGE_CLASSIFICATION|PARAGRAPH_STREAMING|QUESTION_ANSWER_STREAMING|FIELD_STREAMING --label=any --format=choice:arrow|parquet --profile=profiles --account=any'; args='any' ;;
     'dataset list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'dataset generate') subs=''; opts='--kb --rows --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --rows=any --profile=profiles --account=any'; args='any' ;;
     'dataset delete') subs=''; opts='--partition --partitions -h --help --profile --account -q --quiet'; valued='--partition=any --profile=profiles --account=any'; args='any' ;;

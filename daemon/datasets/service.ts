@@ -9,7 +9,7 @@ import { COLUMNS, datasetRows } from "./generate.js";
 
 /**
  * Datasets of an account: records (name, filter, type), partition files (uploaded, or generated from a
- * knowledge box as Arrow IPC streams in the type's shape; see generate.ts).
+ * knowledge box in the type's shape as Arrow IPC streams or Parquet files, as the dataset says; see generate.ts).
  */
 export class DatasetService {
   private constructor(
@@ -40,6 +40,7 @@ export class DatasetService {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([id, size]) => ({ id, size })),
       generated_from: d.generated_from ?? null,
+      format: d.format ?? "ARROW",
     };
   }
 
@@ -51,7 +52,7 @@ export class DatasetService {
 
   async create(
     ref: string | undefined,
-    body: { name: string; filter: Record<string, unknown>; type: DatasetType },
+    body: { name: string; filter: Record<string, unknown>; type: DatasetType; format?: "ARROW" | "PARQUET" },
   ): Promise<{ id: string }> {
     const doc: DatasetDoc = {
       id: randomUUID(),
@@ -59,6 +60,7 @@ export class DatasetService {
       name: body.name,
       type: body.type,
       filter: body.filter,
+      format: body.format ?? "ARROW",
       created: new Date().toISOString(),
       partitions: {},
     };
@@ -132,7 +134,8 @@ export class DatasetService {
     let batch: Record<string, unknown>[] = [];
     const flush = async () => {
       const pid = `p${String(out.length).padStart(4, "0")}`;
-      out.push({ id: pid, size: await this.files.putRows(id, pid, columns, batch), rows: batch.length });
+      const size = await this.files.putRows(id, pid, columns, batch, d.format ?? "ARROW");
+      out.push({ id: pid, size, rows: batch.length });
       batch = [];
     };
     const rows = datasetRows(store, d.type, d.filter as { labels?: string[] });

@@ -87,6 +87,8 @@ export interface DatasetDoc {
   created: string;
   /** Partition ids with their size in bytes. */
   partitions: Record<string, number>;
+  /** How generated partitions are written (absent: ARROW, datasets from before formats). */
+  format?: "ARROW" | "PARQUET";
   /** The knowledge box it was last generated from. */
   generated_from?: string;
 }

@@ -13,11 +13,16 @@ export const DATASET_TYPES = [
 ] as const;
 export const DatasetType = z.enum(DATASET_TYPES);
 
+/** kbox: how generated partitions are written: Arrow IPC streams, or Parquet files (snappy). */
+export const DATASET_FORMATS = ["ARROW", "PARQUET"] as const;
+export const DatasetFormat = z.enum(DATASET_FORMATS);
+
 export const CreateDataset = z.strictObject({
   name: z.string().min(1).max(500),
   /** `labels`: labelsets (`topics`, `/l/topics`) or labels (`/l/topics/pets`) the rows carry. */
   filter: z.object({ labels: z.array(z.string().max(1000)).max(1000).optional() }).passthrough(),
   type: DatasetType,
+  format: DatasetFormat.default("ARROW"),
 });
 
 export const Dataset = z.object({
@@ -29,6 +34,7 @@ export const Dataset = z.object({
   created: z.string(),
   partitions: z.array(z.object({ id: z.string(), size: z.number().int() })),
   generated_from: z.string().nullable(),
+  format: DatasetFormat,
 });
 export type Dataset = z.infer<typeof Dataset>;
 
@@ -123,7 +129,7 @@ export const downloadPartition = route({
   path: "/api/v1/account/:account_id/dataset/:dataset_id/partition/:partition_id",
   params: PartitionParams,
   ...acct,
-  summary: "A partition's bytes (Arrow IPC stream for generated ones)",
+  summary: "A partition's bytes (generated ones: an Arrow IPC stream, or Parquet for a PARQUET dataset)",
 });
 
 export const deletePartition = route({
@@ -152,5 +158,5 @@ export const generateDataset = route({
   response: z.object({ partitions: z.array(z.object({ id: z.string(), size: z.number().int(), rows: z.number().int() })) }),
   kb: { body: "kb_id" },
   role: "MANAGER",
-  summary: "kbox: write the dataset's partitions from a knowledge box, filtered, in its type's shape (Arrow IPC)",
+  summary: "kbox: write the dataset's partitions from a knowledge box, filtered, in its type's shape (Arrow IPC or Parquet)",
 });

@@ -5,6 +5,7 @@ import type { Routed } from "../client.js";
 
 export type * from "../../api/datasets.js";
 
+export const DATASET_FORMATS: typeof api.DATASET_FORMATS = ["ARROW", "PARQUET"];
 export const DATASET_TYPES: typeof api.DATASET_TYPES = [
   "FIELD_CLASSIFICATION",
   "PARAGRAPH_CLASSIFICATION",
