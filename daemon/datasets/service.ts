@@ -94,11 +94,38 @@ export class DatasetService {
     await this.table.put(id, { ...d, partitions: { ...d.partitions, [partition]: size } });
   }
 
-  download(ref: string | undefined, id: string, partition: string): { stream: Readable; size: number } {
+  download(ref: string | undefined, id: string, partition: string): { stream: Readable; size: number; format: string } {
     const d = this.require(ref, id);
     const size = d.partitions[partition];
     if (size === undefined) throw notFound(`Partition ${partition} not found`);
-    return { stream: this.files.open(id, partition), size };
+    return { stream: this.files.open(id, partition), size, format: d.format ?? "ARROW" };
+  }
+
+  /** Tasks of a dataset: none run on datasets here. */
+  tasks(ref: string | undefined, id: string) {
+    this.require(ref, id);
+    return { tasks: [], running: [], configs: [], done: [] };
+  }
+
+  /** Starting a task on a dataset: a 422 saying why, and what to do instead. */
+  startTask(ref: string | undefined, id: string, name: string): never {
+    this.require(ref, id);
+    throw invalid([
+      {
+        type: "value_error",
+        loc: ["body", "name"],
+        msg:
+          `tasks on datasets are not supported here: kbox runs ${name} on a knowledge box ` +
+          "(POST /api/v1/kb/{kb}/task/start), whose results a dataset then exports (POST .../dataset/{id}/generate)",
+        input: name,
+      },
+    ]);
+  }
+
+  /** A dataset task by id: none exists here. */
+  task(ref: string | undefined, id: string, taskId: string): never {
+    this.require(ref, id);
+    throw notFound(`Task ${taskId} not found: no task runs on a dataset here (tasks run on knowledge boxes)`);
   }
 
   async deletePartition(ref: string | undefined, id: string, partition: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { route } from "./route.js";
+import { TaskList, TaskName, TaskRecord, TaskResponse } from "./tasks.js";
 
 export const DATASET_TYPES = [
   "FIELD_CLASSIFICATION",
@@ -159,4 +160,54 @@ export const generateDataset = route({
   kb: { body: "kb_id" },
   role: "MANAGER",
   summary: "kbox: write the dataset's partitions from a knowledge box, filtered, in its type's shape (Arrow IPC or Parquet)",
+});
+
+/** Tasks on a dataset (the spec's dataset tasks): listed (none here), refused at start with why. */
+const DatasetTaskParams = z.object({ dataset_id: z.string().uuid() });
+const DatasetTaskIdParams = DatasetTaskParams.extend({ task_id: z.string() });
+
+export const listDatasetTasks = route({
+  method: "GET",
+  path: "/api/v1/dataset/:dataset_id/tasks",
+  params: DatasetTaskParams,
+  query: z.object({ count: z.coerce.number().int().min(0).default(10) }),
+  response: TaskList,
+  ...acct,
+  summary: "Tasks of a dataset: none run on datasets here (kbox runs tasks on knowledge boxes)",
+});
+
+export const startDatasetTask = route({
+  method: "POST",
+  path: "/api/v1/dataset/:dataset_id/task/start",
+  params: DatasetTaskParams,
+  body: z.object({ name: TaskName, parameters: z.record(z.string(), z.unknown()).nullable().optional() }).passthrough(),
+  response: TaskResponse,
+  ...acct,
+  summary: "Start a task on a dataset: 422 saying why (run it on the knowledge box, then generate the dataset)",
+});
+
+export const inspectDatasetTask = route({
+  method: "GET",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id/inspect",
+  params: DatasetTaskIdParams,
+  response: TaskRecord,
+  ...acct,
+  summary: "Inspect a dataset task (404: none exists here)",
+});
+
+export const stopDatasetTask = route({
+  method: "POST",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id/stop",
+  params: DatasetTaskIdParams,
+  response: TaskResponse,
+  ...acct,
+  summary: "Stop a dataset task (404: none exists here)",
+});
+
+export const deleteDatasetTask = route({
+  method: "DELETE",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id",
+  params: DatasetTaskIdParams,
+  ...acct,
+  summary: "Delete a dataset task (404: none exists here)",
 });

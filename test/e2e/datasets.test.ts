@@ -170,6 +170,9 @@ describe("datasets", () => {
     const gp = (await rawCall(d.client, "POST", `${base()}/dataset/${pq.id}/generate`, { kb_id: kbid, rows_per_partition: 4 }))
       .json as any;
     expect(gp.partitions.map((p: any) => p.rows)).toEqual(parts.map((p) => p.rows));
+    const head = await d.client.raw({ method: "GET", path: `${base()}/dataset/${pq.id}/partition/p0000` });
+    expect(head.headers["content-type"]).toBe("application/vnd.apache.parquet");
+    for await (const _ of head.body);
     const fromParquet = (await Promise.all(gp.partitions.map((p: any) => partitionRows(pq.id, p.id, true)))).flat();
     expect(fromParquet.sort(byId)).toEqual(want.sort(byId));
     const badFormat = await rawCall(d.client, "POST", `${base()}/datasets`, {
@@ -205,5 +208,30 @@ describe("datasets", () => {
     const img = await make("IMAGE_CLASSIFICATION");
     expect(img.g.status).toBe(422);
     expect((img.g.json as any).detail[0].msg).toMatch(/not supported here/);
+  });
+
+  it("dataset tasks: none listed, a start answers 422 saying why, an id 404; an unknown dataset 404", async () => {
+    const id = (
+      (await rawCall(d.client, "POST", "/api/v1/datasets", { name: "t", filter: {}, type: "PARAGRAPH_STREAMING" })).json as any
+    ).id;
+    expect((await rawCall(d.client, "GET", `/api/v1/dataset/${id}/tasks`)).json).toEqual({
+      tasks: [],
+      running: [],
+      configs: [],
+      done: [],
+    });
+    const start = await rawCall(d.client, "POST", `/api/v1/dataset/${id}/task/start`, { name: "labeler", parameters: LABELER });
+    expect(start.status).toBe(422);
+    expect((start.json as any).detail[0]).toMatchObject({
+      loc: ["body", "name"],
+      msg: expect.stringMatching(/tasks on datasets are not supported here: kbox runs labeler on a knowledge box/),
+    });
+    const inspect = await rawCall(d.client, "GET", `/api/v1/dataset/${id}/task/abc/inspect`);
+    expect(inspect.status).toBe(404);
+    expect((inspect.json as any).detail).toMatch(/no task runs on a dataset here/);
+    expect((await rawCall(d.client, "POST", `/api/v1/dataset/${id}/task/abc/stop`)).status).toBe(404);
+    expect((await rawCall(d.client, "DELETE", `/api/v1/dataset/${id}/task/abc`)).status).toBe(404);
+    const other = "00000000-0000-4000-8000-000000000000";
+    expect((await rawCall(d.client, "POST", `/api/v1/dataset/${other}/task/start`, { name: "labeler" })).status).toBe(404);
   });
 });
