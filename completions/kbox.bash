@@ -12,7 +12,7 @@ _kbox_spec() {
     'task') subs='start list show stop restart enable disable delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'task start') subs=''; opts='--kb --apply --params --params-file --disabled --wait --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --apply=choice:EXISTING|NEW|ALL --params=any --params-file=file --profile=profiles --account=any'; args='any' ;;
     'task list') subs=''; opts='--kb --available --count --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --count=any --profile=profiles --account=any'; args='' ;;
-    'task show') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task show') subs=''; opts='--kb --follow --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task stop') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task restart') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task enable') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;

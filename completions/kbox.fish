@@ -619,6 +619,7 @@ complete -c kbox -n '__kbox_at '\''task list'\''' -l count -r -d 'finished tasks
 complete -c kbox -n '__kbox_at '\''task list'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''task list'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''task show'\''' -l kb -r -a '(kbox __complete kbs 2>/dev/null)' -d 'knowledge box slug or uuid'
+complete -c kbox -n '__kbox_at '\''task show'\''' -l follow -d 'follow a running batch until it ends (progress bar on a TTY), then show the task'
 complete -c kbox -n '__kbox_at '\''task show'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''task show'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''task stop'\''' -l kb -r -a '(kbox __complete kbs 2>/dev/null)' -d 'knowledge box slug or uuid'
