@@ -12,14 +12,14 @@ _kbox_spec() {
     'task') subs='start list show stop restart enable disable delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'task start') subs=''; opts='--kb --apply --params --params-file --disabled --wait --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --apply=choice:EXISTING|NEW|ALL --params=any --params-file=file --profile=profiles --account=any'; args='any' ;;
     'task list') subs=''; opts='--kb --available --count --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --count=any --profile=profiles --account=any'; args='' ;;
-    'task show') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'task show') subs=''; opts='--kb --follow --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task stop') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task restart') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task enable') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task disable') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'task delete') subs=''; opts='--kb --cleanup -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'dataset') subs='create list generate delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
-    'dataset create') subs=''; opts='--type --label --json -h --help --profile --account -q --quiet'; valued='--type=choice:FIELD_CLASSIFICATION|PARAGRAPH_CLASSIFICATION|SENTENCE_CLASSIFICATION|TOKEN_CLASSIFICATION|IMAGE_CLASSIFICATION|PARAGRAPH_STREAMING|QUESTION_ANSWER_STREAMING|FIELD_STREAMING --label=any --profile=profiles --account=any'; args='any' ;;
+    'dataset create') subs=''; opts='--type --label --format --json -h --help --profile --account -q --quiet'; valued='--type=choice:FIELD_CLASSIFICATION|PARAGRAPH_CLASSIFICATION|SENTENCE_CLASSIFICATION|TOKEN_CLASSIFICATION|IMAGE_CLASSIFICATION|PARAGRAPH_STREAMING|QUESTION_ANSWER_STREAMING|FIELD_STREAMING --label=any --format=choice:arrow|parquet --profile=profiles --account=any'; args='any' ;;
     'dataset list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'dataset generate') subs=''; opts='--kb --rows --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --rows=any --profile=profiles --account=any'; args='any' ;;
     'dataset delete') subs=''; opts='--partition --partitions -h --help --profile --account -q --quiet'; valued='--partition=any --profile=profiles --account=any'; args='any' ;;

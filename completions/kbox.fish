@@ -5,7 +5,7 @@ function __kbox_path --description 'the kbox command path before the cursor'
     for w in (commandline -opc)[2..-1]
         if test $skip = 1; set skip 0; continue; end
         switch $w
-            case '--profile' '--account' '--kb' '-o' '--out' '--slug' '--title' '--every' '--keep' '--apply' '--params' '--params-file' '--count' '--type' '--label' '--rows' '--partition' '--instruction' '--query' '--description' '--name' '--policy' '--listen' '-n' '--lines' '--level' '--add' '--update' '--remove' '--role' '--expires' '--into' '--config' '--file' '--rephrase-prompt' '--rephrase-model' '--system-prompt' '--user-prompt' '--model' '--agent' '--session' '--workflow' '--summary' '--data' '--url' '--key' '--top-k' '--text' '--id' '--passphrase' '--output' '--zone' '--save-profile' '--ttl' '--path' '--groups' '-F' '--field' '-f' '--raw-field' '-H' '--header' '--input' '--revision' '--from' '--dtype' '--pooling' '--query-prefix' '--passage-prefix' '--api-key' '--dim' '--contact' '--webhook' '--tokens-limit' '--kbid' '--limit' '--cursor' '-c' '--context' '--system' '--text-file' '--format' '--body' '--page' '--size' '--show' '--kind' '--filter' '--features' '--vectorset' '--min-score' '--month' '--where' '--meta' '--after' '--event' '--since' '--until' '--by' '--status' '--feedback' '--below' '--agentic-config' '--citations' '--rag' '--prompt' '--max-tokens' '--match' '--sort' '--max-paragraph' '--splitter' '--include' '--exclude' '--interval' '--css-selector' '--xpath' '--job' '--split-strategy' '--extract-strategy' '--resource'
+            case '--profile' '--account' '--kb' '-o' '--out' '--slug' '--title' '--every' '--keep' '--apply' '--params' '--params-file' '--count' '--type' '--label' '--format' '--rows' '--partition' '--instruction' '--query' '--description' '--name' '--policy' '--listen' '-n' '--lines' '--level' '--add' '--update' '--remove' '--role' '--expires' '--into' '--config' '--file' '--rephrase-prompt' '--rephrase-model' '--system-prompt' '--user-prompt' '--model' '--agent' '--session' '--workflow' '--summary' '--data' '--url' '--key' '--top-k' '--text' '--id' '--passphrase' '--output' '--zone' '--save-profile' '--ttl' '--path' '--groups' '-F' '--field' '-f' '--raw-field' '-H' '--header' '--input' '--revision' '--from' '--dtype' '--pooling' '--query-prefix' '--passage-prefix' '--api-key' '--dim' '--contact' '--webhook' '--tokens-limit' '--kbid' '--limit' '--cursor' '-c' '--context' '--system' '--text-file' '--body' '--page' '--size' '--show' '--kind' '--filter' '--features' '--vectorset' '--min-score' '--month' '--where' '--meta' '--after' '--event' '--since' '--until' '--by' '--status' '--feedback' '--below' '--agentic-config' '--citations' '--rag' '--prompt' '--max-tokens' '--match' '--sort' '--max-paragraph' '--splitter' '--include' '--exclude' '--interval' '--css-selector' '--xpath' '--job' '--split-strategy' '--extract-strategy' '--resource'
                 set skip 1; continue
             case '-*'
                 continue
@@ -619,6 +619,7 @@ complete -c kbox -n '__kbox_at '\''task list'\''' -l count -r -d 'finished tasks
 complete -c kbox -n '__kbox_at '\''task list'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''task list'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''task show'\''' -l kb -r -a '(kbox __complete kbs 2>/dev/null)' -d 'knowledge box slug or uuid'
+complete -c kbox -n '__kbox_at '\''task show'\''' -l follow -d 'follow a running batch until it ends (progress bar on a TTY), then show the task'
 complete -c kbox -n '__kbox_at '\''task show'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''task show'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''task stop'\''' -l kb -r -a '(kbox __complete kbs 2>/dev/null)' -d 'knowledge box slug or uuid'
@@ -643,6 +644,7 @@ complete -c kbox -n '__kbox_at '\''dataset'\''' -a 'delete' -d 'Delete a dataset
 complete -c kbox -n '__kbox_at '\''dataset'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''dataset create'\''' -l type -r -a 'FIELD_CLASSIFICATION PARAGRAPH_CLASSIFICATION SENTENCE_CLASSIFICATION TOKEN_CLASSIFICATION IMAGE_CLASSIFICATION PARAGRAPH_STREAMING QUESTION_ANSWER_STREAMING FIELD_STREAMING' -d 'what its rows are'
 complete -c kbox -n '__kbox_at '\''dataset create'\''' -l label -r -d 'keep only these labelsets (topics) or labels (/l/topics/pets)'
+complete -c kbox -n '__kbox_at '\''dataset create'\''' -l format -r -a 'arrow parquet' -d 'how generated partitions are written'
 complete -c kbox -n '__kbox_at '\''dataset create'\''' -l json -d 'print the wire response'
 complete -c kbox -n '__kbox_at '\''dataset create'\''' -s h -l help -d 'display help for command'
 complete -c kbox -n '__kbox_at '\''dataset list'\''' -l json -d 'print the wire response'

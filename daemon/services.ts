@@ -16,7 +16,7 @@ import { TokenService } from "./auth/tokens.js";
 import { BackupScheduler } from "./backup/scheduler.js";
 import { BackupService } from "./backup/service.js";
 import { DatasetService } from "./datasets/service.js";
-import { GuardrailService } from "./guardrails/service.js";
+import { GuardrailService, type GuardrailViolation } from "./guardrails/service.js";
 import { type ProcessedEvent, ProcessingQueue } from "./ingest/queue.js";
 import { EntitiesGroupService } from "./kbs/entities.js";
 import { FeedbackService } from "./kbs/feedback.js";
@@ -188,12 +188,16 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     info.log,
   );
   const catalog = new CatalogService(kbs, search);
-  // Violations are logged; TODO(lead): also hand them to the activity log's recorder (activity.record).
+  const activity = new ActivityService(kbs, settings.activity, new Scorer(() => models.reranker()), info.log);
+  // Violations go to the daemon log, and on a knowledge box to its activity log (`guardrail` events).
   const guardrails = await GuardrailService.open(
     store,
     settings.generation,
     (ref) => (ref ? accounts.require(ref).id : accounts.default.id),
-    (v) => info.log.warn(`guardrail ${v.blocking ? "blocked" : "flagged"} a query`, { guardrail: v }),
+    async (v) => {
+      info.log.warn(`guardrail ${v.blocking ? "blocked" : "flagged"} a query`, { guardrail: v });
+      if (v.kbid) await activity.record(v.kbid, "guardrail", guardrailMembers(v));
+    },
   );
   const ask = new AskService(
     kbs,
@@ -204,7 +208,6 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     new AgenticConfigService(kbs, settings.generation),
     guardrails,
   );
-  const activity = new ActivityService(kbs, settings.activity, new Scorer(() => models.reranker()), info.log);
   processing.onProcessed((e) => recordProcessed(activity, e));
   const datasets = await DatasetService.open(store, join(settings.paths.data, "datasets"), kbs, (ref) =>
     ref ? accounts.require(ref).id : accounts.default.id,
@@ -316,6 +319,24 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
   // Reconcile folders and sitemaps and start watchers in the background, after everything is wired.
   void sync.runner.start().catch((e) => info.log.error(`sync start failed: ${(e as Error).message}`));
   return self;
+}
+
+/** A guardrail violation as an activity row: the query as `question`, the verdict in `audit_metadata`. */
+function guardrailMembers(v: GuardrailViolation) {
+  return {
+    question: v.content,
+    status: v.blocking ? "blocked" : "flagged",
+    user_type: "DAEMON",
+    audit_metadata: {
+      policy_id: v.policy_id,
+      policy: v.name,
+      blocking: String(v.blocking),
+      score: String(v.score),
+      method: v.method,
+      source: v.source,
+      reason: v.error ? `${v.reason}: ${v.error}` : v.reason,
+    },
+  };
 }
 
 /** A resource run of the processing queue: a `processed` event, and `indexed` when it left paragraphs in the index. */

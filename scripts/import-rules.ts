@@ -55,7 +55,8 @@ export const DAEMON_AREAS: Record<string, readonly string[]> = {
 };
 
 /** Packages only `daemon/store` may import: it is the only code that knows LanceDB (tables, columns, SQL, Arrow). */
-export const STORE_PACKAGES: readonly string[] = ["@lancedb/lancedb", "apache-arrow"];
+/** (parquet-wasm writes and reads the Parquet partitions of datasets beside the Arrow ones.) */
+export const STORE_PACKAGES: readonly string[] = ["@lancedb/lancedb", "apache-arrow", "parquet-wasm"];
 
 /** Packages `src/api` (the wire contract, shared by daemon and client) may import. */
 export const API_PACKAGES: readonly string[] = ["zod"];

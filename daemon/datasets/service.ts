@@ -9,7 +9,7 @@ import { COLUMNS, datasetRows } from "./generate.js";
 
 /**
  * Datasets of an account: records (name, filter, type), partition files (uploaded, or generated from a
- * knowledge box as Arrow IPC streams in the type's shape; see generate.ts).
+ * knowledge box in the type's shape as Arrow IPC streams or Parquet files, as the dataset says; see generate.ts).
  */
 export class DatasetService {
   private constructor(
@@ -40,6 +40,7 @@ export class DatasetService {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([id, size]) => ({ id, size })),
       generated_from: d.generated_from ?? null,
+      format: d.format ?? "ARROW",
     };
   }
 
@@ -51,7 +52,7 @@ export class DatasetService {
 
   async create(
     ref: string | undefined,
-    body: { name: string; filter: Record<string, unknown>; type: DatasetType },
+    body: { name: string; filter: Record<string, unknown>; type: DatasetType; format?: "ARROW" | "PARQUET" },
   ): Promise<{ id: string }> {
     const doc: DatasetDoc = {
       id: randomUUID(),
@@ -59,6 +60,7 @@ export class DatasetService {
       name: body.name,
       type: body.type,
       filter: body.filter,
+      format: body.format ?? "ARROW",
       created: new Date().toISOString(),
       partitions: {},
     };
@@ -92,11 +94,38 @@ export class DatasetService {
     await this.table.put(id, { ...d, partitions: { ...d.partitions, [partition]: size } });
   }
 
-  download(ref: string | undefined, id: string, partition: string): { stream: Readable; size: number } {
+  download(ref: string | undefined, id: string, partition: string): { stream: Readable; size: number; format: string } {
     const d = this.require(ref, id);
     const size = d.partitions[partition];
     if (size === undefined) throw notFound(`Partition ${partition} not found`);
-    return { stream: this.files.open(id, partition), size };
+    return { stream: this.files.open(id, partition), size, format: d.format ?? "ARROW" };
+  }
+
+  /** Tasks of a dataset: none run on datasets here. */
+  tasks(ref: string | undefined, id: string) {
+    this.require(ref, id);
+    return { tasks: [], running: [], configs: [], done: [] };
+  }
+
+  /** Starting a task on a dataset: a 422 saying why, and what to do instead. */
+  startTask(ref: string | undefined, id: string, name: string): never {
+    this.require(ref, id);
+    throw invalid([
+      {
+        type: "value_error",
+        loc: ["body", "name"],
+        msg:
+          `tasks on datasets are not supported here: kbox runs ${name} on a knowledge box ` +
+          "(POST /api/v1/kb/{kb}/task/start), whose results a dataset then exports (POST .../dataset/{id}/generate)",
+        input: name,
+      },
+    ]);
+  }
+
+  /** A dataset task by id: none exists here. */
+  task(ref: string | undefined, id: string, taskId: string): never {
+    this.require(ref, id);
+    throw notFound(`Task ${taskId} not found: no task runs on a dataset here (tasks run on knowledge boxes)`);
   }
 
   async deletePartition(ref: string | undefined, id: string, partition: string): Promise<void> {
@@ -132,7 +161,8 @@ export class DatasetService {
     let batch: Record<string, unknown>[] = [];
     const flush = async () => {
       const pid = `p${String(out.length).padStart(4, "0")}`;
-      out.push({ id: pid, size: await this.files.putRows(id, pid, columns, batch), rows: batch.length });
+      const size = await this.files.putRows(id, pid, columns, batch, d.format ?? "ARROW");
+      out.push({ id: pid, size, rows: batch.length });
       batch = [];
     };
     const rows = datasetRows(store, d.type, d.filter as { labels?: string[] });

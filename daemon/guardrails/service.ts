@@ -27,22 +27,22 @@ export interface Screening {
 
 /**
  * Per-account guardrail policies (the spec's bounds), their evaluation, and the screening of ask and
- * predict queries against the enabled ones. Violations go to `report` (the daemon log today; the
- * activity log's recorder is the place for them).
+ * predict queries against the enabled ones. Violations go to `report` (the daemon log, and the
+ * knowledge box's activity log as `guardrail` events), awaited: a violation is recorded before the answer.
  */
 export class GuardrailService {
   private constructor(
     private readonly table: DocTable<GuardrailPolicyDoc>,
     private readonly generation: GeneratorSettings,
     private readonly resolveAccount: (ref?: string) => string,
-    private readonly report: (v: GuardrailViolation) => void,
+    private readonly report: (v: GuardrailViolation) => void | Promise<void>,
   ) {}
 
   static async open(
     store: Store,
     generation: GeneratorSettings,
     resolveAccount: (ref?: string) => string,
-    report: (v: GuardrailViolation) => void,
+    report: (v: GuardrailViolation) => void | Promise<void>,
   ): Promise<GuardrailService> {
     return new GuardrailService(
       await store.metaTable<GuardrailPolicyDoc>("guardrail_policies"),
@@ -158,13 +158,13 @@ export class GuardrailService {
     const violations = verdicts.filter((v) => v.flagged || v.error);
     const at = new Date().toISOString();
     for (const v of violations)
-      this.report({ ...v, account_id: account, kbid: o.kb?.uuid, source: o.source, content: query, at });
+      await this.report({ ...v, account_id: account, kbid: o.kb?.uuid, source: o.source, content: query, at });
     return { blocked: violations.find((v) => v.blocking && (v.flagged || v.error)), violations };
   }
 
-  /** Screen a query and refuse it (403 naming the policy) when a blocking policy stops it. */
-  async enforce(query: string, o: { kb?: KbDoc; account?: string; signal?: AbortSignal }): Promise<void> {
-    const { blocked } = await this.screen(query, { ...o, source: "predict_query" });
+  /** Screen a query (predict query, predict chat) and refuse it (403 naming the policy) when a blocking policy stops it. */
+  async enforce(query: string, o: { kb?: KbDoc; account?: string; signal?: AbortSignal; source?: string }): Promise<void> {
+    const { blocked } = await this.screen(query, { ...o, source: o.source ?? "predict_query" });
     if (blocked)
       throw new KboxError(
         403,

@@ -7,11 +7,24 @@ import { arrow } from "./arrow.js";
 /** A column of a generated partition: strings, string lists or integers. */
 export type PartitionColumn = { name: string; kind: "string" | "strings" | "int" };
 
+/** How a generated partition is written. */
+export type PartitionFormat = "ARROW" | "PARQUET";
+
+/** parquet-wasm, loaded on first use (its WebAssembly is not paid for at start). */
+let parquet: Promise<typeof import("parquet-wasm")> | undefined;
+const parquetWasm = () => {
+  parquet ??= import("parquet-wasm");
+  return parquet;
+};
+
+/** A Parquet file starts (and ends) with these bytes. */
+const isParquet = (b: Uint8Array) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x41 && b[2] === 0x52 && b[3] === 0x31;
+
 const PARTITION_ID = /^[a-zA-Z0-9_-]{1,200}$/;
 
 /**
  * Partition files of datasets, one folder per dataset under the data dir: uploaded bytes as given, or
- * rows written as an Arrow IPC stream (what upstream trainset streams carry).
+ * rows written as an Arrow IPC stream (what upstream trainset streams carry) or a Parquet file (snappy).
  */
 export class DatasetFiles {
   constructor(private readonly root: string) {}
@@ -35,8 +48,14 @@ export class DatasetFiles {
     return bytes.byteLength;
   }
 
-  /** Write rows as an Arrow IPC stream partition with the given columns; returns its size. */
-  putRows(datasetId: string, partition: string, columns: PartitionColumn[], rows: Record<string, unknown>[]): Promise<number> {
+  /** Write rows as a partition with the given columns (Arrow IPC stream, or Parquet); returns its size. */
+  async putRows(
+    datasetId: string,
+    partition: string,
+    columns: PartitionColumn[],
+    rows: Record<string, unknown>[],
+    format: PartitionFormat = "ARROW",
+  ): Promise<number> {
     const fields = columns.map((c) => {
       const type =
         c.kind === "string"
@@ -51,13 +70,19 @@ export class DatasetFiles {
     for (const c of columns) data[c.name] = rows.map((r) => r[c.name] ?? null);
     const vectors = Object.fromEntries(columns.map((c, i) => [c.name, arrow.vectorFromArray(data[c.name], fields[i].type)]));
     const table = new arrow.Table(schema, vectors);
-    return this.put(datasetId, partition, arrow.tableToIPC(table, "stream"));
+    const ipc = arrow.tableToIPC(table, "stream");
+    if (format === "ARROW") return this.put(datasetId, partition, ipc);
+    const pw = await parquetWasm();
+    const props = new pw.WriterPropertiesBuilder().setCompression(pw.Compression.SNAPPY).build();
+    return this.put(datasetId, partition, pw.writeParquet(pw.Table.fromIPCStream(ipc), props));
   }
 
-  /** Read a partition back as rows (tests, `kbox dataset show`). */
+  /** Read a partition back as rows, an Arrow IPC stream or a Parquet file alike (tests, `kbox dataset show`). */
   async readRows(datasetId: string, partition: string): Promise<Record<string, unknown>[]> {
     const { readFile } = await import("node:fs/promises");
-    const table = arrow.tableFromIPC(await readFile(this.path(datasetId, partition)));
+    const bytes = await readFile(this.path(datasetId, partition));
+    const ipc = isParquet(bytes) ? (await parquetWasm()).readParquet(bytes).intoIPCStream() : bytes;
+    const table = arrow.tableFromIPC(ipc);
     return table.toArray().map((r) => {
       const o = r.toJSON() as Record<string, unknown>;
       for (const [k, v] of Object.entries(o))

@@ -364,7 +364,15 @@ export type { ParagraphRow } from "./paragraph-row.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 export { resourceRelations } from "./records.js";
-export type { DatasetDoc, DatasetType, GuardrailPolicyDoc, TaskApply, TaskDoc, TaskOutputDoc } from "./task-records.js";
+export type {
+  DatasetDoc,
+  DatasetType,
+  GuardrailPolicyDoc,
+  TaskApply,
+  TaskDoc,
+  TaskOfferDoc,
+  TaskOutputDoc,
+} from "./task-records.js";
 export type {
   AccountDoc,
   AccountRole,

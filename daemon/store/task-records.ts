@@ -37,6 +37,19 @@ export interface TaskDoc {
   cleanup_parent_task_id: string | null;
 }
 
+/**
+ * A processed resource handed to a NEW-data task and not yet run on (meta table `task_offers`): written
+ * before the job is queued and deleted once it ran, so a daemon killed in between hands it over again.
+ */
+export interface TaskOfferDoc {
+  /** `{task_id}/{rid}` */
+  id: string;
+  task_id: string;
+  kbid: string;
+  rid: string;
+  at: string;
+}
+
 /** What one task wrote on one resource, so that a delete with cleanup removes exactly that. */
 export interface TaskOutputDoc {
   /** `{task_id}/{rid}` */
@@ -74,6 +87,8 @@ export interface DatasetDoc {
   created: string;
   /** Partition ids with their size in bytes. */
   partitions: Record<string, number>;
+  /** How generated partitions are written (absent: ARROW, datasets from before formats). */
+  format?: "ARROW" | "PARQUET";
   /** The knowledge box it was last generated from. */
   generated_from?: string;
 }

@@ -8,7 +8,7 @@ import type { Log } from "../lifecycle/logger.js";
 import { type GeneratorSettings, resolveGenerator } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { DocTable } from "../store/doc-table.js";
-import type { KbDoc, TaskDoc, TaskOutputDoc } from "../store/index.js";
+import type { KbDoc, TaskDoc, TaskOfferDoc, TaskOutputDoc } from "../store/index.js";
 import type { AssetService } from "./assets.js";
 import { modelOf } from "./params.js";
 import type { TaskContext, TaskDeps, TaskImpl, TaskOutput } from "./types.js";
@@ -31,6 +31,8 @@ type Job = { kind: "batch"; id: string } | { kind: "new"; id: string; rid: strin
 
 export interface RunnerDeps {
   tasks: DocTable<TaskDoc>;
+  /** Processed resources handed to NEW-data tasks and not yet run on (the durable part of the queue). */
+  offers: DocTable<TaskOfferDoc>;
   outputs: (kbid: string) => Promise<DocTable<TaskOutputDoc>>;
   kbs: KbService;
   impls: ReadonlyMap<string, TaskImpl>;
@@ -57,7 +59,7 @@ export function taskGenerator(impl: TaskImpl, kb: KbDoc, params: Record<string, 
 
 export class TaskRunner {
   private readonly queue: Job[] = [];
-  private current?: { id: string; abort: AbortController };
+  private current?: { id: string; kind: Job["kind"]; abort: AbortController };
   private pumping = false;
   private closing = false;
 
@@ -69,16 +71,40 @@ export class TaskRunner {
     void this.pump();
   }
 
-  /** Hand one processed resource to a NEW-data task. */
-  offer(id: string, rid: string): void {
-    this.queue.push({ kind: "new", id, rid });
+  /** Hand one processed resource to a NEW-data task: journalled first, so a kill before it ran loses nothing. */
+  async offer(task: TaskDoc, rid: string): Promise<void> {
+    const id = `${task.id}/${rid}`;
+    if (!this.d.offers.get(id))
+      await this.d.offers.put(id, { id, task_id: task.id, kbid: task.kbid, rid, at: new Date().toISOString() });
+    this.requeue(task.id, rid);
+  }
+
+  /** Queue a journalled offer again (at start). */
+  requeue(id: string, rid: string): void {
+    if (!this.queue.some((j) => j.kind === "new" && j.id === id && j.rid === rid)) this.queue.push({ kind: "new", id, rid });
     void this.pump();
   }
 
-  /** Stop a task's work: its running batch is aborted, its queued jobs dropped. */
-  cancel(id: string): void {
-    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].id === id) this.queue.splice(i, 1);
-    if (this.current?.id === id) this.current.abort.abort();
+  /** Offers of a task not yet run on. */
+  pending(id: string): number {
+    let n = 0;
+    for (const o of this.d.offers.values()) if (o.task_id === id) n++;
+    return n;
+  }
+
+  /**
+   * Stop a task's work: its running batch is aborted and its queued batch dropped; with `all`, its
+   * NEW-data jobs too (a stop concerns the batch only: an ALL task keeps running on new resources).
+   */
+  cancel(id: string, all = true): void {
+    for (let i = this.queue.length - 1; i >= 0; i--)
+      if (this.queue[i].id === id && (all || this.queue[i].kind === "batch")) this.queue.splice(i, 1);
+    if (this.current?.id === id && (all || this.current.kind === "batch")) this.current.abort.abort();
+  }
+
+  /** Forget a task's journalled offers (the task is deleted). */
+  async dropOffers(id: string): Promise<void> {
+    for (const o of [...this.d.offers.values()]) if (o.task_id === id) await this.d.offers.delete(o.id);
   }
 
   isRunning(id: string): boolean {
@@ -86,8 +112,8 @@ export class TaskRunner {
   }
 
   /** Cancel, and wait until the task's running job (if any) has saved and let go. */
-  async cancelAndWait(id: string): Promise<void> {
-    this.cancel(id);
+  async cancelAndWait(id: string, all = true): Promise<void> {
+    this.cancel(id, all);
     while (this.isRunning(id)) await new Promise((r) => setTimeout(r, 10));
   }
 
@@ -105,10 +131,13 @@ export class TaskRunner {
     try {
       for (let job = this.queue.shift(); job && !this.closing; job = this.queue.shift()) {
         const stored = this.d.tasks.get(job.id);
-        if (!stored) continue;
+        if (!stored) {
+          if (job.kind === "new") await this.d.offers.delete(`${job.id}/${job.rid}`);
+          continue;
+        }
         const doc: TaskDoc = { ...stored, done: [...stored.done], log: [...stored.log] };
         const abort = new AbortController();
-        this.current = { id: doc.id, abort };
+        this.current = { id: doc.id, kind: job.kind, abort };
         try {
           if (job.kind === "batch") await this.batch(doc, abort.signal);
           else await this.one(doc, job.rid, abort.signal);
@@ -205,15 +234,19 @@ export class TaskRunner {
     await this.save(doc);
   }
 
+  /** Run a NEW-data task on one resource; its offer is deleted once the result is saved (kept when closing). */
   private async one(doc: TaskDoc, rid: string, signal: AbortSignal): Promise<void> {
-    if (!doc.enabled) return;
+    const offer = `${doc.id}/${rid}`;
+    if (!doc.enabled) return void (await this.d.offers.delete(offer));
     const { ctx, impl } = await this.context(doc, signal);
     try {
       await this.record(doc, rid, await impl.run(ctx, rid));
       doc.handled_new++;
     } catch (e) {
+      if (this.closing) return; // the offer stays: run again at the next start
       ctx.log(`resource ${rid}: ${(e as Error).message}`);
     }
     await this.save(doc);
+    await this.d.offers.delete(offer);
   }
 }

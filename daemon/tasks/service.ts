@@ -4,7 +4,7 @@ import { conflict, invalid, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { ModelNameError } from "../models/generate/registry.js";
 import type { DocTable } from "../store/doc-table.js";
-import type { KbDoc, Store, TaskDoc, TaskOutputDoc } from "../store/index.js";
+import type { KbDoc, Store, TaskDoc, TaskOfferDoc, TaskOutputDoc } from "../store/index.js";
 import type { AssetService } from "./assets.js";
 import { hasBatch, hasOngoing, response, taskRecord } from "./records.js";
 import { UNSUPPORTED } from "./registry.js";
@@ -12,7 +12,7 @@ import { type RunnerDeps, TaskRunner, taskGenerator } from "./runner.js";
 import type { TaskImpl } from "./types.js";
 
 /** What the service needs beside the runner's collaborators. */
-export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "outputs"> {
+export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "outputs"> {
   store: Store;
   kbs: KbService;
   account: (kb: KbDoc) => string;
@@ -29,13 +29,14 @@ export class TaskService {
 
   private constructor(
     private readonly tasks: DocTable<TaskDoc>,
+    private readonly offers: DocTable<TaskOfferDoc>,
     private readonly d: TaskServiceDeps,
   ) {
-    this.runner = new TaskRunner({ ...d, tasks, outputs: (kbid) => this.outputsOf(kbid) });
+    this.runner = new TaskRunner({ ...d, tasks, offers, outputs: (kbid) => this.outputsOf(kbid) });
   }
 
   static async open(d: TaskServiceDeps): Promise<TaskService> {
-    return new TaskService(await d.store.metaTable<TaskDoc>("tasks"), d);
+    return new TaskService(await d.store.metaTable<TaskDoc>("tasks"), await d.store.metaTable<TaskOfferDoc>("task_offers"), d);
   }
 
   private outputsOf(kbid: string): Promise<DocTable<TaskOutputDoc>> {
@@ -48,25 +49,31 @@ export class TaskService {
     return t;
   }
 
-  /** Resume the batches a stop or a kill interrupted; call once at start. */
+  /**
+   * Resume the batches a stop or a kill interrupted, then the resources handed to NEW-data tasks that
+   * they had not run on yet (the offers journal); call once at start.
+   */
   resume(): void {
     for (const t of this.tasks.values())
       if (t.status === "running" || t.status === "scheduled") {
         t.log.push(`${new Date().toISOString()} resumed after a restart at ${t.done.length} of ${t.total}`);
         this.runner.schedule(t.id);
       }
+    const offers = [...this.offers.values()].sort((a, b) => a.at.localeCompare(b.at));
+    for (const o of offers) this.runner.requeue(o.task_id, o.rid);
   }
 
   /** The processing queue finished a resource: hand it to each enabled NEW-data task of its box. */
-  processed(kbid: string, rid: string, fields: string[]): void {
+  async processed(kbid: string, rid: string, fields: string[]): Promise<void> {
     // Fields a task generated itself (da-*) do not trigger tasks again.
     if (fields.length && fields.every((f) => f.startsWith("t/da-"))) return;
-    for (const t of this.tasks.values()) if (t.kbid === kbid && t.enabled && hasOngoing(t)) this.runner.offer(t.id, rid);
+    for (const t of this.tasks.values()) if (t.kbid === kbid && t.enabled && hasOngoing(t)) await this.runner.offer(t, rid);
   }
 
   async dropKb(kbid: string): Promise<void> {
     for (const t of [...this.tasks.values()].filter((x) => x.kbid === kbid)) {
       await this.runner.cancelAndWait(t.id);
+      await this.runner.dropOffers(t.id);
       await this.tasks.delete(t.id);
     }
     this.outputs.delete(kbid);
@@ -93,7 +100,9 @@ export class TaskService {
   }
 
   private view(d: TaskDoc): TaskRecord {
-    return taskRecord(d, this.d.impls.get(d.task)?.dataAugmentation ?? false);
+    const r = taskRecord(d, this.d.impls.get(d.task)?.dataAugmentation ?? false);
+    if (hasOngoing(d)) r.progress.new_pending = this.runner.pending(d.id);
+    return r;
   }
 
   list(kbid: string, count = 10) {
@@ -194,7 +203,7 @@ export class TaskService {
     if (!hasBatch(t))
       throw conflict(`Task ${id} runs on NEW data only: disable it instead (stop applies to tasks on EXISTING data)`);
     if (!["running", "scheduled"].includes(t.status)) throw conflict(`Task ${id} is not running (status ${t.status})`);
-    await this.runner.cancelAndWait(id);
+    await this.runner.cancelAndWait(id, false);
     const cur = this.require(kbid, id);
     if (cur.status !== "stopped") {
       const now = new Date().toISOString();
@@ -206,7 +215,7 @@ export class TaskService {
   async restart(kbid: string, id: string) {
     const t = this.require(kbid, id);
     if (!hasBatch(t)) throw conflict(`Task ${id} runs on NEW data only: restart applies to tasks on EXISTING data`);
-    await this.runner.cancelAndWait(id);
+    await this.runner.cancelAndWait(id, false);
     const cur = this.require(kbid, id);
     const now = new Date().toISOString();
     await this.tasks.put(id, {
@@ -248,6 +257,7 @@ export class TaskService {
   async cleanup(kbid: string, id: string) {
     const t = this.require(kbid, id);
     await this.runner.cancelAndWait(id);
+    await this.runner.dropOffers(id);
     const impl = this.d.impls.get(t.task);
     const { kb, store } = await this.d.kbs.open(t.kbid);
     const outputs = await this.outputsOf(t.kbid);
@@ -271,7 +281,10 @@ export class TaskService {
   async delete(kbid: string, id: string, cleanup: boolean): Promise<Record<string, never>> {
     this.require(kbid, id);
     if (cleanup) await this.cleanup(kbid, id);
-    else await this.runner.cancelAndWait(id);
+    else {
+      await this.runner.cancelAndWait(id);
+      await this.runner.dropOffers(id);
+    }
     await this.tasks.delete(id);
     return {};
   }

@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   "started",
   "stopped",
   "processed",
+  // kbox: a guardrail policy flagged a query (blocked it, or only noted it for a monitoring policy).
+  "guardrail",
 ] as const;
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { route } from "./route.js";
+import { TaskList, TaskName, TaskRecord, TaskResponse } from "./tasks.js";
 
 export const DATASET_TYPES = [
   "FIELD_CLASSIFICATION",
@@ -13,11 +14,16 @@ export const DATASET_TYPES = [
 ] as const;
 export const DatasetType = z.enum(DATASET_TYPES);
 
+/** kbox: how generated partitions are written: Arrow IPC streams, or Parquet files (snappy). */
+export const DATASET_FORMATS = ["ARROW", "PARQUET"] as const;
+export const DatasetFormat = z.enum(DATASET_FORMATS);
+
 export const CreateDataset = z.strictObject({
   name: z.string().min(1).max(500),
   /** `labels`: labelsets (`topics`, `/l/topics`) or labels (`/l/topics/pets`) the rows carry. */
   filter: z.object({ labels: z.array(z.string().max(1000)).max(1000).optional() }).passthrough(),
   type: DatasetType,
+  format: DatasetFormat.default("ARROW"),
 });
 
 export const Dataset = z.object({
@@ -29,6 +35,7 @@ export const Dataset = z.object({
   created: z.string(),
   partitions: z.array(z.object({ id: z.string(), size: z.number().int() })),
   generated_from: z.string().nullable(),
+  format: DatasetFormat,
 });
 export type Dataset = z.infer<typeof Dataset>;
 
@@ -123,7 +130,7 @@ export const downloadPartition = route({
   path: "/api/v1/account/:account_id/dataset/:dataset_id/partition/:partition_id",
   params: PartitionParams,
   ...acct,
-  summary: "A partition's bytes (Arrow IPC stream for generated ones)",
+  summary: "A partition's bytes (generated ones: an Arrow IPC stream, or Parquet for a PARQUET dataset)",
 });
 
 export const deletePartition = route({
@@ -152,5 +159,55 @@ export const generateDataset = route({
   response: z.object({ partitions: z.array(z.object({ id: z.string(), size: z.number().int(), rows: z.number().int() })) }),
   kb: { body: "kb_id" },
   role: "MANAGER",
-  summary: "kbox: write the dataset's partitions from a knowledge box, filtered, in its type's shape (Arrow IPC)",
+  summary: "kbox: write the dataset's partitions from a knowledge box, filtered, in its type's shape (Arrow IPC or Parquet)",
+});
+
+/** Tasks on a dataset (the spec's dataset tasks): listed (none here), refused at start with why. */
+const DatasetTaskParams = z.object({ dataset_id: z.string().uuid() });
+const DatasetTaskIdParams = DatasetTaskParams.extend({ task_id: z.string() });
+
+export const listDatasetTasks = route({
+  method: "GET",
+  path: "/api/v1/dataset/:dataset_id/tasks",
+  params: DatasetTaskParams,
+  query: z.object({ count: z.coerce.number().int().min(0).default(10) }),
+  response: TaskList,
+  ...acct,
+  summary: "Tasks of a dataset: none run on datasets here (kbox runs tasks on knowledge boxes)",
+});
+
+export const startDatasetTask = route({
+  method: "POST",
+  path: "/api/v1/dataset/:dataset_id/task/start",
+  params: DatasetTaskParams,
+  body: z.object({ name: TaskName, parameters: z.record(z.string(), z.unknown()).nullable().optional() }).passthrough(),
+  response: TaskResponse,
+  ...acct,
+  summary: "Start a task on a dataset: 422 saying why (run it on the knowledge box, then generate the dataset)",
+});
+
+export const inspectDatasetTask = route({
+  method: "GET",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id/inspect",
+  params: DatasetTaskIdParams,
+  response: TaskRecord,
+  ...acct,
+  summary: "Inspect a dataset task (404: none exists here)",
+});
+
+export const stopDatasetTask = route({
+  method: "POST",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id/stop",
+  params: DatasetTaskIdParams,
+  response: TaskResponse,
+  ...acct,
+  summary: "Stop a dataset task (404: none exists here)",
+});
+
+export const deleteDatasetTask = route({
+  method: "DELETE",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id",
+  params: DatasetTaskIdParams,
+  ...acct,
+  summary: "Delete a dataset task (404: none exists here)",
 });

@@ -49,8 +49,13 @@ export const TaskRecord = z
     retries: z.number().int(),
     /** kbox: the model the task uses, or the offline method it falls back to. */
     method: z.string(),
-    /** kbox: resources of the batch done and to do; resources processed since, for NEW data. */
-    progress: z.object({ done: z.number().int(), total: z.number().int(), new_data: z.number().int() }),
+    /** kbox: resources of the batch done and to do; resources processed since, for NEW data (and still to run on). */
+    progress: z.object({
+      done: z.number().int(),
+      total: z.number().int(),
+      new_data: z.number().int(),
+      new_pending: z.number().int().optional(),
+    }),
     log: z.array(z.string()),
     cleanup_parent_task_id: z.string().nullable(),
     task_config_id: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { tableFromIPC } from "apache-arrow";
+import { readParquet } from "parquet-wasm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as tasks from "../../src/api/tasks.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
@@ -38,12 +39,19 @@ afterAll(async () => d?.stop());
 
 const base = () => `/api/v1/account/${account}`;
 
-async function partitionRows(id: string, pid: string): Promise<Record<string, unknown>[]> {
+async function partitionBytes(id: string, pid: string): Promise<Buffer> {
   const res = await d.client.raw({ method: "GET", path: `${base()}/dataset/${id}/partition/${pid}` });
   const chunks: Buffer[] = [];
   for await (const c of res.body) chunks.push(Buffer.from(c));
   expect(res.status).toBe(200);
-  return tableFromIPC(Buffer.concat(chunks))
+  return Buffer.concat(chunks);
+}
+
+/** A partition's rows: an Arrow IPC stream, or (`parquet`) a Parquet file read back with parquet-wasm. */
+async function partitionRows(id: string, pid: string, parquet = false): Promise<Record<string, unknown>[]> {
+  const bytes = await partitionBytes(id, pid);
+  if (parquet) expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(["PAR1", "PAR1"]);
+  return tableFromIPC(parquet ? readParquet(bytes).intoIPCStream() : bytes)
     .toArray()
     .map((r) => {
       const o = r.toJSON() as Record<string, unknown>;
@@ -70,6 +78,7 @@ describe("datasets", () => {
       name: "tmp",
       type: "FIELD_STREAMING",
       partitions: [],
+      format: "ARROW",
     });
     expect((await rawCall(d.client, "DELETE", `/api/v1/dataset/${id}`)).status).toBe(204);
     expect((await rawCall(d.client, "GET", `${base()}/dataset/${id}`)).status).toBe(404);
@@ -147,6 +156,33 @@ describe("datasets", () => {
     ).id;
     const g2 = (await rawCall(d.client, "POST", `${base()}/dataset/${only}/generate`, { kb_id: kbid })).json as any;
     expect(await partitionRows(only, g2.partitions[0].id)).toEqual([expect.objectContaining({ labels: ["/l/mood/calm"] })]);
+
+    // The same dataset as Parquet: files that read back (parquet-wasm) with the same rows.
+    const pq = (
+      await rawCall(d.client, "POST", `${base()}/datasets`, {
+        name: "pc-parquet",
+        filter: { labels: ["auto", "/l/mood"] },
+        type: "PARAGRAPH_CLASSIFICATION",
+        format: "PARQUET",
+      })
+    ).json as any;
+    expect((await rawCall(d.client, "GET", `${base()}/dataset/${pq.id}`)).json).toMatchObject({ format: "PARQUET" });
+    const gp = (await rawCall(d.client, "POST", `${base()}/dataset/${pq.id}/generate`, { kb_id: kbid, rows_per_partition: 4 }))
+      .json as any;
+    expect(gp.partitions.map((p: any) => p.rows)).toEqual(parts.map((p) => p.rows));
+    const head = await d.client.raw({ method: "GET", path: `${base()}/dataset/${pq.id}/partition/p0000` });
+    expect(head.headers["content-type"]).toBe("application/vnd.apache.parquet");
+    for await (const _ of head.body);
+    const fromParquet = (await Promise.all(gp.partitions.map((p: any) => partitionRows(pq.id, p.id, true)))).flat();
+    expect(fromParquet.sort(byId)).toEqual(want.sort(byId));
+    const badFormat = await rawCall(d.client, "POST", `${base()}/datasets`, {
+      name: "x",
+      filter: {},
+      type: "FIELD_STREAMING",
+      format: "CSV",
+    });
+    expect(badFormat.status).toBe(422);
+    expect((badFormat.json as any).detail[0].loc).toEqual(["body", "format"]);
   });
 
   it("other shapes: field classification, sentence classification, paragraph streaming; IMAGE_CLASSIFICATION is refused", async () => {
@@ -172,5 +208,30 @@ describe("datasets", () => {
     const img = await make("IMAGE_CLASSIFICATION");
     expect(img.g.status).toBe(422);
     expect((img.g.json as any).detail[0].msg).toMatch(/not supported here/);
+  });
+
+  it("dataset tasks: none listed, a start answers 422 saying why, an id 404; an unknown dataset 404", async () => {
+    const id = (
+      (await rawCall(d.client, "POST", "/api/v1/datasets", { name: "t", filter: {}, type: "PARAGRAPH_STREAMING" })).json as any
+    ).id;
+    expect((await rawCall(d.client, "GET", `/api/v1/dataset/${id}/tasks`)).json).toEqual({
+      tasks: [],
+      running: [],
+      configs: [],
+      done: [],
+    });
+    const start = await rawCall(d.client, "POST", `/api/v1/dataset/${id}/task/start`, { name: "labeler", parameters: LABELER });
+    expect(start.status).toBe(422);
+    expect((start.json as any).detail[0]).toMatchObject({
+      loc: ["body", "name"],
+      msg: expect.stringMatching(/tasks on datasets are not supported here: kbox runs labeler on a knowledge box/),
+    });
+    const inspect = await rawCall(d.client, "GET", `/api/v1/dataset/${id}/task/abc/inspect`);
+    expect(inspect.status).toBe(404);
+    expect((inspect.json as any).detail).toMatch(/no task runs on a dataset here/);
+    expect((await rawCall(d.client, "POST", `/api/v1/dataset/${id}/task/abc/stop`)).status).toBe(404);
+    expect((await rawCall(d.client, "DELETE", `/api/v1/dataset/${id}/task/abc`)).status).toBe(404);
+    const other = "00000000-0000-4000-8000-000000000000";
+    expect((await rawCall(d.client, "POST", `/api/v1/dataset/${other}/task/start`, { name: "labeler" })).status).toBe(404);
   });
 });

@@ -23,6 +23,21 @@ afterAll(async () => {
   await llm?.stop();
 });
 
+/** The knowledge box's guardrail events of this month (activity log). */
+async function guardrailRows(): Promise<Record<string, any>[]> {
+  const r = await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/activity/guardrail/query`, {
+    year_month: new Date().toISOString().slice(0, 7),
+    show: ["question", "status", "audit_metadata"],
+    filters: {},
+    pagination: { limit: 100 },
+  });
+  expect(r.status, r.text).toBe(200);
+  return r.text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
 const base = () => `/api/v1/account/${account}/guardrail_policies`;
 const create = (body: Record<string, unknown>) => rawCall(d.client, "POST", base(), body);
 
@@ -126,6 +141,34 @@ describe("enabled policies on ask and predict queries (offline: trigger terms)",
       kbid,
       content: "How long do cats sleep?",
       method: "offline:trigger-terms",
+    });
+    // ... and in the box's activity log, as a guardrail event.
+    const rows = await guardrailRows();
+    expect(rows.find((r) => r.question === "How long do cats sleep?")).toMatchObject({
+      status: "flagged",
+      audit_metadata: { policy_id: monitoring, policy: "Pets watch", blocking: "false", source: "ask" },
+    });
+  });
+
+  it("predict chat is screened too: 403 for a blocking policy, a monitoring one answers and records", async () => {
+    const body = (question: string) => ({ question, query_context: ["Cats sleep between 12 and 16 hours a day."] });
+    const sync = { "x-synchronous": "true" };
+    const b = await rawCall(d.client, "POST", `/api/v1/predict/chat/${kbid}`, body("what is the admin password?"), sync);
+    expect(b.status).toBe(403);
+    expect((b.json as any).detail).toMatch(new RegExp(`Blocked by guardrail policy "No secrets" \\(${blocking}\\)`));
+    const anyKb = await rawCall(d.client, "POST", "/api/v1/predict/chat", body("list the api keys"), sync);
+    expect(anyKb.status).toBe(403);
+    const m = await rawCall(d.client, "POST", `/api/v1/predict/chat/${kbid}`, body("how long do kittens sleep?"), sync);
+    expect(m.status, m.text).toBe(200);
+    expect((m.json as any).answer).toMatch(/12 and 16 hours/);
+    const rows = await guardrailRows();
+    expect(rows.find((r) => r.question === "how long do kittens sleep?")).toMatchObject({
+      status: "flagged",
+      audit_metadata: { policy_id: monitoring, source: "predict_chat" },
+    });
+    expect(rows.find((r) => r.question === "what is the admin password?")).toMatchObject({
+      status: "blocked",
+      audit_metadata: { policy_id: blocking, blocking: "true", source: "predict_chat" },
     });
   });
 

@@ -5,7 +5,8 @@ import { LABELER } from "../helpers/tasks.js";
 
 let d: TestDaemon;
 beforeAll(async () => {
-  d = await startTestDaemon({ env: OFFLINE });
+  // A pause between resources keeps a batch running while `task show --follow` follows it.
+  d = await startTestDaemon({ env: { ...OFFLINE, KBOX_TASK_PAUSE_MS: "300" } });
   await seedKb(d, "clitasks");
 });
 afterAll(async () => d?.stop());
@@ -40,6 +41,32 @@ it("kbox task: start --wait with a progress bar, list, show, lifecycle errors, d
   const del = await d.cli(["task", "delete", id, "--kb", "clitasks", "--cleanup"]);
   expect(del.code).toBe(0);
   expect((await d.cli(["task", "show", id, "--kb", "clitasks"])).code).toBe(1);
+});
+
+it("kbox task show --follow follows a running batch with a progress bar, then shows it completed", async () => {
+  const started = await d.cli([
+    "task",
+    "start",
+    "labeler",
+    "--kb",
+    "clitasks",
+    "--apply",
+    "EXISTING",
+    "--params",
+    JSON.stringify(LABELER),
+  ]);
+  const id = started.stdout.trim();
+  const followed = await d.cli(["task", "show", id, "--kb", "clitasks", "--follow"], { tty: true });
+  expect(followed.code).toBe(0);
+  expect(followed.stdout).toMatch(/status\s+completed/);
+  expect(followed.stdout).toMatch(/progress\s+3\/3/);
+  // The redrawn bar on stderr, ending at 3 of 3.
+  expect(followed.stderr).toMatch(/\[[#-]+\]\s+\d+%\s+\d\/3 resources/);
+  expect(followed.stderr).toMatch(/100%\s+3\/3 resources/);
+  const again = await d.cli(["task", "show", id, "--kb", "clitasks", "--follow"]);
+  expect(again.code).toBe(0);
+  expect(again.stderr).toMatch(/no running batch to follow/);
+  expect((await d.cli(["task", "delete", id, "--kb", "clitasks", "--cleanup"])).code).toBe(0);
 });
 
 it("kbox dataset and kbox guardrail", async () => {

@@ -27,15 +27,22 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     ds.upload(principal.account, params.dataset_id, params.partition_id, await bytes(req)),
   );
   mount(app, api.downloadPartition, async ({ params }) => {
-    const { stream, size } = ds.download(params.account_id, params.dataset_id, params.partition_id);
+    const { stream, size, format } = ds.download(params.account_id, params.dataset_id, params.partition_id);
+    const type = format === "PARQUET" ? "application/vnd.apache.parquet" : "application/vnd.apache.arrow.stream";
     return new Response(Readable.toWeb(stream) as unknown as ReadableStream, {
-      headers: { "content-type": "application/vnd.apache.arrow.stream", "content-length": String(size) },
+      headers: { "content-type": type, "content-length": String(size) },
     });
   });
   mount(app, api.deletePartition, async ({ params }) =>
     ds.deletePartition(params.account_id, params.dataset_id, params.partition_id),
   );
   mount(app, api.deletePartitions, async ({ params }) => ds.deletePartitions(params.account_id, params.dataset_id));
+  mount(app, api.listDatasetTasks, async ({ params, principal }) => ds.tasks(principal.account, params.dataset_id));
+  mount(app, api.startDatasetTask, async ({ params, body, principal }) =>
+    ds.startTask(principal.account, params.dataset_id, body.name),
+  );
+  for (const r of [api.inspectDatasetTask, api.stopDatasetTask, api.deleteDatasetTask])
+    mount(app, r, async ({ params, principal }) => ds.task(principal.account, params.dataset_id, params.task_id));
   mount(app, api.generateDataset, async ({ params, body }) =>
     ds.generate(params.account_id, params.dataset_id, body.kb_id, body.rows_per_partition),
   );

@@ -28,15 +28,19 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     ),
   );
   mount(app, { any: api.predictChat, kb: api.predictChatKb }, async ({ body, query, headers, params, signal, principal }) =>
-    meter(principal, "chat", body, () =>
-      predictChat(p, body, {
+    meter(principal, "chat", body, async () => {
+      // The question is screened like a predict query: a blocking violation is a 403 before anything is generated.
+      const kbid = "kbid" in params ? params.kbid : undefined;
+      const where = kbid ? { kb: s.kbs.require(kbid) } : { account: principal.account };
+      await s.guardrails.enforce(body.question, { ...where, signal, source: "predict_chat" });
+      return predictChat(p, body, {
         untrusted: principal.via !== "socket",
         model: query.model,
-        kbid: "kbid" in params ? params.kbid : undefined,
+        kbid,
         synchronous: headers["x-synchronous"],
         signal,
-      }),
-    ),
+      });
+    }),
   );
   mount(app, { hosted: api.predictSentences, openai: api.openaiEmbeddings }, async ({ body, principal }) =>
     meter(principal, "predict", body, () => sentences(p, body)),

@@ -29,6 +29,7 @@ export const EVENT_TYPES: typeof api.EVENT_TYPES = [
   "started",
   "stopped",
   "processed",
+  "guardrail",
 ];
 export const FILTER_MEMBERS: typeof api.FILTER_MEMBERS = [
   "id",

@@ -5,6 +5,7 @@ import type { Routed } from "../client.js";
 
 export type * from "../../api/datasets.js";
 
+export const DATASET_FORMATS: typeof api.DATASET_FORMATS = ["ARROW", "PARQUET"];
 export const DATASET_TYPES: typeof api.DATASET_TYPES = [
   "FIELD_CLASSIFICATION",
   "PARAGRAPH_CLASSIFICATION",
@@ -29,6 +30,11 @@ export const deleteAccountDataset: Routed<typeof api.deleteAccountDataset> = {
 export const deleteDataset: Routed<typeof api.deleteDataset> = {
   method: "DELETE",
   path: "/api/v1/dataset/:dataset_id",
+  stream: false,
+};
+export const deleteDatasetTask: Routed<typeof api.deleteDatasetTask> = {
+  method: "DELETE",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id",
   stream: false,
 };
 export const deletePartition: Routed<typeof api.deletePartition> = {
@@ -56,9 +62,29 @@ export const getDataset: Routed<typeof api.getDataset> = {
   path: "/api/v1/account/:account_id/dataset/:dataset_id",
   stream: false,
 };
+export const inspectDatasetTask: Routed<typeof api.inspectDatasetTask> = {
+  method: "GET",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id/inspect",
+  stream: false,
+};
+export const listDatasetTasks: Routed<typeof api.listDatasetTasks> = {
+  method: "GET",
+  path: "/api/v1/dataset/:dataset_id/tasks",
+  stream: false,
+};
 export const listDatasets: Routed<typeof api.listDatasets> = {
   method: "GET",
   path: "/api/v1/account/:account_id/datasets",
+  stream: false,
+};
+export const startDatasetTask: Routed<typeof api.startDatasetTask> = {
+  method: "POST",
+  path: "/api/v1/dataset/:dataset_id/task/start",
+  stream: false,
+};
+export const stopDatasetTask: Routed<typeof api.stopDatasetTask> = {
+  method: "POST",
+  path: "/api/v1/dataset/:dataset_id/task/:task_id/stop",
   stream: false,
 };
 export const uploadAccountPartition: Routed<typeof api.uploadAccountPartition> = {
