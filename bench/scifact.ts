@@ -2,10 +2,12 @@
  * SciFact retrieval quality through the public API: ingest every abstract as one resource (title =
  * title, text field `text` = abstract, slug = _id), run /find for every test claim, map paragraphs to
  * resources (best paragraph per resource) and print nDCG@10 and Recall@100 for keyword, semantic
- * (when an embedding model is installed) and hybrid.   npx tsx bench/scifact.ts [--limit N]
+ * (when an embedding model is installed) and hybrid.   npx tsx bench/scifact.ts [--limit N] [--files]
+ * --files: as `kbox add` of a folder of one Markdown file per abstract (`# title`, a blank line, the
+ * abstract), uploaded as files: the title comes from the heading, as a user's notes would have it.
  * The data stays in ../shared/eval; nothing of it is copied into the package.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDaemon } from "../daemon/server.js";
@@ -14,10 +16,12 @@ import * as find from "../src/api/find.js";
 import * as kbs from "../src/api/kbs.js";
 import * as resources from "../src/api/resources.js";
 import { KboxClient } from "../src/client/client.js";
+import { directUpload } from "../src/client/upload.js";
 
 const DIR = process.env.SCIFACT_DIR ?? join(import.meta.dirname, "../../shared/eval/scifact");
 const limitArg = process.argv.indexOf("--limit");
 const LIMIT = limitArg > 0 ? Number(process.argv[limitArg + 1]) : Number.POSITIVE_INFINITY;
+const FILES = process.argv.includes("--files");
 
 const jsonl = (f: string) =>
   readFileSync(join(DIR, f), "utf8")
@@ -58,7 +62,17 @@ try {
   const slugToRid = new Map<string, string>();
   const ridToSlug = new Map<string, string>();
   let t0 = performance.now();
+  const folder = join(home, "notes");
+  if (FILES) mkdirSync(folder);
   await pool(corpus, 8, async (doc) => {
+    if (FILES) {
+      const path = join(folder, `${doc._id}.md`);
+      writeFileSync(path, `# ${doc.title}\n\n${doc.text}\n`);
+      const { uuid } = await directUpload(client, { kbid, path });
+      slugToRid.set(doc._id, uuid);
+      ridToSlug.set(uuid, doc._id);
+      return;
+    }
     const body = { slug: `d${doc._id}`, title: doc.title, texts: { text: { body: doc.text, format: "PLAIN" as const } } };
     const { uuid } = await client.call(resources.createResource, { params: { kbid }, body });
     slugToRid.set(doc._id, uuid);
@@ -75,7 +89,7 @@ try {
     if (processed === 0 && performance.now() - t0 > 15_000) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  let mode = "ingestion queue";
+  let mode = FILES ? "Markdown files, ingestion queue" : "ingestion queue";
   if (processed < corpus.length) {
     mode = "paragraphs written directly (ingestion queue not available)";
     const now = Date.now();
@@ -126,6 +140,8 @@ try {
   for (const [name, features] of runs) {
     let n = 0;
     let r = 0;
+    // Two halves (odd and even query ids): a method change chosen on one half is checked on the other.
+    const half = [0, 0];
     const lat: number[] = [];
     for (const q of queries) {
       const rel = qrels.get(q._id);
@@ -141,12 +157,21 @@ try {
         const doc = ridToSlug.get(id.split("/")[0]);
         if (doc && !ranked.includes(doc)) ranked.push(doc);
       }
-      n += ndcg10(ranked, rel);
+      const g = ndcg10(ranked, rel);
+      n += g;
+      half[Number(q._id) % 2] += g;
       r += recall100(ranked, rel);
     }
     const count = queries.filter((q) => qrels.has(q._id)).length;
     lat.sort((a, b) => a - b);
-    rows.push([name, (n / count).toFixed(3), (r / count).toFixed(3), lat[Math.floor(lat.length / 2)].toFixed(1)]);
+    const halves = [0, 1].map((h) => queries.filter((q) => qrels.has(q._id) && Number(q._id) % 2 === h).length);
+    rows.push([
+      name,
+      (n / count).toFixed(3),
+      (r / count).toFixed(3),
+      lat[Math.floor(lat.length / 2)].toFixed(1),
+      `${(half[0] / halves[0]).toFixed(3)} / ${(half[1] / halves[1]).toFixed(3)}`,
+    ]);
   }
   if (!semantic)
     rows.push(
@@ -154,7 +179,7 @@ try {
       ["hybrid", "n/a", "n/a", "no embedding model installed"],
     );
   console.log(`SciFact test (${queries.length} queries, ${corpus.length} docs; ${mode})`);
-  console.log(["mode", "nDCG@10", "Recall@100", "p50 ms"].join("\t"));
+  console.log(["mode", "nDCG@10", "Recall@100", "p50 ms", "nDCG@10 even / odd ids"].join("\t"));
   for (const row of rows) console.log(row.join("\t"));
 } finally {
   await daemon.stop();

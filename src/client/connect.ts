@@ -44,19 +44,34 @@ export function jemallocPath(): string | undefined {
 
 /**
  * The daemon's environment: with jemalloc preloaded when the system has it (KBOX_ALLOCATOR=system
- * opts out). Under glibc's allocator the daemon's native memory (LanceDB's writers, many threads)
- * fragments and keeps growing through a long ingestion; with jemalloc it stays flat (bench/ingest).
+ * opts out), else with glibc's malloc told to keep few arenas (GLIBC_MALLOC_ENV). Under glibc's
+ * default settings the daemon's native memory (LanceDB's writers, many threads) fragments and keeps
+ * growing through a long ingestion; with jemalloc it stays flat (bench/ingest).
  */
 export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (process.platform !== "linux" || env.KBOX_ALLOCATOR === "system" || env.LD_PRELOAD?.includes("jemalloc")) return env;
-  const lib = jemallocPath();
-  if (!lib) return env;
+  if (process.platform !== "linux" || env.LD_PRELOAD?.includes("jemalloc")) return env;
+  const lib = env.KBOX_ALLOCATOR === "system" ? undefined : jemallocPath();
+  if (!lib) return glibcEnv(env);
   // Freed pages go back to the system within a second, from a background thread (jemalloc's default
   // keeps them 10 s): a spike of a big commit or compaction does not linger in the daemon's memory.
   return { ...env, LD_PRELOAD: env.LD_PRELOAD ? `${lib}:${env.LD_PRELOAD}` : lib, MALLOC_CONF: env.MALLOC_CONF ?? JEMALLOC_CONF };
 }
 
 const JEMALLOC_CONF = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
+
+/**
+ * glibc's malloc settings for a daemon without jemalloc (a fresh machine: no libjemalloc2 package, or
+ * KBOX_ALLOCATOR=system). glibc gives each of LanceDB's many threads an arena of its own, up to eight
+ * per core, and memory freed in one arena is not reused by another: two arenas keep the daemon's peak
+ * near jemalloc's (bench/memory.ts, docs/benchmarks.md#memory). The user's own malloc settings win.
+ */
+export const GLIBC_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
+
+function glibcEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.GLIBC_TUNABLES?.includes("glibc.malloc.") || Object.keys(GLIBC_MALLOC_ENV).some((k) => env[k] !== undefined))
+    return env;
+  return { ...env, ...GLIBC_MALLOC_ENV };
+}
 
 /** A daemon started in the background: its pid, and its exit code once it has exited (early death). */
 export interface SpawnedDaemon {

@@ -102,12 +102,15 @@ describe("daemon lifecycle through the CLI", () => {
     expect((await t.cli(["daemon", "logs"])).stdout).toMatch(/stopped/);
   });
 
-  it("preloads jemalloc for the daemon unless told not to, keeping another preload", () => {
+  it("preloads jemalloc for the daemon unless told not to, keeping another preload; else tunes glibc", () => {
     const lib = jemallocPath();
-    if (!lib) {
-      expect(daemonEnv({ A: "1" })).toEqual({ A: "1" }); // nothing to preload on this system
-      return;
-    }
+    // Without jemalloc (none on the system, or KBOX_ALLOCATOR=system): glibc keeps two arenas, unless
+    // the user set glibc's malloc up.
+    const glibc = lib ? { KBOX_ALLOCATOR: "system" } : {};
+    expect(daemonEnv({ A: "1", ...glibc })).toEqual({ A: "1", ...glibc, MALLOC_ARENA_MAX: "2" });
+    expect(daemonEnv({ ...glibc, MALLOC_ARENA_MAX: "8" }).MALLOC_ARENA_MAX).toBe("8");
+    expect(daemonEnv({ ...glibc, GLIBC_TUNABLES: "glibc.malloc.arena_max=4" }).MALLOC_ARENA_MAX).toBeUndefined();
+    if (!lib) return;
     // With quick return of freed memory to the system, unless the user configured jemalloc.
     expect(daemonEnv({ A: "1" })).toEqual({
       A: "1",

@@ -163,3 +163,22 @@ describe("cancellation", () => {
     expect((await search.find(fx.kbid, { query: "cats", features: ["keyword"] })).total).toBeGreaterThan(0);
   });
 });
+
+describe("query languages", () => {
+  it("are the resources' main languages, not every language some field was taken for", async () => {
+    const store = await fx.store();
+    const search = fx.d.daemon.services.search;
+    expect(search.languages(store).sort()).toEqual(["en", "es"]);
+    // An English note whose short title alone was detected as Italian: no Italian reading of queries.
+    await fx.add({ title: "Pasta al dente", slug: "it-title", metadata: { language: "en", languages: ["en", "it"] } }, [
+      { text: "Boil the pasta for nine minutes", vec: [0, 0, 0.5, 0.5] },
+    ]);
+    expect([...store.resources.values()].find((r) => r.slug === "it-title")?.metadata.languages).toContain("it");
+    expect(search.languages(store).sort()).toEqual(["en", "es"]);
+    await fx.add({ title: "Gatti", slug: "it", metadata: { language: "it" } }, [
+      { text: "I gatti corrono nel giardino", lang: "it", vec: [0.8, 0.2, 0, 0] },
+    ]);
+    expect(search.languages(store).sort()).toEqual(["en", "es", "it"]);
+    expect(await fx.texts({ query: "gatto", features: ["keyword"] })).toContain("I gatti corrono nel giardino");
+  });
+});

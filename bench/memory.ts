@@ -1,0 +1,111 @@
+/**
+ * Peak memory of `kbox add <folder> --wait` as a user runs it: the compiled CLI (dist/) starts kboxd
+ * itself (so the daemon's allocator and malloc settings are the launcher's), adds a folder of N small
+ * Markdown notes (a heading and three paragraphs, as bench/sync.ts writes them) and waits until all are
+ * processed, while this process samples the resident memory of the daemon and its extraction workers
+ * every 100 ms from /proc.
+ *   npx tsx bench/memory.ts [--files 2000] [--env NAME=VALUE ...] [--no-build]
+ * `--env KBOX_ALLOCATOR=system` runs the daemon as on a machine without libjemalloc2; further `--env`
+ * values (MALLOC_ARENA_MAX=..., MALLOC_CONF=...) go to the CLI, hence to the daemon it starts.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { kboxPaths } from "../src/api/paths.js";
+
+const { values: args } = parseArgs({
+  options: {
+    files: { type: "string", default: "2000" },
+    env: { type: "string", multiple: true, default: [] },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const N = Number(args.files);
+const ROOT = join(import.meta.dirname, "..");
+const WORDS = "river stone cloud lantern harbor meadow copper violet thunder orchard glacier ember".split(" ");
+const say = (s: string) => process.stderr.write(`${s}\n`);
+
+/** The note bench/sync.ts writes: about 1.5 KB, a heading and three paragraphs. */
+const note = (i: number) => {
+  const para = (p: number) => Array.from({ length: 75 }, (_, k) => WORDS[(i * 3 + p * 5 + k * 7) % WORDS.length]).join(" ");
+  return `# Note ${i}\n\n${para(0)} tok${i}x.\n\n${para(1)}.\n\n${para(2)}\n`;
+};
+
+/** Resident MB of a process, 0 once it has gone. */
+function rss(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function children(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Run the compiled CLI with `env`; resolves with its exit code. */
+function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> {
+  const child = spawn(process.execPath, [join(ROOT, "dist/bin/kbox.js"), ...argv], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return new Promise((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+}
+
+async function main(): Promise<void> {
+  if (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js"))) {
+    say("compiling (tsc)...");
+    execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "inherit" });
+  }
+  const home = mkdtempSync(join(tmpdir(), "kbox-bench-memory-"));
+  const folder = join(home, "notes");
+  for (let i = 0; i < N; i++) {
+    const dir = join(folder, `d${String(Math.floor(i / 100)).padStart(3, "0")}`);
+    if (i % 100 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `note-${i}.md`), note(i));
+  }
+  const extra = Object.fromEntries(args.env.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
+  const paths = kboxPaths(env);
+  try {
+    if ((await kbox(env, ["kb", "create", "bench"])) !== 0) throw new Error("kbox kb create failed");
+    const pid = Number(readFileSync(paths.pid, "utf8").trim());
+    const allocator = /LD_PRELOAD=[^\0]*jemalloc/.test(readFileSync(`/proc/${pid}/environ`, "utf8")) ? "jemalloc" : "glibc";
+    const idle = rss(pid);
+    let peak = { total: 0, daemon: 0, workers: 0 };
+    const timer = setInterval(() => {
+      const daemon = rss(pid);
+      const workers = children(pid).reduce((n, k) => n + rss(k), 0);
+      if (daemon + workers > peak.total) peak = { total: daemon + workers, daemon, workers };
+    }, 100);
+    const t0 = performance.now();
+    const code = await kbox(env, ["add", folder, "--kb", "bench", "--wait", "--quiet"]);
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(timer);
+    const after = rss(pid);
+    await kbox(env, ["daemon", "stop"]);
+    const set = Object.entries(extra)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
+    console.log(
+      [
+        `${N} notes`,
+        `daemon on ${allocator}${set ? ` (${set})` : ""}`,
+        `add exit ${code} in ${seconds.toFixed(1)} s`,
+        `peak ${peak.total.toFixed(0)} MB (daemon ${peak.daemon.toFixed(0)} + workers ${peak.workers.toFixed(0)})`,
+        `daemon idle before ${idle.toFixed(0)} MB, after ${after.toFixed(0)} MB`,
+      ].join("\t"),
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();
