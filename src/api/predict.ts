@@ -246,3 +246,9 @@ export const getModel = route({
   ...anyCaller,
   summary: "Get one model",
 });
+
+/** The hosted service's `/predict/compat/*` paths of the OpenAI-compatible operations (zone-api.md §2c). */
+export const compatChatCompletions = route({ ...chatCompletions, path: "/api/v1/predict/compat/chat/completions" });
+export const compatEmbeddings = route({ ...predictSentences, path: "/api/v1/predict/compat/embeddings" });
+export const compatModels = route({ ...listModels, path: "/api/v1/predict/compat/models" });
+export const compatModel = route({ ...getModel, path: "/api/v1/predict/compat/models/:model_id" });
