@@ -85,7 +85,8 @@ export interface NuaRequestDoc {
   /** The push payload (file tokens, not bytes). */
   request: unknown;
   webhook: { uri: string; headers: Record<string, string>; secret?: string } | null;
-  webhook_state?: { attempts: number; delivered: boolean; last_status?: number; last_error?: string };
+  /** `pending`: a delivery is under way (the durable outbox: a restart finds it and sends it again). */
+  webhook_state?: { attempts: number; delivered: boolean; last_status?: number; last_error?: string; pending?: boolean };
   pulled?: boolean;
 }
 
