@@ -97,3 +97,17 @@ export interface NuaUsageDoc {
   by_kind: Record<string, number>;
   requests: number;
 }
+
+/** An account's model configuration record (`/default_models`): a model and its keys and prompts, applied to boxes. */
+export interface ModelConfigDoc {
+  id: string;
+  account_id: string;
+  default_model_id: string;
+  description: string | null;
+  /** 0 none (bedrock roles are not served by kbox). */
+  assume_role: number;
+  kbids: string[];
+  user_keys: Record<string, unknown> | null;
+  user_prompts: Record<string, unknown> | null;
+  created: string;
+}
