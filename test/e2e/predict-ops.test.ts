@@ -144,3 +144,28 @@ describe("sentence, tokens of a box, compat paths", () => {
     expect((await call("GET", "/api/v1/predict/sentence/nope?text=x")).status).toBe(404);
   });
 });
+
+describe("kbox predict summarize | rerank | rephrase | remi", () => {
+  it("drive the new operations from the CLI", async () => {
+    const ok = async (args: string[]) => {
+      const r = await d.cli(args);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    expect(await ok(["predict", "summarize", "Bees make honey in hives. They fly far.", "--model", "extractive"])).toContain(
+      "Bees make honey",
+    );
+    const ranked = (await ok(["predict", "rerank", "when does the vault open", "Bees make honey.", "The vault opens at noon."]))
+      .trim()
+      .split("\n");
+    expect(ranked[0]).toMatch(/^p2\t/);
+    expect(await ok(["predict", "rephrase", "when was it rebuilt?", "-u", "tell me about the lighthouse"])).toContain(
+      "lighthouse",
+    );
+    const remi = JSON.parse(
+      await ok(["predict", "remi", "When does the vault open?", "At noon.", "-c", "The vault opens at noon.", "--json"]),
+    );
+    expect(remi.context_relevance).toEqual([5]);
+    expect((await d.cli(["predict", "rerank", "q"])).code).toBe(2);
+  });
+});
