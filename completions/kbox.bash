@@ -125,10 +125,14 @@ _kbox_spec() {
     'nua processed') subs='list show ls=list'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'nua processed list') subs=''; opts='--limit --cursor --kbid --scheduled --desc --json -h --help --profile --account -q --quiet'; valued='--limit=any --cursor=any --kbid=kbs --profile=profiles --account=any'; args='' ;;
     'nua processed show') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any' ;;
-    'predict') subs='chat sentences query models'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'predict') subs='chat sentences query summarize rerank rephrase remi models'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'predict chat') subs=''; opts='-c --context --model --system --json -h --help --profile --account -q --quiet'; valued='-c=any --context=any --model=any --system=any --profile=profiles --account=any'; args='any' ;;
     'predict sentences') subs=''; opts='--model --json -h --help --profile --account -q --quiet'; valued='--model=any --profile=profiles --account=any'; args='any+' ;;
     'predict query') subs=''; opts='--rephrase --rephrase-prompt --json -h --help --profile --account -q --quiet'; valued='--rephrase-prompt=any --profile=profiles --account=any'; args='any' ;;
+    'predict summarize') subs=''; opts='-f --file --extended --prompt --model --json -h --help --profile --account -q --quiet'; valued='-f=file --file=file --prompt=any --model=any --profile=profiles --account=any'; args='any+' ;;
+    'predict rerank') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='any any+' ;;
+    'predict rephrase') subs=''; opts='-u --user --model --prompt --json -h --help --profile --account -q --quiet'; valued='-u=any --user=any --model=any --prompt=any --profile=profiles --account=any'; args='any' ;;
+    'predict remi') subs=''; opts='-c --context --json -h --help --profile --account -q --quiet'; valued='-c=any --context=any --profile=profiles --account=any'; args='any any' ;;
     'predict models') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'resource') subs='create list show status update delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'resource create') subs=''; opts='--kb --title --summary --slug --text --text-file --format --label --hidden --body --wait --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --title=any --summary=any --slug=any --text=any --text-file=file --format=any --label=any --body=any --profile=profiles --account=any'; args='' ;;

@@ -22,6 +22,7 @@ import { EntitiesGroupService } from "./kbs/entities.js";
 import { FeedbackService } from "./kbs/feedback.js";
 import { KvSchemaService } from "./kbs/kv-schemas.js";
 import { LearningService } from "./kbs/learning.js";
+import { ModelConfigs } from "./kbs/model-configs.js";
 import { KbModelService } from "./kbs/models.js";
 import { KbService } from "./kbs/service.js";
 import { StrategyService } from "./kbs/strategies.js";
@@ -96,6 +97,8 @@ export interface Services {
   models: KbModelService;
   /** A knowledge box's model (learning) configuration: read, validated updates, available models. */
   learning: LearningService;
+  /** The accounts' model configuration records (`/default_models`), applied to their boxes. */
+  modelConfigs: ModelConfigs;
   /** Custom synonyms, key-value schemas and vectorsets of a knowledge box (daemon/kbs). */
   synonyms: SynonymService;
   kvSchemas: KvSchemaService;
@@ -256,6 +259,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     () => search.close(),
     async () => activity.close(),
   ];
+  const predict = new PredictService(kbs, models, settings.generation);
   const self: Services = {
     store,
     kbs,
@@ -288,7 +292,14 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     ask,
     summarize: new SummarizeService(kbs, resources, settings.generation),
     retrieval: new RetrievalService(kbs, resources, search),
-    predict: new PredictService(kbs, models, settings.generation),
+    predict,
+    modelConfigs: new ModelConfigs(
+      store,
+      kbs,
+      learning,
+      (m, untrusted) => void predict.generator(m, undefined, untrusted, ["body", "default_model_id"]),
+      accounts.default.id,
+    ),
     sync,
     processing,
     guardrails,

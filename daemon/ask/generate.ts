@@ -46,7 +46,7 @@ export async function* generateItems(g: GenerationInput): AsyncGenerator<AskItem
         reasoning += c.text;
         yield { type: "reasoning", text: c.text };
       } else if (c.type === "json") object = c.object;
-      else usage = { input: c.input, output: c.output };
+      else if (c.type === "usage") usage = { input: c.input, output: c.output };
     }
   } catch (e) {
     if (p.opts.signal?.aborted) return;

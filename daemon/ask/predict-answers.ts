@@ -6,8 +6,8 @@
  */
 import type { ChatCompletionBody, PredictChatBody } from "../../src/api/predict.js";
 import { notFound } from "../errors.js";
-import { approxTokens, type GenChunk, type GenerateRequest, type Generator } from "../models/generate/types.js";
-import { PredictService } from "./predict.js";
+import { approxTokens, type GenChunk, type GenerateRequest, type Generator, type ToolCall } from "../models/generate/types.js";
+import { checkTools, PredictService } from "./predict.js";
 import { chatCitations, contextScores } from "./predict-extras.js";
 
 /** A generation run to its end. */
@@ -15,15 +15,24 @@ async function collect(g: Generator, req: GenerateRequest) {
   let text = "";
   let reasoning = "";
   let object: Record<string, unknown> | undefined;
+  let calls: ToolCall[] = [];
   let usage = { input: 0, output: 0 };
   for await (const c of g.generate(req)) {
     if (c.type === "text") text += c.text;
     else if (c.type === "reasoning") reasoning += c.text;
     else if (c.type === "json") object = c.object;
+    else if (c.type === "tools") calls = c.calls;
     else usage = c;
   }
   if (!usage.output) usage = { input: req.messages.reduce((a, m) => a + approxTokens(m.content), 0), output: approxTokens(text) };
-  return { text, reasoning, object, usage };
+  return { text, reasoning, object, calls, usage };
+}
+
+/** Predict Chat's `tools` chunk: the calls by tool name, each in OpenAI's shape (as history turns send them back). */
+function toolsByName(calls: ToolCall[]): Record<string, ToolCall[]> {
+  const out: Record<string, ToolCall[]> = {};
+  for (const c of calls) out[c.function.name] = [...(out[c.function.name] ?? []), c];
+  return out;
 }
 
 /** Chat Completions chunks: the role first, content deltas, a stop chunk, then usage (the encoder adds `[DONE]`). */
@@ -39,13 +48,17 @@ async function* completionChunks(g: Generator, req: GenerateRequest, model: stri
   });
   yield chunk({ role: "assistant", content: "" });
   let usage = { input: 0, output: 0 };
+  let finish = "stop";
   for await (const c of g.generate(req)) {
     if (c.type === "text") yield chunk({ content: c.text });
     else if (c.type === "reasoning") yield chunk({ reasoning_content: c.text });
     else if (c.type === "json") yield chunk({ content: JSON.stringify(c.object) });
-    else usage = c;
+    else if (c.type === "tools") {
+      finish = "tool_calls";
+      yield chunk({ tool_calls: c.calls.map((t, index) => ({ index, ...t })) });
+    } else usage = c;
   }
-  yield chunk({}, "stop");
+  yield chunk({}, finish);
   const total = usage.input + usage.output;
   yield {
     id,
@@ -67,6 +80,7 @@ export async function chatCompletion(
 ): Promise<object | AsyncIterable<object>> {
   const g = predict.generator(body.model, undefined, untrusted);
   const req = predict.completionRequest(body, maxTokens, signal);
+  checkTools(g, req);
   const model = body.model || g.id;
   if (body.stream) return completionChunks(g, req, model);
   const r = await collect(g, req);
@@ -79,8 +93,13 @@ export async function chatCompletion(
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content, ...(r.reasoning ? { reasoning_content: r.reasoning } : {}) },
-        finish_reason: "stop",
+        message: {
+          role: "assistant",
+          content: r.calls.length && !content ? null : content,
+          ...(r.reasoning ? { reasoning_content: r.reasoning } : {}),
+          ...(r.calls.length ? { tool_calls: r.calls } : {}),
+        },
+        finish_reason: r.calls.length ? "tool_calls" : "stop",
       },
     ],
     usage: { prompt_tokens: r.usage.input, completion_tokens: r.usage.output, total_tokens: r.usage.input + r.usage.output },
@@ -103,6 +122,7 @@ async function* chatChunks(
     if (c.type === "text") answer += c.text;
     if (c.type === "text" || c.type === "reasoning") yield { chunk: { type: c.type, text: c.text } };
     else if (c.type === "json") yield { chunk: { type: "object", object: c.object } };
+    else if (c.type === "tools") yield { chunk: { type: "tools", tools: toolsByName(c.calls) } };
     else usage = c;
   }
   const u = usage?.type === "usage" ? usage : { input: 0, output: 0 };
@@ -132,6 +152,7 @@ export async function predictChat(
 ): Promise<object | AsyncIterable<object>> {
   const g = predict.generator(body.generative_model ?? opts.model, opts.kbid, opts.untrusted ?? true);
   const req = predict.chatRequest(body, opts.signal);
+  checkTools(g, req);
   if (!opts.synchronous) return chatChunks(g, req, body);
   const r = await collect(g, req);
   const cited = chatCitations(body, r.text, req.context);
@@ -142,6 +163,7 @@ export async function predictChat(
     ...(cited?.type === "footnote_citations" ? { footnote_to_context: cited.footnote_to_context } : {}),
     reasoning: r.reasoning || null,
     object: r.object ?? null,
+    ...(r.calls.length ? { tools: toolsByName(r.calls) } : {}),
     status: "0",
     input_tokens: r.usage.input,
     output_tokens: r.usage.output,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { ChatCompletionBody, PredictChatBody } from "../../src/api/predict.js";
-import { invalid, notFound } from "../errors.js";
+import type { ChatCompletionBody, PredictChatBody, PredictChatTurn } from "../../src/api/predict.js";
+import { badRequest, invalid, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { type GeneratorSettings, listedModels, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { terms } from "../models/generate/text.js";
@@ -10,6 +10,8 @@ import {
   type ContextPiece,
   type GenerateRequest,
   type Generator,
+  TOOL_CALLING,
+  type ToolChoice,
 } from "../models/generate/types.js";
 import type { Embedder } from "../models/types.js";
 import { contextScores } from "./predict-extras.js";
@@ -34,6 +36,40 @@ export function piecesOf(text: string): ContextPiece[] {
       return { id: `context/${i}`, text: m ? t.slice(m[0].length).trim() : t.trim(), block: m?.[1] };
     })
     .filter((p) => p.text);
+}
+
+/** A Predict Chat history turn as a chat message (assistant turns keep their tool calls, tool turns their call id). */
+function turnOf(m: PredictChatTurn): ChatMessage {
+  if ("tool_call_id" in m) return { role: "tool", content: m.content, tool_call_id: m.tool_call_id, name: m.name ?? undefined };
+  if ("tool_calls" in m) {
+    const calls = m.tool_calls;
+    return { role: "assistant", content: m.content ?? m.text ?? "", ...(calls.length ? { tool_calls: calls } : {}) };
+  }
+  const t = m as { author: string; text: string };
+  return { role: t.author === "USER" ? "user" : "assistant", content: t.text };
+}
+
+/**
+ * Tools reach only generators that call them (OpenAI-compatible endpoints). Another model cannot honour a
+ * `required` or `forced` choice: 400 saying why; with `auto` it answers in text (a model may always choose
+ * not to call), and `none` is what it does anyway.
+ */
+export function checkTools(g: Generator, req: GenerateRequest): void {
+  if (!req.tools?.length || TOOL_CALLING.includes(g.kind)) return;
+  const choice = req.toolChoice?.type ?? "auto";
+  if (choice === "required" || choice === "forced")
+    throw badRequest(
+      `The ${g.kind} model ${g.id} cannot call tools (tool_choice ${choice}): only OpenAI-compatible models (openai:<model> with an endpoint) call tools in kbox`,
+    );
+  req.tools = undefined;
+  req.toolChoice = undefined;
+}
+
+/** OpenAI's `tool_choice` as a tool choice. */
+function choiceOf(c: ChatCompletionBody["tool_choice"]): ToolChoice | undefined {
+  if (!c) return undefined;
+  if (typeof c === "string") return { type: c };
+  return { type: "forced", name: c.function.name };
 }
 
 /** The question and context of an OpenAI-style conversation: kbox's own prompt layout, else the last user turn. */
@@ -72,10 +108,13 @@ export class PredictService {
 
   /** A generation request from an OpenAI chat-completions body. */
   completionRequest(body: ChatCompletionBody, maxHeader: number | undefined, signal: AbortSignal): GenerateRequest {
-    const messages: ChatMessage[] = body.messages.map((m) => ({
-      role: m.role === "system" || m.role === "developer" ? "system" : m.role === "assistant" ? "assistant" : "user",
-      content: flatten(m.content),
-    }));
+    const messages: ChatMessage[] = body.messages.map((m) => {
+      if (m.role === "tool")
+        return { role: "tool", content: flatten(m.content), tool_call_id: String(m.tool_call_id ?? ""), name: m.name as string };
+      const role = m.role === "system" || m.role === "developer" ? "system" : m.role === "assistant" ? "assistant" : "user";
+      const calls = Array.isArray(m.tool_calls) && m.tool_calls.length ? { tool_calls: m.tool_calls } : {};
+      return { role, content: flatten(m.content), ...calls } as ChatMessage;
+    });
     const { question, context } = questionAndContext(messages);
     const rf = body.response_format;
     const schema =
@@ -90,6 +129,12 @@ export class PredictService {
       seed: body.seed ?? undefined,
       jsonSchema: schema,
       reasoning: body.reasoning_effort ? true : undefined,
+      tools: body.tools?.map((t) => ({
+        name: t.function.name,
+        description: t.function.description ?? undefined,
+        parameters: t.function.parameters ?? { type: "object", properties: {} },
+      })),
+      toolChoice: choiceOf(body.tool_choice),
       footnotes: context.some((c) => c.block),
       signal,
     };
@@ -114,9 +159,7 @@ export class PredictService {
         ? `block-${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[Math.floor(i / 26) % 26]}${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 26]}`
         : undefined,
     }));
-    const history = (body.chat_history ?? body.context ?? []).map(
-      (m): ChatMessage => ({ role: m.author === "USER" ? "user" : "assistant", content: m.text }),
-    );
+    const history = (body.chat_history ?? body.context ?? []).map(turnOf);
     const system = body.system ?? "Answer the question using only the given context.";
     const user =
       body.user_prompt && body.format_prompt === false
@@ -132,6 +175,8 @@ export class PredictService {
       seed: body.seed ?? undefined,
       jsonSchema: body.json_schema ? { ...body.json_schema, description: body.json_schema.description ?? undefined } : undefined,
       reasoning: body.reasoning ? true : undefined,
+      tools: body.tools?.map((t) => ({ name: t.name, description: t.description ?? undefined, parameters: t.parameters })),
+      toolChoice: body.tool_choice ? { type: body.tool_choice.type, name: body.tool_choice.name ?? undefined } : undefined,
       footnotes,
       signal,
     };

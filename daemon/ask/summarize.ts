@@ -82,7 +82,12 @@ export class SummarizeService {
 }
 
 /** A summary written by a generative model. */
-async function generated(gen: Generator, text: string, body: SummarizeRequest, signal?: AbortSignal): Promise<string> {
+export async function generated(
+  gen: Generator,
+  text: string,
+  body: Pick<SummarizeRequest, "summary_kind" | "user_prompt">,
+  signal?: AbortSignal,
+): Promise<string> {
   const length =
     body.summary_kind === "extended" ? "a detailed summary in a few paragraphs" : "a short summary in two or three sentences";
   const instruction = body.user_prompt?.trim() || `Write ${length} of the following document.`;

@@ -27,6 +27,20 @@ export async function addModelToKb(learning: LearningService, kbid: string, name
   return learning.update(kbid, { semantic_models: models }, "patch", opts);
 }
 
+/**
+ * Remove a model from a knowledge box: a semantic model leaves its semantic models (the learning
+ * service refuses the last one), the generative model goes back to the daemon's default. 404 when the
+ * box does not use it.
+ */
+export async function removeModelFromKb(learning: LearningService, kbid: string, name: string, opts: { untrusted: boolean }) {
+  const cur = await learning.configuration(kbid);
+  if (cur.semantic_models.includes(name))
+    return learning.update(kbid, { semantic_models: cur.semantic_models.filter((m) => m !== name) }, "patch", opts);
+  if (cur.generative_model === name && cur.generative_model_source === "knowledge_box")
+    return learning.update(kbid, { generative_model: null }, "patch", opts);
+  throw notFound(`The knowledge box does not use the model ${name}`);
+}
+
 /** A daemon model as an account's model record (kbox trains none: installed or configured models). */
 export function accountModelRecord(m: ModelRecord, account: string) {
   return {

@@ -67,11 +67,15 @@ export class NuaProcessing {
     return [...this.store.zone.nuaRequests.values()];
   }
 
-  /** Requests completed while the daemon was down, or whose webhook was never delivered: finish them now. */
+  /**
+   * Requests completed while the daemon was down, and webhooks never tried or cut off by a restart (the
+   * durable outbox: a delivery is `pending` from its first attempt to its end): finish them now.
+   */
   async resume(): Promise<void> {
     for (const d of this.docs()) {
       if (d.completed_at === null) await this.settle(d);
-      else if (d.webhook && !d.webhook_state?.delivered && (d.webhook_state?.attempts ?? 0) === 0) void this.sendWebhook(d);
+      else if (d.webhook && !d.webhook_state?.delivered && (!d.webhook_state?.attempts || d.webhook_state.pending))
+        void this.sendWebhook(d);
     }
   }
 
@@ -220,14 +224,20 @@ export class NuaProcessing {
     const client = this.store.zone.nuaClients.get(doc.client_id);
     const target: WebhookTarget = { uri: w.uri, headers: w.headers, secret: w.secret ?? client?.key.hash ?? "" };
     const body = await this.view(doc, true);
+    const keep = async (state: NonNullable<NuaRequestDoc["webhook_state"]>) => {
+      const now = this.store.zone.nuaRequests.get(doc.processing_id);
+      if (now) await this.store.zone.nuaRequests.put(doc.processing_id, { ...now, webhook_state: state });
+    };
     const r = await deliver(target, body, {
       policy: this.o.fetch,
       attempts: this.o.webhookAttempts ?? 5,
       backoffMs: this.o.webhookBackoffMs ?? 500,
       log: this.o.log,
+      // A delivery cut off by a restart resumes with the attempts it has left (at least one more).
+      done: doc.webhook_state?.pending ? doc.webhook_state.attempts : 0,
+      onAttempt: (state) => keep({ ...state, pending: true }).catch(() => undefined),
     });
-    const now = this.store.zone.nuaRequests.get(doc.processing_id);
-    if (now) await this.store.zone.nuaRequests.put(doc.processing_id, { ...now, webhook_state: r });
+    await keep({ ...r, pending: false }).catch(() => undefined);
   }
 
   /** The client's request, or 404 (another client's requests do not exist for it). */

@@ -18,8 +18,10 @@ const PREFIX = "nua-tus";
 
 /**
  * Resumable (TUS 1.0.0) uploads of files to process: each chunk is a blob of the client's internal box;
- * the last one joins them into an upload like a direct one and answers its token. Uploads in progress
- * live in memory: a restart forgets them (their chunks are removed with the box).
+ * the last one joins them into an upload like a direct one and answers its token. An upload in
+ * progress is durable: its state (length, offset, chunk keys) is the blob `nua-tus/<id>/state` of
+ * that box, written after each chunk, so a restart resumes it at the last chunk that was recorded
+ * (a chunk cut off by the restart is not counted: the client sends it again from the offset HEAD answers).
  */
 export class NuaTus {
   private readonly uploads = new Map<string, Upload>();
@@ -33,14 +35,32 @@ export class NuaTus {
     if (length === null) throw new KboxError(400, "Upload-Length is required (deferred lengths are not served here)");
     const kb = await this.processing.box(client);
     const id = randomUUID().replace(/-/g, "");
-    this.uploads.set(id, { client_id: client.client_id, box: kb.uuid, length, offset: 0, meta, chunks: [] });
+    const u: Upload = { client_id: client.client_id, box: kb.uuid, length, offset: 0, meta, chunks: [] };
+    await this.save(id, u);
+    this.uploads.set(id, u);
     return id;
   }
 
-  state(client: NuaClientDoc, id: string): Upload {
-    const u = this.uploads.get(id);
+  /** An upload of the client's: in memory, else its state in the client's box (after a restart). */
+  async state(client: NuaClientDoc, id: string): Promise<Upload> {
+    if (!/^[0-9a-f]{32}$/.test(id)) throw notFound("Unknown upload id");
+    let u = this.uploads.get(id);
+    if (!u) {
+      const kb = await this.processing.box(client);
+      const { store } = await this.kbs.open(kb.uuid);
+      const raw = await store.blobs.readBuffer(`${PREFIX}/${id}/state`).catch(() => undefined);
+      if (raw) {
+        u = JSON.parse(raw.toString("utf8")) as Upload;
+        this.uploads.set(id, u);
+      }
+    }
     if (!u || u.client_id !== client.client_id) throw notFound("Unknown upload id");
     return u;
+  }
+
+  private async save(id: string, u: Upload): Promise<void> {
+    const { store } = await this.kbs.open(u.box);
+    await store.blobs.write(`${PREFIX}/${id}/state`, Buffer.from(JSON.stringify(u)));
   }
 
   /** Append a chunk at `offset` (409 at another offset); answers the token once the upload is complete. */
@@ -50,7 +70,7 @@ export class NuaTus {
     offset: number,
     body: Readable,
   ): Promise<{ offset: number; length: number; token?: string }> {
-    const u = this.state(client, id);
+    const u = await this.state(client, id);
     if (offset !== u.offset) throw new KboxError(409, `Upload-Offset ${offset} does not match the upload's offset ${u.offset}`);
     const { store } = await this.kbs.open(u.box);
     const key = `${PREFIX}/${id}/${u.chunks.length}`;
@@ -61,7 +81,10 @@ export class NuaTus {
     }
     u.chunks.push(key);
     u.offset += size;
-    if (u.offset < u.length) return { offset: u.offset, length: u.length };
+    if (u.offset < u.length) {
+      await this.save(id, u);
+      return { offset: u.offset, length: u.length };
+    }
     const keys = [...u.chunks];
     const joined = Readable.from(
       (async function* () {

@@ -37,14 +37,19 @@ export interface WebhookOptions {
   /** First retry after this many ms, doubling. */
   backoffMs: number;
   log: Log;
+  /** Attempts made before (a delivery resumed after a restart): counted in, and fewer left. */
+  done?: number;
+  /** Called before each attempt with the state so far (to keep it durably). */
+  onAttempt?: (state: DeliveryResult) => Promise<void>;
 }
 
 /** POST a JSON body to a webhook, retried with exponential backoff on network errors and non-2xx answers. */
 export async function deliver(target: WebhookTarget, payload: unknown, o: WebhookOptions): Promise<DeliveryResult> {
   const body = JSON.stringify(payload);
-  const out: DeliveryResult = { delivered: false, attempts: 0 };
-  for (let i = 0; i < o.attempts; i++) {
-    if (i > 0) await new Promise((r) => setTimeout(r, o.backoffMs * 2 ** (i - 1)));
+  const out: DeliveryResult = { delivered: false, attempts: o.done ?? 0 };
+  for (let i = o.done ?? 0; i < Math.max(o.attempts, (o.done ?? 0) + 1); i++) {
+    if (i > (o.done ?? 0)) await new Promise((r) => setTimeout(r, o.backoffMs * 2 ** (i - 1)));
+    await o.onAttempt?.({ ...out, attempts: i + 1 });
     out.attempts = i + 1;
     try {
       const res = await guardedFetch(

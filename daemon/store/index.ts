@@ -11,7 +11,16 @@ import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { keyOf, lanceOptions, type ObjectLocation, uriOf } from "./location.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
-import type { AccountDoc, InviteDoc, NuaClientDoc, NuaRequestDoc, NuaUsageDoc, PatDoc, UserDoc } from "./zone-records.js";
+import type {
+  AccountDoc,
+  InviteDoc,
+  ModelConfigDoc,
+  NuaClientDoc,
+  NuaRequestDoc,
+  NuaUsageDoc,
+  PatDoc,
+  UserDoc,
+} from "./zone-records.js";
 
 /** The zone's tables (meta database): accounts, users, invitations, personal tokens, NUA clients. */
 export interface ZoneTables {
@@ -22,6 +31,8 @@ export interface ZoneTables {
   nuaClients: DocTable<NuaClientDoc>;
   /** Understanding-API processing requests and token usage per client. */
   nuaRequests: DocTable<NuaRequestDoc>;
+  /** Model configuration records of the accounts (`/default_models`). */
+  modelConfigs: DocTable<ModelConfigDoc>;
   nuaUsage: DocTable<NuaUsageDoc>;
 }
 
@@ -219,18 +230,20 @@ export class Store {
       };
     const meta = await openDb(remote ? uriOf(remote.location, "meta") : join(dataDir, "meta"), session, remote?.db);
     const refresh = remote?.db.refreshMs;
-    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage] = await Promise.all([
-      DocTable.open<KbDoc>(meta, "kbs", refresh),
-      DocTable.open<ServiceAccountDoc>(meta, "service_accounts", refresh),
-      DocTable.open<AccountDoc>(meta, "accounts", refresh),
-      DocTable.open<UserDoc>(meta, "users", refresh),
-      DocTable.open<InviteDoc>(meta, "invites", refresh),
-      DocTable.open<PatDoc>(meta, "personal_tokens", refresh),
-      DocTable.open<NuaClientDoc>(meta, "nua_clients", refresh),
-      DocTable.open<NuaRequestDoc>(meta, "nua_requests", refresh),
-      DocTable.open<NuaUsageDoc>(meta, "nua_usage", refresh),
-    ]);
-    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage };
+    const [kbs, accounts, zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage, modelConfigs] =
+      await Promise.all([
+        DocTable.open<KbDoc>(meta, "kbs", refresh),
+        DocTable.open<ServiceAccountDoc>(meta, "service_accounts", refresh),
+        DocTable.open<AccountDoc>(meta, "accounts", refresh),
+        DocTable.open<UserDoc>(meta, "users", refresh),
+        DocTable.open<InviteDoc>(meta, "invites", refresh),
+        DocTable.open<PatDoc>(meta, "personal_tokens", refresh),
+        DocTable.open<NuaClientDoc>(meta, "nua_clients", refresh),
+        DocTable.open<NuaRequestDoc>(meta, "nua_requests", refresh),
+        DocTable.open<NuaUsageDoc>(meta, "nua_usage", refresh),
+        DocTable.open<ModelConfigDoc>(meta, "model_configs", refresh),
+      ]);
+    const zone = { accounts: zoneAccounts, users, invites, pats, nuaClients, nuaRequests, nuaUsage, modelConfigs };
     const store = new Store(dataDir, remote, session, meta, kbs, accounts, zone);
     await store.sweep();
     return store;
@@ -378,6 +391,7 @@ export type {
   AccountRole,
   InviteDoc,
   KbMemberRole,
+  ModelConfigDoc,
   NuaClientDoc,
   NuaRequestDoc,
   NuaUsageDoc,

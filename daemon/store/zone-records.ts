@@ -85,7 +85,8 @@ export interface NuaRequestDoc {
   /** The push payload (file tokens, not bytes). */
   request: unknown;
   webhook: { uri: string; headers: Record<string, string>; secret?: string } | null;
-  webhook_state?: { attempts: number; delivered: boolean; last_status?: number; last_error?: string };
+  /** `pending`: a delivery is under way (the durable outbox: a restart finds it and sends it again). */
+  webhook_state?: { attempts: number; delivered: boolean; last_status?: number; last_error?: string; pending?: boolean };
   pulled?: boolean;
 }
 
@@ -95,4 +96,18 @@ export interface NuaUsageDoc {
   tokens_used: number;
   by_kind: Record<string, number>;
   requests: number;
+}
+
+/** An account's model configuration record (`/default_models`): a model and its keys and prompts, applied to boxes. */
+export interface ModelConfigDoc {
+  id: string;
+  account_id: string;
+  default_model_id: string;
+  description: string | null;
+  /** 0 none (bedrock roles are not served by kbox). */
+  assume_role: number;
+  kbids: string[];
+  user_keys: Record<string, unknown> | null;
+  user_prompts: Record<string, unknown> | null;
+  created: string;
 }

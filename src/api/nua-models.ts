@@ -124,3 +124,132 @@ export const accountModel = route({
   role: "READER",
   summary: "One model record, with the knowledge boxes using it",
 });
+
+/** A model configuration record's body: a model kbox can run, its keys and prompts, and the boxes it applies to. */
+export const ModelConfigBody = z.object({
+  default_model_id: z.string().min(1).max(512).optional(),
+  description: z.string().max(2000).nullable().optional(),
+  assume_role: z.number().int().min(0).max(1).nullable().optional(),
+  kbids: z.array(z.string()).max(1000).nullable().optional(),
+  user_keys: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().optional(),
+  user_prompts: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+export type ModelConfigBody = z.infer<typeof ModelConfigBody>;
+export const ModelConfigRecord = z.object({
+  id: z.string(),
+  default_model_id: z.string(),
+  description: z.string().nullable(),
+  assume_role: z.number().int(),
+  kbids: z.array(z.string()),
+});
+const ConfigParams = Account.extend({ model_id: z.string() });
+const accountOwner = { scope: "account", role: "OWNER" } as const;
+
+export const listModelConfigs = route({
+  method: "GET",
+  path: "/api/v1/account/:account/default_models",
+  params: Account,
+  response: z.array(ModelConfigRecord),
+  scope: "account",
+  role: "READER",
+  summary: "The account's model configuration records",
+});
+export const createModelConfig = route({
+  method: "POST",
+  path: "/api/v1/account/:account/default_models",
+  params: Account,
+  body: ModelConfigBody,
+  response: ModelConfigRecord,
+  status: 201,
+  ...accountOwner,
+  summary: "Create a model configuration record (a model kbox runs, its keys and prompts), applied to its kbids",
+});
+export const getModelConfig = route({
+  method: "GET",
+  path: "/api/v1/account/:account/default_model/:model_id",
+  params: ConfigParams,
+  response: ModelConfigRecord.extend({
+    user_keys: z.record(z.string(), z.unknown()).nullable(),
+    user_prompts: z.record(z.string(), z.unknown()).nullable(),
+  }),
+  scope: "account",
+  role: "READER",
+  summary: "One model configuration record, keys masked",
+});
+export const updateModelConfig = route({
+  method: "PATCH",
+  path: "/api/v1/account/:account/default_model/:model_id",
+  params: ConfigParams,
+  body: ModelConfigBody,
+  response: ModelConfigRecord,
+  ...accountOwner,
+  summary: "Update a model configuration record (applied again to its kbids)",
+});
+export const deleteModelConfig = route({
+  method: "DELETE",
+  path: "/api/v1/account/:account/default_model/:model_id",
+  params: ConfigParams,
+  status: 204,
+  ...accountOwner,
+  summary: "Delete a model configuration record (the boxes keep their configuration)",
+});
+
+const BEDROCK = "/api/v1/account/:account/assume_role/bedrock";
+const bedrock = { params: Account, response: z.object({}), ...accountOwner } as const;
+export const bedrockStart = route({ method: "GET", path: BEDROCK, ...bedrock, summary: "Bedrock role start (400: not served)" });
+export const bedrockFinish = route({
+  method: "POST",
+  path: BEDROCK,
+  body: z.unknown(),
+  ...bedrock,
+  summary: "Bedrock role finish (400: not served)",
+});
+export const bedrockDelete = route({
+  method: "DELETE",
+  path: BEDROCK,
+  ...bedrock,
+  summary: "Bedrock role delete (400: not served)",
+});
+export const bedrockValidate = route({
+  method: "GET",
+  path: `${BEDROCK}/validate`,
+  ...bedrock,
+  summary: "Bedrock role validation (400: not served)",
+});
+
+export const deleteAccountModel = route({
+  method: "DELETE",
+  path: "/api/v1/account/:account/model/:model_id",
+  params: ConfigParams,
+  status: 204,
+  scope: "account",
+  role: "MANAGER",
+  summary: "Remove a model from the daemon (refused with 409 while a knowledge box uses it)",
+});
+const KbModelParams = Account.extend({ kbid: z.string(), model_id: z.string() });
+export const addAccountModelToKb = route({
+  method: "POST",
+  path: "/api/v1/account/:account/models/:kbid",
+  params: Account.extend({ kbid: z.string() }),
+  body: z.object({ id: z.string().min(1).max(512) }),
+  response: ModelConfiguration,
+  role: "OWNER",
+  summary: "Add a model to a knowledge box (as POST /models/{kbid})",
+});
+export const removeAccountModelFromKb = route({
+  method: "DELETE",
+  path: "/api/v1/account/:account/models/:kbid/:model_id",
+  params: KbModelParams,
+  status: 204,
+  role: "OWNER",
+  summary:
+    "Remove a model from a knowledge box: a semantic model leaves its semantic models (its vectorset is dropped), its generative model goes back to the default",
+});
+export const downloadModelFileNua = route({
+  method: "GET",
+  path: "/api/v1/download/:kbid/model/:model_id/:filename",
+  params: z.object({ kbid: z.string(), model_id: z.string().min(1), filename: z.string().min(1) }),
+  query: z.object({ account_id: z.string().optional() }),
+  role: "READER",
+  summary: "Download a file of one of the knowledge box's models (as /kb/{kbid}/models/{model_id}/{filename})",
+});

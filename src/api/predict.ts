@@ -3,14 +3,42 @@ import { AnswerJsonSchema, ChatMessage } from "./ask.js";
 import { HeaderFlag } from "./common.js";
 import { route } from "./route.js";
 
+/** A tool call as a model made it (OpenAI's shape; `arguments` is JSON text). */
+export const ToolCall = z.object({
+  id: z.string(),
+  type: z.literal("function").default("function"),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+/** Predict Chat's history turns: a message, an assistant turn with tool calls, or a tool's result. */
+export const PredictChatTurn = z.union([
+  z.object({ type: z.literal("tool"), tool_call_id: z.string(), name: z.string().nullable().optional(), content: z.string() }),
+  z.object({
+    type: z.literal("assistant"),
+    text: z.string().nullable().optional(),
+    content: z.string().nullable().optional(),
+    tool_calls: z.array(ToolCall).default([]),
+  }),
+  ChatMessage,
+]);
+export type PredictChatTurn = z.infer<typeof PredictChatTurn>;
+/** A tool the model may call. */
+export const PredictTool = z.object({
+  name: z.string().min(1).max(64),
+  description: z.string().nullable().optional(),
+  parameters: z.record(z.string(), z.unknown()).default({ type: "object", properties: {} }),
+});
+export const PredictToolChoice = z
+  .object({ type: z.enum(["auto", "none", "required", "forced"]), name: z.string().nullable().optional() })
+  .refine((c) => c.type !== "forced" || !!c.name, { message: "A forced tool choice names the tool", path: ["name"] });
+
 /** Predict Chat body (the understanding API's chat over a given context). */
 export const PredictChatBody = z.object({
   question: z.string().max(20_000),
   retrieval: z.boolean().optional(),
   user_id: z.string().optional(),
   system: z.string().nullable().optional(),
-  chat_history: z.array(ChatMessage).optional(),
-  context: z.array(ChatMessage).optional(),
+  chat_history: z.array(PredictChatTurn).optional(),
+  context: z.array(PredictChatTurn).optional(),
   query_context: z.union([z.array(z.string()), z.record(z.string(), z.string())]).optional(),
   query_context_order: z.record(z.string(), z.number()).optional(),
   truncate: z.boolean().optional(),
@@ -28,6 +56,8 @@ export const PredictChatBody = z.object({
   rerank_context: z.boolean().optional(),
   seed: z.number().int().nullable().optional(),
   reasoning: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
+  tools: z.array(PredictTool).max(128).nullable().optional(),
+  tool_choice: PredictToolChoice.nullable().optional(),
 });
 export type PredictChatBody = z.infer<typeof PredictChatBody>;
 
@@ -88,6 +118,23 @@ export const ChatCompletionBody = z.looseObject({
     .optional(),
   json_schema: z.record(z.string(), z.unknown()).nullable().optional(),
   reasoning_effort: z.string().nullable().optional(),
+  tools: z
+    .array(
+      z.looseObject({
+        type: z.string().default("function"),
+        function: z.looseObject({
+          name: z.string().min(1),
+          description: z.string().nullable().optional(),
+          parameters: z.record(z.string(), z.unknown()).optional(),
+        }),
+      }),
+    )
+    .nullable()
+    .optional(),
+  tool_choice: z
+    .union([z.enum(["auto", "none", "required"]), z.looseObject({ type: z.string(), function: z.object({ name: z.string() }) })])
+    .nullable()
+    .optional(),
 });
 export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
 
@@ -199,3 +246,9 @@ export const getModel = route({
   ...anyCaller,
   summary: "Get one model",
 });
+
+/** The hosted service's `/predict/compat/*` paths of the OpenAI-compatible operations (zone-api.md §2c). */
+export const compatChatCompletions = route({ ...chatCompletions, path: "/api/v1/predict/compat/chat/completions" });
+export const compatEmbeddings = route({ ...predictSentences, path: "/api/v1/predict/compat/embeddings" });
+export const compatModels = route({ ...listModels, path: "/api/v1/predict/compat/models" });
+export const compatModel = route({ ...getModel, path: "/api/v1/predict/compat/models/:model_id" });

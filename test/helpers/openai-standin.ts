@@ -11,6 +11,8 @@ export interface Script {
   /** Delay between chunks, ms. */
   delayMs?: number;
   status?: number;
+  /** Tool calls to answer instead of (or after) the text; streamed in two argument fragments each. */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
 
 /**
@@ -54,7 +56,25 @@ export class OpenAiStandIn {
           id: "x",
           object: "chat.completion",
           model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: s.chunks.join("") }, finish_reason: "stop" }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: s.chunks.join("") || null,
+                ...(s.toolCalls?.length
+                  ? {
+                      tool_calls: s.toolCalls.map((t, i) => ({
+                        id: `call_${i}`,
+                        type: "function",
+                        function: { name: t.name, arguments: JSON.stringify(t.arguments) },
+                      })),
+                    }
+                  : {}),
+              },
+              finish_reason: s.toolCalls?.length ? "tool_calls" : "stop",
+            },
+          ],
           usage: { prompt_tokens: 11, completion_tokens: 7 },
         }),
       );
@@ -80,6 +100,13 @@ export class OpenAiStandIn {
       }
       send({ content: s.chunks[i] });
       if (s.delayMs) await new Promise((r) => setTimeout(r, s.delayMs));
+    }
+    for (const [index, t] of (s.toolCalls ?? []).entries()) {
+      const args = JSON.stringify(t.arguments);
+      const half = Math.floor(args.length / 2);
+      send({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name: t.name, arguments: "" } }] });
+      send({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] });
+      send({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] });
     }
     res.write(
       `data: ${JSON.stringify({ id: "x", choices: [], usage: { prompt_tokens: 11, completion_tokens: s.chunks.length } })}\n\n`,

@@ -41,7 +41,7 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     return Response.json(r.token, { status: 200, headers: { ...headers, "tus-upload-finished": "1" } });
   });
   mount(app, asGet({ head: api.tusHead }), async ({ principal, params }) =>
-    offsetAnswer(s.nuaTus.state(await client(principal), params.upload_id)),
+    offsetAnswer(await s.nuaTus.state(await client(principal), params.upload_id)),
   );
   app.options(api.tusCreate.path, optionsAnswer);
   app.options(api.tusPatch.path, optionsAnswer);

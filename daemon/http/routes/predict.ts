@@ -16,16 +16,19 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   const meter = <T>(principal: Principal, kind: "chat" | "predict", body: unknown, run: () => Promise<T>) =>
     metered(s.nuaUsage, principal, client, kind, body, run);
   // Registered before the /chat/:kbid form so that "completions" is not taken for a kbid.
-  mount(app, { hosted: api.chatCompletions, openai: api.openaiChatCompletions }, async ({ body, headers, signal, principal }) =>
-    meter(principal, "chat", body, () =>
-      chatCompletion(
-        p,
-        body,
-        headers["x-understanding-max-output-tokens"] ?? headers["x-nua-max-output-tokens"],
-        signal,
-        principal.via !== "socket",
+  mount(
+    app,
+    { hosted: api.chatCompletions, openai: api.openaiChatCompletions, compat: api.compatChatCompletions },
+    async ({ body, headers, signal, principal }) =>
+      meter(principal, "chat", body, () =>
+        chatCompletion(
+          p,
+          body,
+          headers["x-understanding-max-output-tokens"] ?? headers["x-nua-max-output-tokens"],
+          signal,
+          principal.via !== "socket",
+        ),
       ),
-    ),
   );
   mount(app, { any: api.predictChat, kb: api.predictChatKb }, async ({ body, query, headers, params, signal, principal }) =>
     meter(principal, "chat", body, async () => {
@@ -42,8 +45,10 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
       });
     }),
   );
-  mount(app, { hosted: api.predictSentences, openai: api.openaiEmbeddings }, async ({ body, principal }) =>
-    meter(principal, "predict", body, () => sentences(p, body)),
+  mount(
+    app,
+    { hosted: api.predictSentences, openai: api.openaiEmbeddings, compat: api.compatEmbeddings },
+    async ({ body, principal }) => meter(principal, "predict", body, () => sentences(p, body)),
   );
   mount(app, api.predictSentencesKb, async ({ params, body, principal }) =>
     meter(principal, "predict", body, () => sentences(p, body, params.kbid)),
@@ -80,6 +85,6 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, api.predictQueryGet, async ({ query: q, principal, signal }) =>
     meter(principal, "predict", q, () => query(q, undefined, signal, principal)),
   );
-  mount(app, { hosted: api.listModels, openai: api.openaiModels }, async () => modelList(p));
-  mount(app, api.getModel, async ({ params }) => modelRecord(p, params.model_id));
+  mount(app, { hosted: api.listModels, openai: api.openaiModels, compat: api.compatModels }, async () => modelList(p));
+  mount(app, { hosted: api.getModel, compat: api.compatModel }, async ({ params }) => modelRecord(p, params.model_id));
 }

@@ -1,7 +1,7 @@
 import { KboxError } from "../../errors.js";
 import { type FetchPolicy, guardedFetch } from "../../net/outbound.js";
 import { errorMessage, sseData } from "./sse.js";
-import { type GenChunk, type GenerateRequest, GenerationError, type Generator } from "./types.js";
+import { type GenChunk, type GenerateRequest, GenerationError, type Generator, type ToolCall, type ToolChoice } from "./types.js";
 
 /** Where an OpenAI-compatible endpoint lives and how to authenticate to it. */
 export interface OpenAiEndpoint {
@@ -22,7 +22,12 @@ export function completionsUrl(base: string): string {
 
 interface StreamDelta {
   choices?: {
-    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] | null;
+    };
     finish_reason?: string | null;
   }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
@@ -55,6 +60,13 @@ export class OpenAiGenerator implements Generator {
       };
     }
     if (req.reasoning) body.reasoning_effort = "medium";
+    if (req.tools?.length) {
+      body.tools = req.tools.map((t) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
+      if (req.toolChoice) body.tool_choice = openAiToolChoice(req.toolChoice);
+    }
     return body;
   }
 
@@ -63,6 +75,8 @@ export class OpenAiGenerator implements Generator {
     if (!res.body) throw new GenerationError("model endpoint sent no body");
     let text = "";
     let usage: GenChunk | undefined;
+    // Streamed tool calls arrive in pieces by index: the id and name first, the arguments in fragments.
+    const calls: ToolCall[] = [];
     try {
       for await (const data of sseData(res.body, req.signal)) {
         const d = parse(data);
@@ -75,6 +89,13 @@ export class OpenAiGenerator implements Generator {
           text += delta.content;
           if (!req.jsonSchema) yield { type: "text", text: delta.content };
         }
+        for (const t of delta?.tool_calls ?? []) {
+          const i = t.index ?? calls.length;
+          calls[i] ??= { id: t.id ?? `call_${i}`, type: "function", function: { name: "", arguments: "" } };
+          if (t.id) calls[i].id = t.id;
+          if (t.function?.name) calls[i].function.name += t.function.name;
+          if (t.function?.arguments) calls[i].function.arguments += t.function.arguments;
+        }
         if (d.usage) usage = { type: "usage", input: d.usage.prompt_tokens ?? 0, output: d.usage.completion_tokens ?? 0 };
       }
     } catch (e) {
@@ -83,7 +104,9 @@ export class OpenAiGenerator implements Generator {
       throw new GenerationError(`model stream failed: ${(e as Error).message}`);
     }
     if (req.signal?.aborted) return;
-    if (req.jsonSchema) yield { type: "json", object: parseObject(text) };
+    const made = calls.filter(Boolean);
+    if (made.length) yield { type: "tools", calls: made };
+    else if (req.jsonSchema) yield { type: "json", object: parseObject(text) };
     if (usage) yield usage;
   }
 
@@ -111,6 +134,12 @@ export class OpenAiGenerator implements Generator {
     }
     return res;
   }
+}
+
+/** Predict Chat's tool choice as OpenAI's `tool_choice`. */
+function openAiToolChoice(c: ToolChoice): unknown {
+  if (c.type === "forced") return { type: "function", function: { name: c.name } };
+  return c.type;
 }
 
 function parse(data: string): StreamDelta {

@@ -4,8 +4,34 @@
  */
 
 export interface ChatMessage {
-  role: "system" | "user" | "assistant";
+  /** `tool`: the result of a tool call the model asked for (OpenAI-compatible models only). */
+  role: "system" | "user" | "assistant" | "tool";
   content: string;
+  /** The tool calls of an assistant turn. */
+  tool_calls?: ToolCall[];
+  /** The call a `tool` turn answers, and the tool's name. */
+  tool_call_id?: string;
+  name?: string;
+}
+
+/** A tool the model may call: a function's name, description and JSON-schema parameters. */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Whether and which tool the model must call (`forced` names one). */
+export interface ToolChoice {
+  type: "auto" | "none" | "required" | "forced";
+  name?: string;
+}
+
+/** A tool call as the model made it (OpenAI's shape; `arguments` is JSON text). */
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
 }
 
 /** One piece of the retrieval context, as the prompt shows it. */
@@ -39,6 +65,9 @@ export interface GenerateRequest {
   seed?: number;
   jsonSchema?: JsonSchemaSpec;
   reasoning?: boolean;
+  /** Tools the model may call, and the choice; only OpenAI-compatible generators call tools. */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
   /** Ask for footnotes `[block-AA]` after the sentences they support. */
   footnotes?: boolean;
   signal?: AbortSignal;
@@ -48,6 +77,7 @@ export type GenChunk =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "json"; object: Record<string, unknown> }
+  | { type: "tools"; calls: ToolCall[] }
   | { type: "usage"; input: number; output: number };
 
 export type GeneratorKind = "extractive" | "openai" | "gguf" | "predict";
@@ -63,6 +93,9 @@ export interface Generator {
 
 /** The model failed (unreachable, bad status, broken stream); the ask stream turns it into an error item. */
 export class GenerationError extends Error {}
+
+/** Generator kinds that pass tools to their model and return its tool calls. */
+export const TOOL_CALLING: readonly GeneratorKind[] = ["openai"];
 
 /** Rough token count (4 characters a token), for budgets and metadata when a model reports none. */
 export function approxTokens(text: string): number {

@@ -10,6 +10,26 @@ export const chatCompletions: Routed<typeof api.chatCompletions> = {
   path: "/api/v1/predict/chat/completions",
   stream: "sse",
 };
+export const compatChatCompletions: Routed<typeof api.compatChatCompletions> = {
+  method: "POST",
+  path: "/api/v1/predict/compat/chat/completions",
+  stream: "sse",
+};
+export const compatEmbeddings: Routed<typeof api.compatEmbeddings> = {
+  method: "POST",
+  path: "/api/v1/predict/compat/embeddings",
+  stream: false,
+};
+export const compatModel: Routed<typeof api.compatModel> = {
+  method: "GET",
+  path: "/api/v1/predict/compat/models/:model_id",
+  stream: false,
+};
+export const compatModels: Routed<typeof api.compatModels> = {
+  method: "GET",
+  path: "/api/v1/predict/compat/models",
+  stream: false,
+};
 export const getModel: Routed<typeof api.getModel> = { method: "GET", path: "/api/v1/predict/models/:model_id", stream: false };
 export const listModels: Routed<typeof api.listModels> = { method: "GET", path: "/api/v1/predict/models", stream: false };
 export const openaiChatCompletions: Routed<typeof api.openaiChatCompletions> = {
