@@ -11,7 +11,7 @@ import { compileFilters } from "./filters.js";
 import { fuse, type Ranked } from "./fusion.js";
 import { parseQuery, positiveText } from "./keyword.js";
 import { IndexMaintainer } from "./maintenance.js";
-import { annForFetch, underFilter } from "./prefilter.js";
+import { underFilter } from "./prefilter.js";
 import { queryRelations } from "./relations.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
@@ -134,7 +134,7 @@ export class SearchService {
     const [kw, sem] = await Promise.all([
       req.keyword && req.query.trim()
         ? underFilter(
-            (where, limit, _f, cols) => store.paragraphs.keyword(query, langs, where, limit, cols),
+            (where, limit, cols) => store.paragraphs.keyword(query, langs, where, limit, cols),
             filter,
             window,
             complete,
@@ -142,11 +142,15 @@ export class SearchService {
         : undefined,
       vector
         ? underFilter(
-            (where, limit, factor, cols) =>
-              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, factor), cols),
+            (where, limit, cols) => store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, ann, cols),
             filter,
             window,
             complete,
+            {
+              ann,
+              run: (where, keep, n, candidates) =>
+                store.paragraphs.nearestKept(vector.vectorset, vector.vector, where, keep, n, candidates, ann),
+            },
           )
         : undefined,
     ]);
