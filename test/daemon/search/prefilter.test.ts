@@ -158,10 +158,12 @@ describe("a large resource set applied to hits", () => {
     await m.close();
   });
 
-  it("narrows twice the candidates the window re-ranks, enough to fill it at the set's share", () => {
+  it("narrows three times the candidates the window re-ranks, enough to fill it at the set's share", () => {
     const ann = { indexed: true, nprobes: 16, refineFactor: 60 };
-    expect(candidatesFor(ann, 21, 0.1)).toBe(2 * 60 * 21);
+    expect(candidatesFor(ann, 21, 0.1)).toBe(3 * 60 * 21);
     expect(candidatesFor(ann, 21, 0.01)).toBe(6300);
-    expect(candidatesFor(ann, 21, 0.001)).toBeUndefined(); // the prefilter then
+    expect(candidatesFor(ann, 101, 0.1)).toBe(10_000); // a deep page: capped
+    expect(candidatesFor(ann, 21, 2 ** -7)).toBe(3 * 21 * 128); // a small share: enough to fill the window
+    expect(candidatesFor(ann, 21, 0.005)).toBeUndefined(); // the prefilter then
   });
 });
