@@ -77,6 +77,7 @@ describe("a label on 10 % of the resources, with an ANN index", () => {
     expect(got.filter((n) => exact.includes(n)).length).toBeGreaterThanOrEqual(18);
     const first = r.resources[ridOf(Math.floor(got[0] / 2))].fields["/t/body"].paragraphs[r.best_matches[0]];
     expect(first.score).toBeCloseTo(cosine(vec(got[0]), q), 4);
+    expect(first.text).toBe(`paragraph ${Math.floor(got[0] / 2)} ${got[0] % 2}`); // completed after fusion
   });
 
   it("a PATCH of labels filters at once: a newly labelled resource's paragraph comes first", async () => {
