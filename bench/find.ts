@@ -10,7 +10,7 @@
  * Synthetic text (Zipf-distributed vocabulary) and clustered 384-d unit vectors; query embedding excluded.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { parseQuery } from "../daemon/search/keyword.js";
@@ -117,6 +117,9 @@ async function rawFind(client: KboxClient, kbid: string, body: unknown): Promise
   await readAll(res.body);
 }
 
+const load0 = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(" ");
 const keep = process.env.BENCH_FIND_HOME ? join(process.env.BENCH_FIND_HOME, String(N)) : undefined;
 const reuse = Boolean(keep && existsSync(keep));
 const home = keep ?? mkdtempSync(join(tmpdir(), "kbox-bench-find-"));
@@ -344,6 +347,20 @@ try {
       ].join("\t"),
     );
   }
+  // The filter's cost against its baseline under the same load: hybrid and hybrid + filter on the same
+  // inputs, interleaved (which goes first alternates), since the machine may be shared.
+  const paired = await timePair(
+    both,
+    (x) => find({ query: x.q, vector: x.v, filter_expression: filterExpr }),
+    (x) => find({ query: x.q, vector: x.v }),
+  );
+  const lf = pct(paired[0], 0.5);
+  const lh = pct(paired[1], 0.5);
+  console.log(
+    `hybrid + filter ${lf.toFixed(1)} ms vs hybrid ${lh.toFixed(1)} ms p50, interleaved: ${(lf / lh).toFixed(2)}x; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} (at start ${load0})`,
+  );
   // What recording the activity log adds to a find over the socket (keyword, so no embedder is needed).
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
   await activityOverhead(

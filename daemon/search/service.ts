@@ -11,7 +11,7 @@ import { compileFilters } from "./filters.js";
 import { fuse, type Ranked } from "./fusion.js";
 import { parseQuery, positiveText } from "./keyword.js";
 import { IndexMaintainer } from "./maintenance.js";
-import { annForFetch, underFilter } from "./prefilter.js";
+import { underFilter } from "./prefilter.js";
 import { queryRelations } from "./relations.js";
 import { mergeConfig, type ResolvedFind, resolveFind } from "./request.js";
 import { shapeResources } from "./results.js";
@@ -40,6 +40,18 @@ export interface FindOptions {
 export interface Retrieval {
   response: FindResponse;
   page: Ranked[];
+}
+
+/** The first `n` ranked hits with every result column: those an `ids` pass left incomplete are read in one take. */
+async function completeHead(store: KbStore, ranked: Ranked[], n: number): Promise<Ranked[]> {
+  const bare = ranked.slice(0, n).filter((h) => h.text === undefined);
+  if (!bare.length) return ranked;
+  const full = new Map((await store.paragraphs.complete(bare)).map((h) => [h.id, h]));
+  return ranked.flatMap((h, i) => {
+    if (i >= n || h.text !== undefined) return [h];
+    const f = full.get(h.id);
+    return f ? [{ ...f, score: h.score, score_type: h.score_type }] : [];
+  });
 }
 
 const issue = (loc: string[], msg: string, input?: unknown) =>
@@ -132,11 +144,12 @@ export class SearchService {
     const ann = vector ? m.annFor(vector.vectorset) : { indexed: false, nprobes: 0, refineFactor: 0 };
     signal.throwIfAborted();
     const query = parseQuery(await this.keywordQuery(kb.uuid, req.query));
-    const complete = (hits: ParagraphHit[]) => store.paragraphs.complete(hits);
+    // Hits of a large resource set come back ranked on ids alone: only those of the fused head are completed below.
+    const complete = async (hits: ParagraphHit[]) => hits;
     const [kw, sem] = await Promise.all([
       req.keyword && req.query.trim()
         ? underFilter(
-            (where, limit, _f, cols) => store.paragraphs.keyword(query, langs, where, limit, cols),
+            (where, limit, cols) => store.paragraphs.keyword(query, langs, where, limit, cols),
             filter,
             window,
             complete,
@@ -144,11 +157,15 @@ export class SearchService {
         : undefined,
       vector
         ? underFilter(
-            (where, limit, factor, cols) =>
-              store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, annForFetch(ann, factor), cols),
+            (where, limit, cols) => store.paragraphs.nearest(vector.vectorset, vector.vector, where, limit, ann, cols),
             filter,
             window,
             complete,
+            {
+              ann,
+              run: (where, keep, n, candidates) =>
+                store.paragraphs.nearestKept(vector.vectorset, vector.vector, where, keep, n, candidates, ann),
+            },
           )
         : undefined,
     ]);
@@ -156,7 +173,7 @@ export class SearchService {
     const semKept = sem?.filter((h) => req.minSemantic === null || h.score >= req.minSemantic);
     let ranked = fuse(kwKept, semKept, req.rrf);
     signal.throwIfAborted();
-    ranked = await this.rerank(req, ranked);
+    ranked = await completeHead(store, await this.rerank(store, req, ranked), need);
     signal.throwIfAborted();
     const page = ranked.slice(req.page_number * req.top_k, (req.page_number + 1) * req.top_k);
     const terms = req.highlight
@@ -221,11 +238,12 @@ export class SearchService {
   }
 
   /** `predict`: the best reranker available (none installed → the fused order, honestly unchanged). */
-  private async rerank(req: ResolvedFind, ranked: Ranked[]): Promise<Ranked[]> {
-    if (req.rerank.kind === "noop" || !req.query.trim() || !ranked.length) return ranked;
+  private async rerank(store: KbStore, req: ResolvedFind, fused: Ranked[]): Promise<Ranked[]> {
+    if (req.rerank.kind === "noop" || !req.query.trim() || !fused.length) return fused;
     const reranker = await this.models?.reranker?.();
-    if (!reranker) return ranked;
-    const n = Math.min(ranked.length, req.rerank.window ?? Math.max(req.top_k * (req.page_number + 1), 20), 200);
+    if (!reranker) return fused;
+    const n = Math.min(fused.length, req.rerank.window ?? Math.max(req.top_k * (req.page_number + 1), 20), 200);
+    const ranked = await completeHead(store, fused, n);
     const head = ranked.slice(0, n);
     const scores = await reranker.score(
       req.query,

@@ -168,6 +168,68 @@ export async function vectorSearch(
   return hitsOf(await q.toArrow(), "_distance", (d) => 1 - d);
 }
 
+/**
+ * The nearest paragraphs among the resources `keep` accepts, for a resource set too large to send as a
+ * prefilter: the index's approximate top `candidates` (from its codes: no vector is read) are narrowed to
+ * the kept resources first, and only those are re-ranked with exact distances, from one take of their
+ * vectors. LanceDB's refinement of an over-fetch ranks the same candidates but reads every one's vector,
+ * mostly of rows the filter then drops. Hits carry id, rid, score and row address (complete them);
+ * `exhausted`: the index had fewer candidates. Undefined when the addresses went stale in between.
+ */
+export async function nearestKept(
+  table: Table,
+  column: string,
+  vector: number[],
+  filter: string,
+  keep: (rid: string) => boolean,
+  window: number,
+  candidates: number,
+  nprobes: number,
+): Promise<{ hits: ParagraphHit[]; exhausted: boolean } | undefined> {
+  if (filter === FALSE) return { hits: [], exhausted: true };
+  let q = table
+    .query()
+    .nearestTo(vector)
+    .column(column)
+    .distanceType("cosine")
+    .nprobes(nprobes)
+    .select(["rid", "_distance"])
+    .withRowId()
+    .limit(candidates);
+  if (filter !== TRUE) q = q.where(filter);
+  const found = await q.toArrow();
+  const rids = found.getChild("rid");
+  const rowids = found.getChild("_rowid");
+  const kept: bigint[] = [];
+  for (let i = 0; i < found.numRows; i++) if (keep(String(rids?.get(i)))) kept.push(BigInt(rowids?.get(i)));
+  const exhausted = found.numRows < candidates;
+  if (!kept.length) return { hits: [], exhausted };
+  const taken = await table
+    .takeRowIds(kept)
+    .select(["id", "rid", column])
+    .withRowId()
+    .toArrow()
+    .catch(() => undefined);
+  if (!taken || taken.numRows !== kept.length) return undefined;
+  const norm = Math.hypot(...vector);
+  const [ids, ridCol, vecs, addr] = ["id", "rid", column, "_rowid"].map((c) => taken.getChild(c));
+  const hits: ParagraphHit[] = [];
+  for (let i = 0; i < taken.numRows; i++) {
+    const v = vecs?.get(i)?.toArray() as Float32Array | undefined;
+    if (!v) continue;
+    let dot = 0;
+    let vv = 0;
+    for (let j = 0; j < v.length; j++) {
+      dot += v[j] * vector[j];
+      vv += v[j] * v[j];
+    }
+    const score = vv && norm ? dot / (Math.sqrt(vv) * norm) : 0;
+    hits.push({ id: String(ids?.get(i)), rid: String(ridCol?.get(i)), rowid: Number(addr?.get(i)), score } as ParagraphHit);
+  }
+  hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return { hits: hits.slice(0, window), exhausted };
+}
+
 /** The full-text index's name. */
 export const TERMS_INDEX = "terms_idx";
 /** Vector index type built and expected: an index of another type (an older kbox's) is rebuilt. */

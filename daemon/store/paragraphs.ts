@@ -15,6 +15,7 @@ import {
   type IndexInfo,
   type KeywordQuery,
   keywordSearch,
+  nearestKept,
   type ParagraphHit,
   TERMS_INDEX,
   VECTOR_INDEX_TYPE,
@@ -152,6 +153,19 @@ export class ParagraphStore {
     columns?: HitColumns,
   ): Promise<ParagraphHit[]> {
     return vectorSearch(this.table, vectorColumn(vectorset), vector, where, limit, ann, columns);
+  }
+
+  /** The `window` nearest paragraphs of the resources `keep` accepts, among `candidates` (see nearestKept). */
+  nearestKept(
+    vectorset: string,
+    vector: number[],
+    where: string,
+    keep: (rid: string) => boolean,
+    window: number,
+    candidates: number,
+    ann: AnnSettings,
+  ): Promise<{ hits: ParagraphHit[]; exhausted: boolean } | undefined> {
+    return nearestKept(this.table, vectorColumn(vectorset), vector, where, keep, window, candidates, ann.nprobes);
   }
 
   /**

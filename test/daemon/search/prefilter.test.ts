@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../../daemon/search/keyword.js";
-import { annForFetch, type Retriever, underFilter } from "../../../daemon/search/prefilter.js";
+import { IndexMaintainer } from "../../../daemon/search/maintenance.js";
+import { candidatesFor, type Retriever, underFilter } from "../../../daemon/search/prefilter.js";
 import { openDb } from "../../../daemon/store/db.js";
 import { type ParagraphRow, ParagraphStore } from "../../../daemon/store/paragraphs.js";
 import { inList } from "../../../daemon/store/sql.js";
@@ -79,7 +80,7 @@ describe("a large resource set applied to hits", () => {
     const calls: number[] = [];
     const complete = (h: Parameters<ParagraphStore["complete"]>[0]) => paragraphs.complete(h);
     for (const q of ["river", "stone maple", "lantern copper willow"]) {
-      const kw: Retriever = (where, limit, _f, cols) => (
+      const kw: Retriever = (where, limit, cols) => (
         calls.push(limit), paragraphs.keyword(parseQuery(q), ["en"], where, limit, cols)
       );
       const pre = await paragraphs.keyword(parseQuery(q), ["en"], f.sql, 21);
@@ -91,7 +92,7 @@ describe("a large resource set applied to hits", () => {
     }
     expect(calls.every((l) => l > 21)).toBe(true); // fetched more, with no rid list
     const v = [0.3, 0.9, 0.1, 1];
-    const sem: Retriever = (where, limit, _f, cols) => paragraphs.nearest("v", v, where, limit, undefined, cols);
+    const sem: Retriever = (where, limit, cols) => paragraphs.nearest("v", v, where, limit, undefined, cols);
     expect((await underFilter(sem, f, 21, complete)).map((h) => h.id)).toEqual(
       (await paragraphs.nearest("v", v, f.sql, 21)).map((h) => h.id),
     );
@@ -116,11 +117,53 @@ describe("a large resource set applied to hits", () => {
     expect(limits.at(-1)).toBe("pre");
   });
 
-  it("re-ranks twice the window's candidates when it fetches more", () => {
+  it("narrows ANN candidates to the set before the exact re-rank, as exact filtered search ranks them", async () => {
+    const db = await openDb(join(mkdtempSync(join(tmpdir(), "kbox-prefilter-ann-")), "db"));
+    const paragraphs = await ParagraphStore.open(db);
+    await paragraphs.ensureVectorset("v", 32);
+    const rids = Array.from({ length: 2500 }, (_, r) => r.toString(16).padStart(32, "0"));
+    const vec = (n: number) => Array.from({ length: 32 }, (_, k) => Math.sin(n * (k + 1) * 0.37) + (k === n % 32 ? 2 : 0));
+    await paragraphs.bulkAdd(rids.flatMap((rid, r) => [0, 1, 2].map((i) => row(rid, i, `p ${r} ${i}`, vec(r * 3 + i)))));
+    const m = new IndexMaintainer(paragraphs, 1000);
+    await m.refresh();
+    const ann = m.annFor("v");
+    expect(ann.indexed).toBe(true);
+    const f = filterOf(
+      rids.filter((_, i) => i % 10 === 0),
+      rids,
+    );
+    expect(f.resources[0].listed).toBeGreaterThan(200); // not inlined
+    const complete = (h: Parameters<ParagraphStore["complete"]>[0]) => paragraphs.complete(h);
+    const never: Retriever = async () => {
+      throw new Error("the set goes to the narrowing retriever");
+    };
+    let overlap = 0;
+    for (let q = 0; q < 5; q++) {
+      const v = vec(7 * q + 1).map((x, k) => x + Math.cos(q + k));
+      const narrow = {
+        ann,
+        run: (where: string, keep: (rid: string) => boolean, n: number, candidates: number) =>
+          paragraphs.nearestKept("v", v, where, keep, n, candidates, ann),
+      };
+      const got = await underFilter(never, f, 21, complete, narrow);
+      const exact = await paragraphs.nearest("v", v, f.sql, 21);
+      expect(got).toHaveLength(21);
+      expect(got.every((h) => f.resources[0].keep(h.rid) && h.text.startsWith("p "))).toBe(true);
+      // Exact scores: a hit both found scores the same.
+      const byId = new Map(exact.map((h) => [h.id, h.score]));
+      for (const h of got) if (byId.has(h.id)) expect(h.score).toBeCloseTo(byId.get(h.id) as number, 4);
+      overlap += got.filter((h) => byId.has(h.id)).length;
+    }
+    expect(overlap / (5 * 21)).toBeGreaterThanOrEqual(0.9);
+    await m.close();
+  });
+
+  it("narrows three times the candidates the window re-ranks, enough to fill it at the set's share", () => {
     const ann = { indexed: true, nprobes: 16, refineFactor: 60 };
-    expect(annForFetch(ann, 1)).toEqual(ann);
-    expect(annForFetch(ann, 15).refineFactor).toBe(8);
-    expect(annForFetch(ann, 200).refineFactor).toBe(2);
-    expect(annForFetch({ ...ann, indexed: false }, 15)).toEqual({ ...ann, indexed: false });
+    expect(candidatesFor(ann, 21, 0.1)).toBe(3 * 60 * 21);
+    expect(candidatesFor(ann, 21, 0.01)).toBe(6300);
+    expect(candidatesFor(ann, 101, 0.1)).toBe(10_000); // a deep page: capped
+    expect(candidatesFor(ann, 21, 2 ** -7)).toBe(3 * 21 * 128); // a small share: enough to fill the window
+    expect(candidatesFor(ann, 21, 0.005)).toBeUndefined(); // the prefilter then
   });
 });
