@@ -78,8 +78,9 @@ export function configBucket(config: Pick<SyncConfig, "drive_id">): string {
 
 /** Keys are filtered as paths under a root no file system has: ignore files are never read. */
 const ROOT = "/kbox-object-store";
-const filterOf = (config: SyncConfig) => new SyncFilter(ROOT, config);
-const included = (f: SyncFilter, rel: string, o: ObjectInfo) =>
+export const filterOf = (config: SyncConfig) => new SyncFilter(ROOT, config);
+/** A key (or a cloud file's path) relative to the synced prefix passes the configuration's filters. */
+export const included = (f: SyncFilter, rel: string, o: Pick<ObjectInfo, "modified">) =>
   !rel.endsWith("/") &&
   rel
     .split("/")

@@ -15,6 +15,9 @@ import type { KbService } from "../kbs/service.js";
 import { assertStrategies, type StrategyKind, type StrategyUser } from "../kbs/strategies.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
+import { CLOUD_PROVIDERS, CloudConnections } from "./cloud/connect.js";
+import { isOAuth } from "./cloud/oauth.js";
+import { validateCloud } from "./cloud/sync.js";
 import {
   browseObjects,
   configBucket,
@@ -29,19 +32,10 @@ import { SecretBox } from "./secrets.js";
 import { type StoredConnection, SyncRecords, type SyncTables } from "./store.js";
 
 const CAPABILITIES = { has_sites: false, requires_site_search: false, requires_site_url_resolution: false };
-const SITE_PROVIDERS = new Set<Provider>(["directory_oauth", "directory_certificate_credentials"]);
-
-/** Providers whose flows kbox does not implement: creating a connection says what is missing. */
-const UNSERVED: Partial<Record<Provider, string>> = {
-  drive_oauth: "an OAuth application registered with the drive provider (client id, secret, redirect URL) and access to its API",
-  directory_oauth:
-    "an OAuth application registered with the directory provider (client id, secret, redirect URL) and access to its API",
-  fileshare_oauth:
-    "an OAuth application registered with the file-share provider (client id, secret, redirect URL) and access to its API",
-  filebox_oauth:
-    "an OAuth application registered with the file-box provider (client id, secret, redirect URL) and access to its API",
-  directory_certificate_credentials:
-    "an application registration with a certificate at the directory provider and access to its API",
+/** Site-based providers: OAuth ones resolve a site URL (or me), the certificate one searches sites. */
+const SITE_CAPS: Partial<Record<Provider, typeof CAPABILITIES>> = {
+  directory_oauth: { has_sites: true, requires_site_search: false, requires_site_url_resolution: true },
+  directory_certificate_credentials: { has_sites: true, requires_site_search: true, requires_site_url_resolution: false },
 };
 
 /** The wire form of a connection: never its sealed credentials. */
@@ -51,6 +45,7 @@ const wire = ({ sealed_credentials: _s, ...c }: StoredConnection): ExternalConne
 export class SyncService implements StrategyUser {
   private readonly records: SyncRecords;
   private readonly secrets: SecretBox;
+  private readonly cloud: CloudConnections;
   readonly runner: SyncRunner;
 
   constructor(
@@ -61,7 +56,16 @@ export class SyncService implements StrategyUser {
   ) {
     this.records = new SyncRecords(kbs);
     this.secrets = new SecretBox(join(settings.dataDir, "secrets", "sync-connections.key"));
-    this.runner = new SyncRunner(this.records, kbs, resources, settings, log, (c) => this.bucketOf(c));
+    this.cloud = new CloudConnections(settings.cloud, settings.fetch, this.secrets);
+    this.runner = new SyncRunner(
+      this.records,
+      kbs,
+      resources,
+      settings,
+      log,
+      (c) => this.bucketOf(c),
+      (c) => this.cloudOf(c.kb_id, c.external_connection.id),
+    );
     kbs.onArrive(async (kbid) => {
       await this.adoptRestored(kbid, log);
       await this.runner.startKb(kbid);
@@ -83,14 +87,40 @@ export class SyncService implements StrategyUser {
     return c ? `sync configuration ${c.name} (${c.id})` : undefined;
   }
 
-  async createConnection(kbid: string, provider: Provider, credentials?: unknown): Promise<ExternalConnection> {
-    const { kbid: id, t } = await this.tablesOf(kbid);
-    const missing = UNSERVED[provider];
-    if (missing)
+  /**
+   * A new connection. OAuth providers answer {authorize_url} (the connection is made by the callback
+   * once the user authorized); the certificate provider proves its registration with a first token.
+   */
+  async createConnection(
+    kbid: string,
+    provider: Provider,
+    credentials?: unknown,
+  ): Promise<ExternalConnection | { authorize_url: string }> {
+    const { kbid: id } = await this.tablesOf(kbid);
+    if (isOAuth(provider)) return this.cloud.flows.start(id, provider);
+    const sealed =
+      provider === "object_store_assume_role"
+        ? this.secrets.seal(parseObjectCredentials(credentials))
+        : provider === "directory_certificate_credentials"
+          ? await this.cloud.sealCertificate(credentials)
+          : undefined;
+    return this.store(id, provider, sealed);
+  }
+
+  /** The OAuth callback: the state names the box and provider, the code becomes the connection's sealed tokens. */
+  async oauthCallback(q: { state?: string; code?: string; error?: string; error_description?: string }) {
+    if (!q.state) throw invalid([{ type: "missing", loc: ["query", "state"], msg: "Field required", input: null }]);
+    const { kbid, provider } = this.cloud.flows.take(q.state);
+    if (q.error)
       throw badRequest(
-        `kbox cannot connect ${provider}: it needs ${missing}, which a local kbox does not have. Sync a local copy with local_folder, or connect it in a hosted zone and copy the box with kbox kb pull`,
+        `The provider did not authorize ${provider}: ${q.error}${q.error_description ? ` (${q.error_description})` : ""}`,
       );
-    const creds = provider === "object_store_assume_role" ? parseObjectCredentials(credentials) : undefined;
+    if (!q.code) throw invalid([{ type: "missing", loc: ["query", "code"], msg: "Field required", input: null }]);
+    return this.store(kbid, provider, await this.cloud.sealCode(provider, q.code));
+  }
+
+  private async store(kbid: string, provider: Provider, sealed?: string): Promise<ExternalConnection> {
+    const { kbid: id, t } = await this.tablesOf(kbid);
     const now = new Date().toISOString();
     const conn: StoredConnection = {
       id: randomUUID(),
@@ -99,15 +129,22 @@ export class SyncService implements StrategyUser {
       created_at: now,
       updated_at: now,
       provider,
-      capabilities: {
-        ...CAPABILITIES,
-        has_sites: SITE_PROVIDERS.has(provider),
-        requires_site_url_resolution: SITE_PROVIDERS.has(provider),
-      },
-      ...(creds ? { sealed_credentials: this.secrets.seal(creds) } : {}),
+      capabilities: SITE_CAPS[provider] ?? CAPABILITIES,
+      ...(sealed ? { sealed_credentials: sealed } : {}),
     };
     await t.connections.put(conn.id, conn);
     return wire(conn);
+  }
+
+  /** The provider API of a cloud connection; renewed tokens are sealed back into its record. */
+  private async cloudOf(kbid: string, connectionId: string) {
+    const c = await this.stored(kbid, connectionId);
+    return this.cloud.api(c, async (sealed) => {
+      const { t } = await this.tablesOf(kbid);
+      const latest = t.connections.get(connectionId);
+      if (latest)
+        await t.connections.put(connectionId, { ...latest, sealed_credentials: sealed, updated_at: new Date().toISOString() });
+    });
   }
 
   async connections(kbid: string): Promise<ExternalConnection[]> {
@@ -139,6 +176,7 @@ export class SyncService implements StrategyUser {
     if (q.path && q.folder_id) throw badRequest("path and folder_id cannot be combined");
     if (q.site_search && (q.site_id || q.drive_id || q.path))
       throw badRequest("site_search cannot be combined with site_id, drive_id or path");
+    if (CLOUD_PROVIDERS.has(c.provider)) return (await this.cloudOf(kbid, connectionId)).browse(q);
     if (c.provider !== "object_store_assume_role")
       throw badRequest(`Browse Storage is for cloud-storage connections; ${c.provider} has nothing to browse`);
     if (q.site_search || q.site_id)
@@ -149,11 +187,16 @@ export class SyncService implements StrategyUser {
     return browseObjects(bucket, q.path ?? q.folder_id ?? "", q.page_token ?? undefined);
   }
 
-  /** Resolve Site: only site-based OAuth connections have sites, and kbox serves none of them. */
-  async resolveSite(kbid: string, connectionId: string, siteUrl?: string): Promise<never> {
+  /** Resolve Site: site-based OAuth connections (me or onedrive: the personal drive); unsupported for certificates. */
+  async resolveSite(kbid: string, connectionId: string, siteUrl?: string) {
     const c = await this.stored(kbid, connectionId);
     if (!siteUrl) throw invalid([{ type: "missing", loc: ["query", "site_url"], msg: "Field required", input: null }]);
-    throw badRequest(`Resolve Site is for site-based providers; ${c.provider} has no sites`);
+    if (c.provider === "directory_certificate_credentials")
+      throw badRequest("Resolve Site is unsupported for certificate connections: browse with site_search");
+    if (c.provider !== "directory_oauth")
+      throw badRequest(`Resolve Site is for site-based providers; ${c.provider} has no sites`);
+    const api = await this.cloudOf(kbid, connectionId);
+    return api.resolveSite!(siteUrl);
   }
 
   /** What a bucket owner trusts for the assume-role provider: this box's external id, stable per box. */
@@ -166,6 +209,8 @@ export class SyncService implements StrategyUser {
   /** Validate Resources: which file ids exist under the configuration's bucket and prefix and pass its filters. */
   async validateResources(kbid: string, configId: string, fileIds: string[]) {
     const config = await this.config(kbid, configId);
+    if (CLOUD_PROVIDERS.has(config.external_connection.provider))
+      return validateCloud(config, await this.cloudOf(config.kb_id, config.external_connection.id), fileIds);
     if (config.external_connection.provider !== "object_store_assume_role")
       throw badRequest(`Validate Resources is for cloud-storage configurations, not ${config.external_connection.provider}`);
     return validateObjects(config, await this.bucketOf(config), fileIds);
@@ -177,6 +222,8 @@ export class SyncService implements StrategyUser {
     const conn = await this.connection(id, body.external_connection_id);
     const root = this.checkRoot(conn.provider, body.sync_root_path ?? null, caller);
     if (conn.provider === "object_store_assume_role") configBucket({ drive_id: body.drive_id ?? null });
+    if (conn.provider === "fileshare_oauth" && body.drive_id)
+      throw badRequest("fileshare_oauth has no drives and must not be given drive_id");
     await this.checkStrategy(id, body.extract_strategy);
     const now = new Date().toISOString();
     const config: SyncConfig = {
