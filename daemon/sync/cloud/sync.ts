@@ -101,12 +101,14 @@ export async function syncCloud(ctx: RunContext, api: CloudApi, opts: { full: bo
   await eachLimit(
     [...owned.entries()].filter(([id]) => !files.has(id)),
     CONCURRENCY,
-    ([, r]) =>
-      ctx.attempt(r.origin?.path ?? r.id, async () => {
+    ([, r]) => {
+      const path = r.origin?.path?.replace(/^\//, "") ?? r.id;
+      return ctx.attempt(path, async () => {
         await ctx.resources.delete(ctx.kbid, { rid: r.id });
         stats.deleted++;
-        await ctx.log("INFO", `deleted ${r.origin?.path}`, { rid: r.id, path: r.origin?.path });
-      }),
+        await ctx.log("INFO", `deleted ${path}`, { rid: r.id, path });
+      });
+    },
     ctx.signal,
   );
 }
