@@ -167,7 +167,10 @@ export class SyncService implements StrategyUser {
   private async bucketOf(config: SyncConfig, bucket = configBucket(config)) {
     const c = await this.stored(config.kb_id, config.external_connection.id);
     if (!c.sealed_credentials) throw badRequest("This connection has no credentials: create it again with credentials");
-    return openBucket(this.secrets.open<ObjectCredentials>(c.sealed_credentials), bucket, this.settings.fetch);
+    return openBucket(this.secrets.open<ObjectCredentials>(c.sealed_credentials), bucket, this.settings.fetch, {
+      externalId: (await this.assumeRoleInfo(config.kb_id)).external_id,
+      cloud: this.settings.cloud,
+    });
   }
 
   /** Browse Storage (the object-store provider: drive_id is the bucket, path or folder_id a prefix). */
