@@ -1,51 +1,22 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type {
-  AddSyncConfig,
-  BrowseQuery,
-  BrowseResult,
-  ExternalConnection,
-  Provider,
-  SyncConfig,
-  SyncJob,
-  UpdateSyncConfig,
-} from "../../src/api/sync.js";
-import { badRequest, conflict, invalid, notFound } from "../errors.js";
+import type { AddSyncConfig, BrowseQuery, Provider, SyncConfig, SyncJob, UpdateSyncConfig } from "../../src/api/sync.js";
+import { badRequest, conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies, type StrategyKind, type StrategyUser } from "../kbs/strategies.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
-import { CLOUD_PROVIDERS, CloudConnections } from "./cloud/connect.js";
-import { isOAuth } from "./cloud/oauth.js";
-import { validateCloud } from "./cloud/sync.js";
-import {
-  browseObjects,
-  configBucket,
-  type ObjectCredentials,
-  openBucket,
-  parseObjectCredentials,
-  validateObjects,
-} from "./object-store.js";
+import { ConnectionService } from "./connections.js";
+import { configBucket } from "./object-store.js";
 import { type Caller, checkFolderRoot, checkSitemapRoot, type SyncSettings } from "./roots.js";
 import { SyncRunner } from "./runner.js";
 import { SecretBox } from "./secrets.js";
-import { type StoredConnection, SyncRecords, type SyncTables } from "./store.js";
-
-const CAPABILITIES = { has_sites: false, requires_site_search: false, requires_site_url_resolution: false };
-/** Site-based providers: OAuth ones resolve a site URL (or me), the certificate one searches sites. */
-const SITE_CAPS: Partial<Record<Provider, typeof CAPABILITIES>> = {
-  directory_oauth: { has_sites: true, requires_site_search: false, requires_site_url_resolution: true },
-  directory_certificate_credentials: { has_sites: true, requires_site_search: true, requires_site_url_resolution: false },
-};
-
-/** The wire form of a connection: never its sealed credentials. */
-const wire = ({ sealed_credentials: _s, ...c }: StoredConnection): ExternalConnection => c;
+import { SyncRecords, type SyncTables } from "./store.js";
 
 /** Sync configurations, connections, jobs and logs; the runner does the syncing. */
 export class SyncService implements StrategyUser {
   private readonly records: SyncRecords;
-  private readonly secrets: SecretBox;
-  private readonly cloud: CloudConnections;
+  readonly conns: ConnectionService;
   readonly runner: SyncRunner;
 
   constructor(
@@ -55,16 +26,16 @@ export class SyncService implements StrategyUser {
     log: Log,
   ) {
     this.records = new SyncRecords(kbs);
-    this.secrets = new SecretBox(join(settings.dataDir, "secrets", "sync-connections.key"));
-    this.cloud = new CloudConnections(settings.cloud, settings.fetch, this.secrets);
+    const secrets = new SecretBox(join(settings.dataDir, "secrets", "sync-connections.key"));
+    this.conns = new ConnectionService(this.records, secrets, settings, (kbid, id) => this.config(kbid, id));
     this.runner = new SyncRunner(
       this.records,
       kbs,
       resources,
       settings,
       log,
-      (c) => this.bucketOf(c),
-      (c) => this.cloudOf(c.kb_id, c.external_connection.id),
+      (c) => this.conns.bucketOf(c),
+      (c) => this.conns.cloudOf(c.kb_id, c.external_connection.id),
     );
     kbs.onArrive(async (kbid) => {
       await this.adoptRestored(kbid, log);
@@ -87,136 +58,30 @@ export class SyncService implements StrategyUser {
     return c ? `sync configuration ${c.name} (${c.id})` : undefined;
   }
 
-  /**
-   * A new connection. OAuth providers answer {authorize_url} (the connection is made by the callback
-   * once the user authorized); the certificate provider proves its registration with a first token.
-   */
-  async createConnection(
-    kbid: string,
-    provider: Provider,
-    credentials?: unknown,
-  ): Promise<ExternalConnection | { authorize_url: string }> {
-    const { kbid: id } = await this.tablesOf(kbid);
-    if (isOAuth(provider)) return this.cloud.flows.start(id, provider);
-    const sealed =
-      provider === "object_store_assume_role"
-        ? this.secrets.seal(parseObjectCredentials(credentials))
-        : provider === "directory_certificate_credentials"
-          ? await this.cloud.sealCertificate(credentials)
-          : undefined;
-    return this.store(id, provider, sealed);
+  // External connections (connections.ts).
+  createConnection(kbid: string, provider: Provider, credentials?: unknown) {
+    return this.conns.createConnection(kbid, provider, credentials);
   }
-
-  /** The OAuth callback: the state names the box and provider, the code becomes the connection's sealed tokens. */
-  async oauthCallback(q: { state?: string; code?: string; error?: string; error_description?: string }) {
-    if (!q.state) throw invalid([{ type: "missing", loc: ["query", "state"], msg: "Field required", input: null }]);
-    const { kbid, provider } = this.cloud.flows.take(q.state);
-    if (q.error)
-      throw badRequest(
-        `The provider did not authorize ${provider}: ${q.error}${q.error_description ? ` (${q.error_description})` : ""}`,
-      );
-    if (!q.code) throw invalid([{ type: "missing", loc: ["query", "code"], msg: "Field required", input: null }]);
-    return this.store(kbid, provider, await this.cloud.sealCode(provider, q.code));
+  oauthCallback(q: Parameters<ConnectionService["oauthCallback"]>[0]) {
+    return this.conns.oauthCallback(q);
   }
-
-  private async store(kbid: string, provider: Provider, sealed?: string): Promise<ExternalConnection> {
-    const { kbid: id, t } = await this.tablesOf(kbid);
-    const now = new Date().toISOString();
-    const conn: StoredConnection = {
-      id: randomUUID(),
-      kb_id: id,
-      created_by: "local",
-      created_at: now,
-      updated_at: now,
-      provider,
-      capabilities: SITE_CAPS[provider] ?? CAPABILITIES,
-      ...(sealed ? { sealed_credentials: sealed } : {}),
-    };
-    await t.connections.put(conn.id, conn);
-    return wire(conn);
+  connections(kbid: string) {
+    return this.conns.connections(kbid);
   }
-
-  /** The provider API of a cloud connection; renewed tokens are sealed back into its record. */
-  private async cloudOf(kbid: string, connectionId: string) {
-    const c = await this.stored(kbid, connectionId);
-    return this.cloud.api(c, async (sealed) => {
-      const { t } = await this.tablesOf(kbid);
-      const latest = t.connections.get(connectionId);
-      if (latest)
-        await t.connections.put(connectionId, { ...latest, sealed_credentials: sealed, updated_at: new Date().toISOString() });
-    });
+  connection(kbid: string, id: string) {
+    return this.conns.connection(kbid, id);
   }
-
-  async connections(kbid: string): Promise<ExternalConnection[]> {
-    return [...(await this.tablesOf(kbid)).t.connections.values()]
-      .sort((a, b) => a.created_at.localeCompare(b.created_at))
-      .map(wire);
+  browse(kbid: string, connectionId: string, q: BrowseQuery) {
+    return this.conns.browse(kbid, connectionId, q);
   }
-
-  async connection(kbid: string, id: string): Promise<ExternalConnection> {
-    return wire(await this.stored(kbid, id));
+  resolveSite(kbid: string, connectionId: string, siteUrl?: string) {
+    return this.conns.resolveSite(kbid, connectionId, siteUrl);
   }
-
-  private async stored(kbid: string, id: string): Promise<StoredConnection> {
-    const c = (await this.tablesOf(kbid)).t.connections.get(id);
-    if (!c) throw notFound("External connection not found");
-    return c;
+  assumeRoleInfo(kbid: string) {
+    return this.conns.assumeRoleInfo(kbid);
   }
-
-  /** The bucket client of an object-store connection (its credentials unsealed). */
-  private async bucketOf(config: SyncConfig, bucket = configBucket(config)) {
-    const c = await this.stored(config.kb_id, config.external_connection.id);
-    if (!c.sealed_credentials) throw badRequest("This connection has no credentials: create it again with credentials");
-    return openBucket(this.secrets.open<ObjectCredentials>(c.sealed_credentials), bucket, this.settings.fetch, {
-      externalId: (await this.assumeRoleInfo(config.kb_id)).external_id,
-      cloud: this.settings.cloud,
-    });
-  }
-
-  /** Browse Storage (the object-store provider: drive_id is the bucket, path or folder_id a prefix). */
-  async browse(kbid: string, connectionId: string, q: BrowseQuery): Promise<BrowseResult> {
-    const c = await this.stored(kbid, connectionId);
-    if (q.path && q.folder_id) throw badRequest("path and folder_id cannot be combined");
-    if (q.site_search && (q.site_id || q.drive_id || q.path))
-      throw badRequest("site_search cannot be combined with site_id, drive_id or path");
-    if (CLOUD_PROVIDERS.has(c.provider)) return (await this.cloudOf(kbid, connectionId)).browse(q);
-    if (c.provider !== "object_store_assume_role")
-      throw badRequest(`Browse Storage is for cloud-storage connections; ${c.provider} has nothing to browse`);
-    if (q.site_search || q.site_id)
-      throw badRequest("site_search and site_id are for site-based providers, not the object store");
-    if (!q.drive_id)
-      throw badRequest("The object-store provider requires drive_id (the bucket name): bucket listing is unsupported");
-    const bucket = await this.bucketOf({ kb_id: c.kb_id, external_connection: c } as SyncConfig, q.drive_id);
-    return browseObjects(bucket, q.path ?? q.folder_id ?? "", q.page_token ?? undefined);
-  }
-
-  /** Resolve Site: site-based OAuth connections (me or onedrive: the personal drive); unsupported for certificates. */
-  async resolveSite(kbid: string, connectionId: string, siteUrl?: string) {
-    const c = await this.stored(kbid, connectionId);
-    if (!siteUrl) throw invalid([{ type: "missing", loc: ["query", "site_url"], msg: "Field required", input: null }]);
-    if (c.provider === "directory_certificate_credentials")
-      throw badRequest("Resolve Site is unsupported for certificate connections: browse with site_search");
-    if (c.provider !== "directory_oauth")
-      throw badRequest(`Resolve Site is for site-based providers; ${c.provider} has no sites`);
-    const api = await this.cloudOf(kbid, connectionId);
-    return api.resolveSite!(siteUrl);
-  }
-
-  /** What a bucket owner trusts for the assume-role provider: this box's external id, stable per box. */
-  async assumeRoleInfo(kbid: string) {
-    const { kbid: id } = await this.tablesOf(kbid);
-    const external_id = createHash("sha256").update(`kbox-assume-role:${id}`).digest("hex").slice(0, 32);
-    return { external_id, role_name: "kbox-sync", cloud_account_id: null };
-  }
-
-  /** Validate Resources: which file ids exist under the configuration's bucket and prefix and pass its filters. */
-  async validateResources(kbid: string, configId: string, fileIds: string[]) {
-    const config = await this.config(kbid, configId);
-    if (CLOUD_PROVIDERS.has(config.external_connection.provider))
-      return validateCloud(config, await this.cloudOf(config.kb_id, config.external_connection.id), fileIds);
-    if (config.external_connection.provider !== "object_store_assume_role")
-      throw badRequest(`Validate Resources is for cloud-storage configurations, not ${config.external_connection.provider}`);
-    return validateObjects(config, await this.bucketOf(config), fileIds);
+  validateResources(kbid: string, configId: string, fileIds: string[]) {
+    return this.conns.validateResources(kbid, configId, fileIds);
   }
 
   /** A new configuration; a folder root must be one the caller may sync (roots.ts). */
