@@ -42,7 +42,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   /** Tasks on knowledge boxes: the durable runner and the tasks it runs. */
   tasks: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "search", "ask", "guardrails", "entities"],
   /** The typed settings: builds each area's settings type from the environment. */
-  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net", "activity"],
+  settings: ["errors", "lifecycle", "store", "models", "search", "ingest", "ask", "mcp", "net", "activity", "sync"],
 };
 
 export const DAEMON_AREAS: Record<string, readonly string[]> = {

@@ -18,6 +18,7 @@ import type { FetchPolicy } from "../net/outbound.js";
 import type { SearchSettings } from "../search/service.js";
 import type { CacheSizes } from "../store/db.js";
 import { type ObjectLocation, parseDataUri } from "../store/location.js";
+import type { CloudSettings } from "../sync/cloud/types.js";
 import { VARIABLES, type Variable } from "./variables.js";
 
 /** How kboxd is started: its environment and command-line flags. */
@@ -58,8 +59,8 @@ export interface DaemonSettings {
   fetch: FetchPolicy;
   /** The largest upload, in bytes (KBOX_MAX_UPLOAD_MB). */
   uploads: { maxBytes: number };
-  /** Folders TCP callers may sync (KBOX_SYNC_ROOTS). */
-  sync: { roots: string[] };
+  /** Folders TCP callers may sync (KBOX_SYNC_ROOTS); the cloud providers' endpoints and OAuth applications. */
+  sync: { roots: string[]; cloud: CloudSettings };
   /** Tasks on knowledge boxes (KBOX_TASK_PAUSE_MS). */
   tasks: { pauseMs: number };
   zone: ZoneSettings;
@@ -124,7 +125,8 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     { home: homedir(), tmp: tmpdir(), uid: process.getuid?.() ?? userInfo().username },
   );
   // The owner's own endpoints are allowed whatever their address: the owner configured them.
-  const origins = [v.openaiBaseUrl, v.zoneUrl, v.hfEndpoint].flatMap((u) => (u ? [new URL(u).origin] : []));
+  const cloud = cloudSettings(v, listen);
+  const origins = [v.openaiBaseUrl, v.zoneUrl, v.hfEndpoint, ...cloudUrls(cloud)].flatMap((u) => (u ? [new URL(u).origin] : []));
   // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
   const fetch: FetchPolicy = {
     allowPrivate: v.fetchAllowPrivate ?? v.linksAllowPrivate ?? !listen,
@@ -166,7 +168,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     mcp: { idleMs: v.mcpSessionIdle!, maxSessions: v.mcpMaxSessions! },
     activity: { record: v.activityRecord!, retentionMonths: v.activityRetentionMonths! },
     fetch,
-    sync: { roots: v.syncRoots! },
+    sync: { roots: v.syncRoots!, cloud },
     tasks: { pauseMs: v.taskPause! },
     uploads: { maxBytes: v.maxUploadMb! * 1024 ** 2 },
     zone: {
@@ -207,3 +209,60 @@ function dataLocation(uri: string | undefined, v: Values): ObjectLocation | unde
 export function applyNativeSettings(s: DaemonSettings): void {
   process.env.LANCE_FTS_PARTITION_SIZE = String(s.ftsPartitionMb);
 }
+
+/** The cloud providers' endpoints (defaults: the real ones) and OAuth applications (unset: not offered). */
+function cloudSettings(v: Values, listen?: { host: string; port: number }): CloudSettings {
+  const base = v.publicUrl?.replace(/\/+$/, "") ?? (listen && listen.port ? `http://${listen.host}:${listen.port}` : undefined);
+  const app = (id?: string, secret?: string) => (id && secret ? { clientId: id, clientSecret: secret } : undefined);
+  const login = v.directoryLoginUrl!.replace(/\/+$/, "");
+  return {
+    redirectUrl: v.oauthRedirectUrl ?? (base ? `${base}/api/v1/external_connections/callback` : undefined),
+    drive: {
+      app: app(v.driveClientId, v.driveClientSecret),
+      authUrl: v.driveAuthUrl!,
+      tokenUrl: v.driveTokenUrl!,
+      apiUrl: v.driveApiUrl!,
+    },
+    directory: {
+      app: app(v.directoryClientId, v.directoryClientSecret),
+      authUrl: `${login}/${v.directoryTenant}/oauth2/v2.0/authorize`,
+      tokenUrl: `${login}/${v.directoryTenant}/oauth2/v2.0/token`,
+      loginUrl: login,
+      apiUrl: v.directoryApiUrl!,
+    },
+    fileshare: {
+      app: app(v.fileshareClientId, v.fileshareClientSecret),
+      authUrl: v.fileshareAuthUrl!,
+      tokenUrl: v.fileshareTokenUrl!,
+      apiUrl: v.fileshareApiUrl!,
+      contentUrl: v.fileshareContentUrl!,
+    },
+    filebox: {
+      app: app(v.fileboxClientId, v.fileboxClientSecret),
+      authUrl: v.fileboxAuthUrl!,
+      tokenUrl: v.fileboxTokenUrl!,
+      apiUrl: v.fileboxApiUrl!,
+    },
+    stsUrl: v.stsUrl!,
+    aws: {
+      accessKeyId: v.awsAccessKeyId,
+      secretAccessKey: v.awsSecretAccessKey,
+      sessionToken: v.awsSessionToken,
+      region: v.awsRegion ?? "us-east-1",
+    },
+  };
+}
+
+const cloudUrls = (c: CloudSettings) => [
+  c.drive.authUrl,
+  c.drive.tokenUrl,
+  c.drive.apiUrl,
+  c.directory.loginUrl,
+  c.directory.apiUrl,
+  c.fileshare.tokenUrl,
+  c.fileshare.apiUrl,
+  c.fileshare.contentUrl,
+  c.filebox.tokenUrl,
+  c.filebox.apiUrl,
+  c.stsUrl,
+];

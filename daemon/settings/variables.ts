@@ -338,6 +338,88 @@ export const VARIABLES = {
     fallback: 256,
     doc: "Open MCP sessions at most; a new session closes the least recently used one beyond it.",
   }),
+  oauthRedirectUrl: url("KBOX_OAUTH_REDIRECT_URL", {
+    default: "KBOX_PUBLIC_URL (else the --listen address) + /api/v1/external_connections/callback",
+    doc: "The redirect URL registered with the OAuth applications of drive_oauth, directory_oauth, fileshare_oauth and filebox_oauth connections: the browser comes back there with the code. It must reach this daemon's callback route.",
+  }),
+  driveClientId: text("KBOX_DRIVE_CLIENT_ID", "OAuth client id", {
+    doc: "drive_oauth: the OAuth application's client id (unset: the provider answers 400).",
+  }),
+  driveClientSecret: text("KBOX_DRIVE_CLIENT_SECRET", "secret", { doc: "drive_oauth: the OAuth application's client secret." }),
+  driveAuthUrl: url("KBOX_DRIVE_AUTH_URL", {
+    fallback: "https://accounts.google.com/o/oauth2/v2/auth",
+    doc: "drive_oauth: the authorization endpoint the user is sent to.",
+  }),
+  driveTokenUrl: url("KBOX_DRIVE_TOKEN_URL", {
+    fallback: "https://oauth2.googleapis.com/token",
+    doc: "drive_oauth: the token endpoint (code exchange, refresh).",
+  }),
+  driveApiUrl: url("KBOX_DRIVE_API_URL", {
+    fallback: "https://www.googleapis.com/drive/v3",
+    doc: "drive_oauth: the Drive-style API (drives, files, alt=media downloads).",
+  }),
+  directoryClientId: text("KBOX_DIRECTORY_CLIENT_ID", "OAuth client id", {
+    doc: "directory_oauth: the OAuth application's client id (unset: the provider answers 400).",
+  }),
+  directoryClientSecret: text("KBOX_DIRECTORY_CLIENT_SECRET", "secret", {
+    doc: "directory_oauth: the OAuth application's client secret.",
+  }),
+  directoryLoginUrl: url("KBOX_DIRECTORY_LOGIN_URL", {
+    fallback: "https://login.microsoftonline.com",
+    doc: "directory_oauth and directory_certificate_credentials: the identity platform; `/{tenant}/oauth2/v2.0/authorize` and `/token` are under it.",
+  }),
+  directoryTenant: text("KBOX_DIRECTORY_TENANT", "tenant id or name", {
+    fallback: "common",
+    doc: "directory_oauth: the tenant of the authorize and token URLs (certificate connections name their own).",
+  }),
+  directoryApiUrl: url("KBOX_DIRECTORY_API_URL", {
+    fallback: "https://graph.microsoft.com/v1.0",
+    doc: "directory_oauth and directory_certificate_credentials: the Graph-style API (sites, drives, items).",
+  }),
+  fileshareClientId: text("KBOX_FILESHARE_CLIENT_ID", "OAuth app key", {
+    doc: "fileshare_oauth: the OAuth application's key (unset: the provider answers 400).",
+  }),
+  fileshareClientSecret: text("KBOX_FILESHARE_CLIENT_SECRET", "secret", {
+    doc: "fileshare_oauth: the OAuth application's secret.",
+  }),
+  fileshareAuthUrl: url("KBOX_FILESHARE_AUTH_URL", {
+    fallback: "https://www.dropbox.com/oauth2/authorize",
+    doc: "fileshare_oauth: the authorization endpoint the user is sent to.",
+  }),
+  fileshareTokenUrl: url("KBOX_FILESHARE_TOKEN_URL", {
+    fallback: "https://api.dropboxapi.com/oauth2/token",
+    doc: "fileshare_oauth: the token endpoint.",
+  }),
+  fileshareApiUrl: url("KBOX_FILESHARE_API_URL", {
+    fallback: "https://api.dropboxapi.com/2",
+    doc: "fileshare_oauth: the RPC endpoints (files/list_folder, files/get_metadata).",
+  }),
+  fileshareContentUrl: url("KBOX_FILESHARE_CONTENT_URL", {
+    fallback: "https://content.dropboxapi.com/2",
+    doc: "fileshare_oauth: the content endpoints (files/download).",
+  }),
+  fileboxClientId: text("KBOX_FILEBOX_CLIENT_ID", "OAuth client id", {
+    doc: "filebox_oauth: the OAuth application's client id (unset: the provider answers 400).",
+  }),
+  fileboxClientSecret: text("KBOX_FILEBOX_CLIENT_SECRET", "secret", {
+    doc: "filebox_oauth: the OAuth application's client secret.",
+  }),
+  fileboxAuthUrl: url("KBOX_FILEBOX_AUTH_URL", {
+    fallback: "https://account.box.com/api/oauth2/authorize",
+    doc: "filebox_oauth: the authorization endpoint the user is sent to.",
+  }),
+  fileboxTokenUrl: url("KBOX_FILEBOX_TOKEN_URL", {
+    fallback: "https://api.box.com/oauth2/token",
+    doc: "filebox_oauth: the token endpoint.",
+  }),
+  fileboxApiUrl: url("KBOX_FILEBOX_API_URL", {
+    fallback: "https://api.box.com/2.0",
+    doc: "filebox_oauth: the Box-style API (folders/{id}/items, files/{id}/content).",
+  }),
+  stsUrl: url("KBOX_STS_URL", {
+    fallback: "https://sts.amazonaws.com",
+    doc: "object_store_assume_role: the STS endpoint of AssumeRole for connections that give role_arn without access keys; called with the daemon's own AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.",
+  }),
 } satisfies Record<string, Variable<unknown>>;
 
 /** Read by the daemon outside the settings object (documented with the others). */

@@ -6,15 +6,17 @@ import { badRequest, invalid } from "../errors.js";
 import { checkTarget, type FetchPolicy } from "../net/outbound.js";
 import type { Bucket, ObjectInfo } from "../store/bucket.js";
 import type { ResourceDoc } from "../store/index.js";
+import type { CloudSettings } from "./cloud/types.js";
 import { SyncFilter } from "./filter.js";
 import { eachLimit } from "./pool.js";
 import { fileField, labels, ownedResources } from "./resources.js";
 import type { RunContext } from "./run-context.js";
+import { assumeRole } from "./sts.js";
 
 /**
- * The object-store provider's credentials. The spec's are a role reference and an external id (AWS
- * assume-role); kbox makes no STS call, so it syncs with access keys given here (and an endpoint for
- * an S3-compatible service). A role alone is stored, and browsing or syncing answers what is missing.
+ * The object-store provider's credentials: the spec's role reference and external id (the daemon
+ * assumes the role through STS with its own AWS credentials, sts.ts), or access keys (and an
+ * endpoint for an S3-compatible service).
  */
 export const ObjectCredentials = z.strictObject({
   role_arn: z.string().max(2048).optional(),
@@ -45,13 +47,22 @@ export function parseObjectCredentials(raw: unknown): ObjectCredentials {
   return c;
 }
 
-/** A client of the bucket a connection reaches; 400 when the credentials cannot be used here. */
-export async function openBucket(c: ObjectCredentials, bucket: string, policy: FetchPolicy): Promise<Bucket> {
-  if (!c.access_key_id)
-    throw badRequest(
-      "This connection has only a role to assume: kbox does not call AWS STS, so add access_key_id and secret_access_key (and endpoint for an S3-compatible service) to its credentials",
-    );
+/**
+ * A client of the bucket a connection reaches: with its access keys, or with the temporary
+ * credentials of its role (STS AssumeRole with the daemon's own credentials, sts.ts).
+ */
+export async function openBucket(
+  c: ObjectCredentials,
+  bucket: string,
+  policy: FetchPolicy,
+  role?: { externalId: string; cloud: Pick<CloudSettings, "stsUrl" | "aws"> },
+): Promise<Bucket> {
   if (c.endpoint) checkTarget(c.endpoint, policy);
+  if (!c.access_key_id) {
+    if (!c.role_arn || !role) throw badRequest("This connection has neither access keys nor a role to assume");
+    const t = await assumeRole(c.role_arn, c.external_id ?? role.externalId, role.cloud, policy);
+    c = { ...c, access_key_id: t.accessKeyId, secret_access_key: t.secretAccessKey, session_token: t.sessionToken };
+  }
   // Loaded on first use: most daemons never sync a bucket.
   const { Bucket, s3Client } = await import("../store/bucket.js");
   const client = s3Client({
@@ -78,8 +89,9 @@ export function configBucket(config: Pick<SyncConfig, "drive_id">): string {
 
 /** Keys are filtered as paths under a root no file system has: ignore files are never read. */
 const ROOT = "/kbox-object-store";
-const filterOf = (config: SyncConfig) => new SyncFilter(ROOT, config);
-const included = (f: SyncFilter, rel: string, o: ObjectInfo) =>
+export const filterOf = (config: SyncConfig) => new SyncFilter(ROOT, config);
+/** A key (or a cloud file's path) relative to the synced prefix passes the configuration's filters. */
+export const included = (f: SyncFilter, rel: string, o: Pick<ObjectInfo, "modified">) =>
   !rel.endsWith("/") &&
   rel
     .split("/")

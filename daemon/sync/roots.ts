@@ -8,6 +8,7 @@ import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { KboxError } from "../errors.js";
 import { checkTarget, type FetchPolicy } from "../net/outbound.js";
+import type { CloudSettings } from "./cloud/types.js";
 
 /** Sync's settings (daemon/settings). */
 export interface SyncSettings {
@@ -17,6 +18,8 @@ export interface SyncSettings {
   dataDir: string;
   /** What sitemap syncs may fetch (daemon/net/outbound.ts). */
   fetch: FetchPolicy;
+  /** The cloud providers' endpoints and OAuth applications. */
+  cloud: CloudSettings;
 }
 
 /** Who asks for a sync root: the socket's owner may choose any folder. */

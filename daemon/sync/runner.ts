@@ -6,6 +6,9 @@ import type { KbService } from "../kbs/service.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
 import type { Bucket } from "../store/bucket.js";
+import { CLOUD_PROVIDERS } from "./cloud/connect.js";
+import { syncCloud } from "./cloud/sync.js";
+import type { CloudApi } from "./cloud/types.js";
 import { SyncFilter } from "./filter.js";
 import { syncFolder, walkFolder } from "./folder.js";
 import { syncObjectStore } from "./object-store.js";
@@ -52,6 +55,8 @@ export class SyncRunner {
     private readonly log: Log,
     /** The bucket an object-store configuration syncs (its connection's credentials unsealed). */
     private readonly bucketOf: (config: SyncConfig) => Promise<Bucket>,
+    /** The provider API a cloud configuration syncs through (its connection's tokens unsealed). */
+    private readonly cloudOf: (config: SyncConfig) => Promise<CloudApi>,
   ) {}
 
   /** At daemon start: fail jobs a previous run left running, reconcile every config, start watchers. */
@@ -193,6 +198,7 @@ export class SyncRunner {
     if (provider === "sitemap") return syncSitemap(ctx, { full: job.options.full_sync });
     if (provider === "object_store_assume_role")
       return syncObjectStore(ctx, await this.bucketOf(ctx.config), { full: job.options.full_sync });
+    if (CLOUD_PROVIDERS.has(provider)) return syncCloud(ctx, await this.cloudOf(ctx.config), { full: job.options.full_sync });
     if (provider !== "local_folder") {
       throw new Error(
         `provider ${provider} needs the hosted service's connector; kbox keeps this configuration as a record only`,

@@ -1,56 +1,22 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type {
-  AddSyncConfig,
-  BrowseQuery,
-  BrowseResult,
-  ExternalConnection,
-  Provider,
-  SyncConfig,
-  SyncJob,
-  UpdateSyncConfig,
-} from "../../src/api/sync.js";
-import { badRequest, conflict, invalid, notFound } from "../errors.js";
+import type { AddSyncConfig, BrowseQuery, Provider, SyncConfig, SyncJob, UpdateSyncConfig } from "../../src/api/sync.js";
+import { badRequest, conflict, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { assertStrategies, type StrategyKind, type StrategyUser } from "../kbs/strategies.js";
 import type { Log } from "../lifecycle/logger.js";
 import type { ResourceService } from "../resources/service.js";
-import {
-  browseObjects,
-  configBucket,
-  type ObjectCredentials,
-  openBucket,
-  parseObjectCredentials,
-  validateObjects,
-} from "./object-store.js";
+import { ConnectionService } from "./connections.js";
+import { configBucket } from "./object-store.js";
 import { type Caller, checkFolderRoot, checkSitemapRoot, type SyncSettings } from "./roots.js";
 import { SyncRunner } from "./runner.js";
 import { SecretBox } from "./secrets.js";
-import { type StoredConnection, SyncRecords, type SyncTables } from "./store.js";
-
-const CAPABILITIES = { has_sites: false, requires_site_search: false, requires_site_url_resolution: false };
-const SITE_PROVIDERS = new Set<Provider>(["directory_oauth", "directory_certificate_credentials"]);
-
-/** Providers whose flows kbox does not implement: creating a connection says what is missing. */
-const UNSERVED: Partial<Record<Provider, string>> = {
-  drive_oauth: "an OAuth application registered with the drive provider (client id, secret, redirect URL) and access to its API",
-  directory_oauth:
-    "an OAuth application registered with the directory provider (client id, secret, redirect URL) and access to its API",
-  fileshare_oauth:
-    "an OAuth application registered with the file-share provider (client id, secret, redirect URL) and access to its API",
-  filebox_oauth:
-    "an OAuth application registered with the file-box provider (client id, secret, redirect URL) and access to its API",
-  directory_certificate_credentials:
-    "an application registration with a certificate at the directory provider and access to its API",
-};
-
-/** The wire form of a connection: never its sealed credentials. */
-const wire = ({ sealed_credentials: _s, ...c }: StoredConnection): ExternalConnection => c;
+import { SyncRecords, type SyncTables } from "./store.js";
 
 /** Sync configurations, connections, jobs and logs; the runner does the syncing. */
 export class SyncService implements StrategyUser {
   private readonly records: SyncRecords;
-  private readonly secrets: SecretBox;
+  readonly conns: ConnectionService;
   readonly runner: SyncRunner;
 
   constructor(
@@ -60,8 +26,17 @@ export class SyncService implements StrategyUser {
     log: Log,
   ) {
     this.records = new SyncRecords(kbs);
-    this.secrets = new SecretBox(join(settings.dataDir, "secrets", "sync-connections.key"));
-    this.runner = new SyncRunner(this.records, kbs, resources, settings, log, (c) => this.bucketOf(c));
+    const secrets = new SecretBox(join(settings.dataDir, "secrets", "sync-connections.key"));
+    this.conns = new ConnectionService(this.records, secrets, settings, (kbid, id) => this.config(kbid, id));
+    this.runner = new SyncRunner(
+      this.records,
+      kbs,
+      resources,
+      settings,
+      log,
+      (c) => this.conns.bucketOf(c),
+      (c) => this.conns.cloudOf(c.kb_id, c.external_connection.id),
+    );
     kbs.onArrive(async (kbid) => {
       await this.adoptRestored(kbid, log);
       await this.runner.startKb(kbid);
@@ -83,92 +58,30 @@ export class SyncService implements StrategyUser {
     return c ? `sync configuration ${c.name} (${c.id})` : undefined;
   }
 
-  async createConnection(kbid: string, provider: Provider, credentials?: unknown): Promise<ExternalConnection> {
-    const { kbid: id, t } = await this.tablesOf(kbid);
-    const missing = UNSERVED[provider];
-    if (missing)
-      throw badRequest(
-        `kbox cannot connect ${provider}: it needs ${missing}, which a local kbox does not have. Sync a local copy with local_folder, or connect it in a hosted zone and copy the box with kbox kb pull`,
-      );
-    const creds = provider === "object_store_assume_role" ? parseObjectCredentials(credentials) : undefined;
-    const now = new Date().toISOString();
-    const conn: StoredConnection = {
-      id: randomUUID(),
-      kb_id: id,
-      created_by: "local",
-      created_at: now,
-      updated_at: now,
-      provider,
-      capabilities: {
-        ...CAPABILITIES,
-        has_sites: SITE_PROVIDERS.has(provider),
-        requires_site_url_resolution: SITE_PROVIDERS.has(provider),
-      },
-      ...(creds ? { sealed_credentials: this.secrets.seal(creds) } : {}),
-    };
-    await t.connections.put(conn.id, conn);
-    return wire(conn);
+  // External connections (connections.ts).
+  createConnection(kbid: string, provider: Provider, credentials?: unknown) {
+    return this.conns.createConnection(kbid, provider, credentials);
   }
-
-  async connections(kbid: string): Promise<ExternalConnection[]> {
-    return [...(await this.tablesOf(kbid)).t.connections.values()]
-      .sort((a, b) => a.created_at.localeCompare(b.created_at))
-      .map(wire);
+  oauthCallback(q: Parameters<ConnectionService["oauthCallback"]>[0]) {
+    return this.conns.oauthCallback(q);
   }
-
-  async connection(kbid: string, id: string): Promise<ExternalConnection> {
-    return wire(await this.stored(kbid, id));
+  connections(kbid: string) {
+    return this.conns.connections(kbid);
   }
-
-  private async stored(kbid: string, id: string): Promise<StoredConnection> {
-    const c = (await this.tablesOf(kbid)).t.connections.get(id);
-    if (!c) throw notFound("External connection not found");
-    return c;
+  connection(kbid: string, id: string) {
+    return this.conns.connection(kbid, id);
   }
-
-  /** The bucket client of an object-store connection (its credentials unsealed). */
-  private async bucketOf(config: SyncConfig, bucket = configBucket(config)) {
-    const c = await this.stored(config.kb_id, config.external_connection.id);
-    if (!c.sealed_credentials) throw badRequest("This connection has no credentials: create it again with credentials");
-    return openBucket(this.secrets.open<ObjectCredentials>(c.sealed_credentials), bucket, this.settings.fetch);
+  browse(kbid: string, connectionId: string, q: BrowseQuery) {
+    return this.conns.browse(kbid, connectionId, q);
   }
-
-  /** Browse Storage (the object-store provider: drive_id is the bucket, path or folder_id a prefix). */
-  async browse(kbid: string, connectionId: string, q: BrowseQuery): Promise<BrowseResult> {
-    const c = await this.stored(kbid, connectionId);
-    if (q.path && q.folder_id) throw badRequest("path and folder_id cannot be combined");
-    if (q.site_search && (q.site_id || q.drive_id || q.path))
-      throw badRequest("site_search cannot be combined with site_id, drive_id or path");
-    if (c.provider !== "object_store_assume_role")
-      throw badRequest(`Browse Storage is for cloud-storage connections; ${c.provider} has nothing to browse`);
-    if (q.site_search || q.site_id)
-      throw badRequest("site_search and site_id are for site-based providers, not the object store");
-    if (!q.drive_id)
-      throw badRequest("The object-store provider requires drive_id (the bucket name): bucket listing is unsupported");
-    const bucket = await this.bucketOf({ kb_id: c.kb_id, external_connection: c } as SyncConfig, q.drive_id);
-    return browseObjects(bucket, q.path ?? q.folder_id ?? "", q.page_token ?? undefined);
+  resolveSite(kbid: string, connectionId: string, siteUrl?: string) {
+    return this.conns.resolveSite(kbid, connectionId, siteUrl);
   }
-
-  /** Resolve Site: only site-based OAuth connections have sites, and kbox serves none of them. */
-  async resolveSite(kbid: string, connectionId: string, siteUrl?: string): Promise<never> {
-    const c = await this.stored(kbid, connectionId);
-    if (!siteUrl) throw invalid([{ type: "missing", loc: ["query", "site_url"], msg: "Field required", input: null }]);
-    throw badRequest(`Resolve Site is for site-based providers; ${c.provider} has no sites`);
+  assumeRoleInfo(kbid: string) {
+    return this.conns.assumeRoleInfo(kbid);
   }
-
-  /** What a bucket owner trusts for the assume-role provider: this box's external id, stable per box. */
-  async assumeRoleInfo(kbid: string) {
-    const { kbid: id } = await this.tablesOf(kbid);
-    const external_id = createHash("sha256").update(`kbox-assume-role:${id}`).digest("hex").slice(0, 32);
-    return { external_id, role_name: "kbox-sync", cloud_account_id: null };
-  }
-
-  /** Validate Resources: which file ids exist under the configuration's bucket and prefix and pass its filters. */
-  async validateResources(kbid: string, configId: string, fileIds: string[]) {
-    const config = await this.config(kbid, configId);
-    if (config.external_connection.provider !== "object_store_assume_role")
-      throw badRequest(`Validate Resources is for cloud-storage configurations, not ${config.external_connection.provider}`);
-    return validateObjects(config, await this.bucketOf(config), fileIds);
+  validateResources(kbid: string, configId: string, fileIds: string[]) {
+    return this.conns.validateResources(kbid, configId, fileIds);
   }
 
   /** A new configuration; a folder root must be one the caller may sync (roots.ts). */
@@ -177,6 +90,8 @@ export class SyncService implements StrategyUser {
     const conn = await this.connection(id, body.external_connection_id);
     const root = this.checkRoot(conn.provider, body.sync_root_path ?? null, caller);
     if (conn.provider === "object_store_assume_role") configBucket({ drive_id: body.drive_id ?? null });
+    if (conn.provider === "fileshare_oauth" && body.drive_id)
+      throw badRequest("fileshare_oauth has no drives and must not be given drive_id");
     await this.checkStrategy(id, body.extract_strategy);
     const now = new Date().toISOString();
     const config: SyncConfig = {

@@ -153,10 +153,25 @@ export const createConnection = route({
   path: "/api/v1/kb/:kbid/external_connections",
   params: Kb,
   body: z.strictObject({ provider: Provider, credentials: z.record(z.string(), z.unknown()).nullable().optional() }),
-  response: ExternalConnection,
+  /** 201 the connection; OAuth providers answer 200 {authorize_url} and the callback makes the connection. */
+  response: z.union([ExternalConnection, z.object({ authorize_url: z.string() })]),
   status: 201,
   role: "MANAGER",
-  summary: "Create an external connection (local_folder and sitemap are served locally)",
+  summary: "Create an external connection (OAuth providers: 200 {authorize_url}, the connection is made by the callback)",
+});
+export const oauthCallback = route({
+  method: "GET",
+  path: "/api/v1/external_connections/callback",
+  query: z.object({
+    state: z.string().optional(),
+    code: z.string().optional(),
+    error: z.string().optional(),
+    error_description: z.string().optional(),
+  }),
+  response: ExternalConnection,
+  scope: "public",
+  summary:
+    "Where an OAuth provider sends the browser back: the code is exchanged and the connection made (the state is the only credential)",
 });
 export const listConnections = route({
   method: "GET",

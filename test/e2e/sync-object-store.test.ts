@@ -10,6 +10,7 @@ import * as sync from "../../src/api/sync.js";
 import { ApiError } from "../../src/client/errors.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { type LocalS3, startLocalS3 } from "../helpers/s3.js";
+import { type LocalSts, startLocalSts } from "../helpers/sts.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 let s3: LocalS3;
@@ -18,6 +19,10 @@ let d: TestDaemon;
 let kbid: string;
 let connId: string;
 let configId: string;
+let sts: LocalSts;
+const ROLE = "arn:aws:iam::123456789012:role/kbox-reader";
+const trusted = { roleArn: ROLE, externalId: "" };
+const DAEMON_AWS = { accessKeyId: "daemon-key", secretAccessKey: "daemon-secret", region: "us-east-1" };
 
 const put = (Key: string, Body: string) => client.send(new PutObjectCommand({ Bucket: "docs", Key, Body }));
 const del = (Key: string) => client.send(new DeleteObjectCommand({ Bucket: "docs", Key }));
@@ -64,7 +69,20 @@ async function run(full = false) {
 beforeAll(async () => {
   s3 = await startLocalS3(["docs"]);
   client = s3Client(s3.access);
-  d = await startTestDaemon({ keepHome: false });
+  sts = await startLocalSts(
+    DAEMON_AWS,
+    { accessKeyId: s3.access.accessKeyId, secretAccessKey: s3.access.secretAccessKey },
+    trusted,
+  );
+  d = await startTestDaemon({
+    keepHome: false,
+    env: {
+      KBOX_STS_URL: sts.url,
+      AWS_ACCESS_KEY_ID: DAEMON_AWS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: DAEMON_AWS.secretAccessKey,
+      AWS_REGION: DAEMON_AWS.region,
+    },
+  });
   kbid = (await d.client.call(kbs.createKb, { body: { slug: "cloud" } })).uuid;
   await put("team/notes/tides.md", "# Tides\n\nThe tide tables for the harbour.");
   await put("team/notes/old.md", "# Old\n\nAn old memo about lanterns.");
@@ -75,21 +93,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await d?.stop();
   await s3?.close();
+  await sts?.close();
 });
 
 describe("object-store external connection", () => {
-  it("refuses OAuth providers with what is missing, and an object-store connection without credentials", async () => {
+  it("refuses OAuth providers without an OAuth application, certificates without credentials, and an object-store connection without credentials", async () => {
     const create = (provider: string, credentials?: unknown) =>
       d.client.call(sync.createConnection, {
         params: { kbid },
         body: { provider: provider as sync.Provider, credentials: credentials as any },
       });
-    for (const p of ["drive_oauth", "directory_oauth", "fileshare_oauth", "filebox_oauth", "directory_certificate_credentials"]) {
+    // No KBOX_*_CLIENT_ID here: the OAuth providers say which settings are missing (sync-cloud.test.ts has the flows).
+    for (const p of ["drive_oauth", "directory_oauth", "fileshare_oauth", "filebox_oauth"]) {
       const e = await create(p).catch((x) => x);
       expect(e).toBeInstanceOf(ApiError);
       expect(e.status).toBe(400);
-      expect(JSON.stringify(e.detail)).toMatch(/needs .*(OAuth application|certificate)/);
+      expect(JSON.stringify(e.detail)).toMatch(/no OAuth application .*KBOX_[A-Z]+_CLIENT_ID/);
     }
+    expect(await status(create("directory_certificate_credentials"))).toBe(422);
     expect(await status(create("object_store_assume_role"))).toBe(422);
     expect(await status(create("object_store_assume_role", { access_key_id: "x" }))).toBe(422);
   });
@@ -215,5 +236,35 @@ describe("object-store external connection", () => {
     // Every object is older than the range: the config no longer selects them, so they leave the box.
     expect(job.stats).toMatchObject({ scanned: 0, deleted: 3 });
     expect((await synced()).size).toBe(0);
+  });
+
+  it("assumes a role through STS (signed with the daemon's own credentials) when a connection gives role_arn only", async () => {
+    const info = await d.client.call(sync.assumeRoleInfo, { params: { kbid } });
+    trusted.externalId = info.external_id;
+    const role = (role_arn: string) =>
+      d.client.call(sync.createConnection, {
+        params: { kbid },
+        body: { provider: "object_store_assume_role", credentials: { role_arn, endpoint: s3.endpoint, region: "us-east-1" } },
+      }) as Promise<sync.ExternalConnection>;
+    const conn = await role(ROLE);
+    const top = await d.client.call(sync.browseStorage, {
+      params: { kbid, connection_id: conn.id },
+      query: { drive_id: "docs" },
+    });
+    expect(top.folders?.map((f) => f.path).sort()).toEqual(["other/", "team/"]);
+    expect(sts.calls).toEqual([{ roleArn: ROLE, externalId: info.external_id, sessionName: "kbox-sync" }]);
+    // The temporary credentials are kept until shortly before they expire: no second call.
+    await d.client.call(sync.browseStorage, {
+      params: { kbid, connection_id: conn.id },
+      query: { drive_id: "docs", path: "team" },
+    });
+    expect(sts.calls).toHaveLength(1);
+    const other = await role("arn:aws:iam::123456789012:role/not-trusted");
+    const e = await d.client
+      .call(sync.browseStorage, { params: { kbid, connection_id: other.id }, query: { drive_id: "docs" } })
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(403);
+    expect(JSON.stringify(e.detail)).toMatch(/AssumeRole .*not authorized/);
   });
 });

@@ -5,9 +5,12 @@ import type { HttpEnv } from "../auth.js";
 import { mount } from "../mount.js";
 
 export function register(app: Hono<HttpEnv>, s: Services): void {
-  mount(app, api.createConnection, async ({ params, body }) =>
-    s.sync.createConnection(params.kbid, body.provider, body.credentials),
-  );
+  mount(app, api.createConnection, async ({ params, body }) => {
+    const out = await s.sync.createConnection(params.kbid, body.provider, body.credentials);
+    // OAuth providers: 200 {authorize_url}; the connection is made by the callback.
+    return "authorize_url" in out ? Response.json(out, { status: 200 }) : out;
+  });
+  mount(app, api.oauthCallback, async ({ query }) => s.sync.oauthCallback(query));
   mount(app, api.browseStorage, async ({ params, query }) => s.sync.browse(params.kbid, params.connection_id, query));
   mount(app, api.resolveSite, async ({ params, query }) => s.sync.resolveSite(params.kbid, params.connection_id, query.site_url));
   mount(app, api.assumeRoleInfo, async ({ params }) => s.sync.assumeRoleInfo(params.kbid));

@@ -68,6 +68,11 @@ export const listJobs: Routed<typeof api.listJobs> = {
   path: "/api/v1/kb/:kbid/sync_configs/:config_id/jobs",
   stream: false,
 };
+export const oauthCallback: Routed<typeof api.oauthCallback> = {
+  method: "GET",
+  path: "/api/v1/external_connections/callback",
+  stream: false,
+};
 export const resolveSite: Routed<typeof api.resolveSite> = {
   method: "GET",
   path: "/api/v1/kb/:kbid/external_connection/:connection_id/resolve_site",

@@ -38,6 +38,7 @@ export async function addSync(
   const labels = parseLabels(opts.label) ?? [];
   const interval = intFlag("--interval", opts.interval, 0, 525_600);
   const conn = await client.call(sync.createConnection, { params: { kbid }, body: { provider } });
+  if (!("id" in conn)) throw new Error("the daemon answered an authorize URL for a local provider");
   const config = await client.call(sync.addConfig, {
     params: { kbid },
     body: {
