@@ -27,15 +27,21 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   mount(app, { any: api.predictSummarize, kb: api.predictSummarizeKb }, async ({ body, query, params, principal, signal }) =>
     meter(principal, body, () => summarizeTexts(s.predict, body, caller(principal, params, query.model, signal))),
   );
-  mount(app, { any: api.predictRerank, kb: api.predictRerankKb }, async ({ body, principal, signal }) =>
-    meter(principal, body, async () => rerankTexts(await s.models.reranker(), body, signal)),
-  );
+  // The box of the /{kbid} forms must exist, though scoring uses no data of it.
+  const known = (params: object) => {
+    if ("kbid" in params) s.kbs.require(String(params.kbid), "Knowledge Box not found");
+  };
+  mount(app, { any: api.predictRerank, kb: api.predictRerankKb }, async ({ body, params, principal, signal }) => {
+    known(params);
+    return meter(principal, body, async () => rerankTexts(await s.models.reranker(), body, signal));
+  });
   mount(app, { any: api.predictRephrase, kb: api.predictRephraseKb }, async ({ body, query, params, principal, signal }) =>
     meter(principal, body, () => rephraseText(s.predict, body, caller(principal, params, query.model, signal))),
   );
-  mount(app, { any: api.predictRemi, kb: api.predictRemiKb }, async ({ body, principal }) =>
-    meter(principal, body, async () => remiScores(body)),
-  );
+  mount(app, { any: api.predictRemi, kb: api.predictRemiKb }, async ({ body, params, principal }) => {
+    known(params);
+    return meter(principal, body, async () => remiScores(body));
+  });
   mount(app, api.predictSentence, async ({ query, principal }) =>
     meter(principal, query, () => sentenceVector(s.predict, query.text, query.model)),
   );

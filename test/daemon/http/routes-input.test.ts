@@ -43,9 +43,10 @@ describe("route matrix: input", () => {
         if (!sample) return "no sample body: give the body's schema defaults, or a hint or a request sample in samples.ts";
         const named = naming(def, { uuid: MISSING_KB, slug: "no-such-kb", backup: PARAM_SAMPLES.backup_id });
         const opts = { body: named.body ?? sample.body, headers: extra?.headers };
+        const path = extra?.query ? `${named.path}?${extra.query}` : named.path;
         return (
-          (await expectStatus(await m.t.request(def.method, named.path, opts), 404)) ??
-          (await expectStatus(await m.t.request(def.method, named.path, { ...opts, roles: def.role ?? "" }), 404))
+          (await expectStatus(await m.t.request(def.method, path, opts), 404)) ??
+          (await expectStatus(await m.t.request(def.method, path, { ...opts, roles: def.role ?? "" }), 404))
         );
       },
     );

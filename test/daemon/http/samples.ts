@@ -69,7 +69,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
  * What some routes need before they look at their knowledge box: a protocol's own headers, a raw body,
  * or a body their service (not their schema) checks. Matched against "METHOD /path".
  */
-export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?: unknown }][] = [
+export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?: unknown; query?: string }][] = [
   [/^POST .*\/tusupload$/, { headers: { "tus-resumable": "1.0.0", "upload-length": "1" } }],
   [
     /^PATCH .*\/tusupload\/:upload_id$/,
@@ -83,10 +83,11 @@ export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?
   [/^POST .*\/graph(\/nodes)?$/, { body: { query: { prop: "node", value: "x" } } }],
   [/^POST .*\/graph\/relations$/, { body: { query: { prop: "relation", label: "x" } } }],
   [/^POST .*\/task\/start$/, { body: { name: "labeler", apply: "EXISTING" } }],
+  [/^GET \/api\/v1\/predict\/(tokens|sentence)\/:kbid$/, { query: "text=x" }],
 ];
 
 /** The request sample a route needs, if any. */
-export function requestSample(def: RouteDef): { headers?: Record<string, string>; body?: unknown } | undefined {
+export function requestSample(def: RouteDef): { headers?: Record<string, string>; body?: unknown; query?: string } | undefined {
   return REQUEST_SAMPLES.find(([re]) => re.test(`${def.method} ${def.path}`))?.[1];
 }
 
