@@ -9,6 +9,8 @@ export const PACK_MAX_BLOB = 64 * 1024;
 const BIG_PACK = 16 * 2 ** 20;
 /** Compaction merges the small packs once there are more than this many. */
 const MAX_SMALL_PACKS = 8;
+/** Blobs just written stay in memory up to this many bytes: ingestion reads them right after. */
+const RECENT_BYTES = 16 * 2 ** 20;
 const MAGIC = 0x3150424b; // "KBP1"
 const TRAILER = 8;
 
@@ -66,6 +68,9 @@ export class BlobPack {
   private readonly packs = new Map<number, PackInfo>();
   private deads: number[] = [];
   private seq = 0;
+  /** The latest blobs written (insertion order: the oldest is evicted first). */
+  private readonly recent = new Map<string, Buffer>();
+  private recentBytes = 0;
   private readonly queue: WriteQueue<Op>;
 
   private constructor(readonly dir: string) {
@@ -120,7 +125,22 @@ export class BlobPack {
     }
   }
 
+  private remember(key: string, data: Buffer): void {
+    this.recent.set(key, data);
+    this.recentBytes += data.length;
+    for (const [k, b] of this.recent) {
+      if (this.recentBytes <= RECENT_BYTES) break;
+      this.recent.delete(k);
+      this.recentBytes -= b.length;
+    }
+  }
+
   private forget(key: string): void {
+    const cached = this.recent.get(key);
+    if (cached) {
+      this.recent.delete(key);
+      this.recentBytes -= cached.length;
+    }
     const loc = this.index.get(key);
     if (!loc) return;
     this.index.delete(key);
@@ -149,6 +169,8 @@ export class BlobPack {
     for (let attempt = 0; ; attempt++) {
       const loc = this.index.get(key);
       if (!loc) return undefined;
+      const cached = this.recent.get(key);
+      if (cached) return Buffer.from(cached);
       try {
         const fh = await open(join(this.dir, packName(loc.pack)), "r");
         try {
@@ -183,14 +205,18 @@ export class BlobPack {
     this.queue.close(reason);
   }
 
+  private made = false;
+
   private async commit(ops: Op[]): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    if (!this.made) await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    this.made = true;
     const puts = ops.filter((o): o is Extract<Op, { kind: "put" }> => o.kind === "put");
     const deletes = ops.filter((o) => o.kind === "delete").map((o) => o.key);
     if (puts.length) {
       const seq = ++this.seq;
       const size = await this.writePack(seq, puts);
       this.packs.set(seq, { size, dead: 0 });
+      for (const p of puts) this.remember(p.key, p.data);
     }
     if (deletes.length) {
       const seq = ++this.seq;
