@@ -26,6 +26,12 @@ interface PackInfo {
   dead: number;
 }
 
+/** A resource's blobs (`r/<rid>/...`) are one group: a resource's deletion finds them without a scan. */
+function groupOf(key: string): string | undefined {
+  const m = /^r\/[^/]+/.exec(key);
+  return m?.[0];
+}
+
 const packName = (seq: number) => `${String(seq).padStart(12, "0")}.pack`;
 const deadName = (seq: number) => `${String(seq).padStart(12, "0")}.dead`;
 
@@ -63,6 +69,7 @@ async function writeAtomic(path: string, parts: Buffer[]): Promise<void> {
  */
 export class BlobPack {
   private readonly index = new Map<string, Loc>();
+  private readonly groups = new Map<string, Set<string>>();
   /** Deleted keys whose records are still in a pack (their tombstone must stay until it is merged). */
   private readonly shadows = new Map<string, Loc>();
   private readonly packs = new Map<number, PackInfo>();
@@ -119,10 +126,19 @@ export class BlobPack {
       await fh.read(json, 0, len, size - TRAILER - len);
       this.packs.set(seq, { size, dead: 0 });
       for (const [key, offset, length] of JSON.parse(json.toString("utf8")) as [string, number, number][])
-        this.index.set(key, { pack: seq, offset, length });
+        this.place(key, { pack: seq, offset, length });
     } finally {
       await fh.close();
     }
+  }
+
+  private place(key: string, loc: Loc): void {
+    this.index.set(key, loc);
+    const g = groupOf(key);
+    if (!g) return;
+    const set = this.groups.get(g) ?? new Set<string>();
+    this.groups.set(g, set);
+    set.add(key);
   }
 
   private remember(key: string, data: Buffer): void {
@@ -144,6 +160,10 @@ export class BlobPack {
     const loc = this.index.get(key);
     if (!loc) return;
     this.index.delete(key);
+    const g = groupOf(key);
+    const set = g ? this.groups.get(g) : undefined;
+    set?.delete(key);
+    if (g && set && !set.size) this.groups.delete(g);
     this.shadows.set(key, loc);
     const info = this.packs.get(loc.pack);
     if (info) info.dead += loc.length;
@@ -159,9 +179,11 @@ export class BlobPack {
 
   /** Keys equal to `prefixOrKey` or under it (`prefix/...`). */
   keysUnder(prefixOrKey: string): string[] {
+    const g = groupOf(prefixOrKey);
     const out: string[] = [];
-    for (const k of this.index.keys()) if (k === prefixOrKey || k.startsWith(`${prefixOrKey}/`)) out.push(k);
-    return out;
+    for (const k of g ? (this.groups.get(g) ?? []) : this.index.keys())
+      if (k === prefixOrKey || k.startsWith(`${prefixOrKey}/`)) out.push(k);
+    return out.sort();
   }
 
   /** The bytes of a packed blob; undefined when it is not in a pack. */
@@ -240,7 +262,7 @@ export class BlobPack {
     trailer.writeUInt32LE(json.length, 0);
     trailer.writeUInt32LE(MAGIC, 4);
     await writeAtomic(join(this.dir, packName(seq)), [...records.map((r) => r.data), json, trailer]);
-    for (const [key, off, length] of entries) this.index.set(key, { pack: seq, offset: off, length });
+    for (const [key, off, length] of entries) this.place(key, { pack: seq, offset: off, length });
     return offset + json.length + TRAILER;
   }
 

@@ -285,7 +285,7 @@ describe("resources and fields end to end", () => {
     const f = await d.client.call(api.getField.byId, { params: { kbid, rid, field_type: "file", field_id: "swap" } });
     expect((f.value as { file: { size: number } }).file.size).toBe("second, longer version".length);
     expect((await rawCall(d.client, "DELETE", `/api/v1/kb/${kbid}/resource/${rid}/file/swap`)).status).toBe(204);
-    expect(filesUnder(blobDir).length).toBe(before);
+    expect((await store.blobs.keysUnder(`r/${rid}`)).length).toBe(before);
   });
 
   it("appends conversation messages with PUT .../conversation/{id}/messages", async () => {
