@@ -19,6 +19,15 @@ function plainFile(doc: FieldDoc): boolean {
   return PLAIN_EXT.has(extname(f.filename ?? "").toLowerCase()) && (size === undefined || size <= IN_PROCESS_MAX_BYTES);
 }
 
+/** A blob's bytes, up to just past the in-process limit (a bigger one goes to a worker unread). */
+async function readBlob(blobs: BlobPaths, key: string): Promise<Buffer | undefined> {
+  if (blobs.readBuffer) return blobs.readBuffer(key);
+  const path = blobs.path(key);
+  const st = await stat(path).catch(() => undefined);
+  if (!st || st.size > IN_PROCESS_MAX_BYTES) return undefined;
+  return readFile(path).catch(() => undefined);
+}
+
 /** Text that is what its name says: valid UTF-8, no NUL, no PDF header (anything else goes to a worker). */
 function plainBytes(buf: Buffer): boolean {
   if (buf.includes(0) || buf.subarray(0, 1024).includes("%PDF-")) return false;
@@ -40,9 +49,9 @@ export function inProcessExtract(worker: Extract): Extract {
   return async (doc, blobs, signal, opts) => {
     if (doc.type === "generic") return finishField(doc, await prepareField(doc, blobs, signal, opts));
     if (!plainFile(doc)) return worker(doc, blobs, signal, opts);
-    const path = blobs.path(doc.blob as string);
-    const st = await stat(path).catch(() => undefined);
-    if (!st || st.size > IN_PROCESS_MAX_BYTES || !plainBytes(await readFile(path))) return worker(doc, blobs, signal, opts);
-    return finishField(doc, await prepareField(doc, blobs, signal, opts));
+    // Read once, here (a packed blob has no file of its own): extraction parses these bytes.
+    const bytes = await readBlob(blobs, doc.blob as string);
+    if (!bytes || bytes.length > IN_PROCESS_MAX_BYTES || !plainBytes(bytes)) return worker(doc, blobs, signal, opts);
+    return finishField(doc, await prepareField(doc, blobs, signal, { ...opts, bytes }));
   };
 }

@@ -38,7 +38,7 @@ export interface FieldOutcome {
 }
 
 /** Where file fields find their bytes (the blob store, or a path handed to an extraction worker). */
-export type BlobPaths = Pick<BlobStore, "path"> & Partial<Pick<BlobStore, "ensureLocal">>;
+export type BlobPaths = Pick<BlobStore, "path"> & Partial<Pick<BlobStore, "ensureLocal" | "readBuffer">>;
 
 /** How a field is processed beyond its own value (plain data: it crosses to the extraction workers). */
 export interface ProcessOptions {
@@ -48,6 +48,8 @@ export interface ProcessOptions {
   fetchPolicy?: FetchPolicy;
   /** Read images and PDF pages without a text layer by OCR (the daemon's KBOX_OCR); default true. */
   ocr?: boolean;
+  /** A file field's bytes, already read (in-process extraction of a packed blob: it has no file). */
+  bytes?: Buffer;
 }
 
 /** Extract a stored field by its kind; file fields read their bytes from the blob store. */
@@ -66,6 +68,7 @@ export async function extractField(
         throw new ExtractionError("INVALID_INPUT", "The file field has no content: send a payload or upload the file");
       return extractFileField({
         path: blobs.path(doc.blob),
+        bytes: opts?.bytes,
         filename: v.file.filename ?? undefined,
         contentType: v.file.content_type ?? undefined,
         password: v.password ?? undefined,

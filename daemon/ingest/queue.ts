@@ -92,14 +92,12 @@ export class ProcessingQueue implements ProcessingSink {
   ) {
     this.concurrency = settings.concurrency;
     this.pool = new ExtractPool({ size: settings.extractWorkers });
-    const extract = inProcessExtract((doc, blobs, signal, opts) =>
-      this.pool.run(doc, blobs, signal, { ...opts, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr }),
-    );
-    this.extract = async (doc, blobs, signal, opts) => {
-      // Data on object storage: extraction (in process or in a worker) reads a local copy (the blob store's cache).
+    this.extract = inProcessExtract(async (doc, blobs, signal, opts) => {
+      // A worker reads a path: a packed blob, or data on object storage, gets a local copy (the blob store's cache).
       if (doc.blob) await blobs.ensureLocal?.(doc.blob);
-      return extract(doc, blobs, signal, opts);
-    };
+      const { bytes: _read, ...rest } = opts ?? {};
+      return this.pool.run(doc, blobs, signal, { ...rest, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr });
+    });
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? silentLog;
     kbs.onDrop((kbid) => this.dropKb(kbid));

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { BlobPack, PACK_MAX_BLOB } from "./blob-pack.js";
 import type { Bucket } from "./bucket.js";
 
 /** Where a store on object storage keeps a box's blobs: `root` is then the local read cache. */
@@ -19,9 +20,13 @@ export interface BlobRemote {
  * With a `remote` (data on object storage) the object is the blob and `root` a cache of it:
  * written through on write, filled on first read. A key is never rewritten (each upload gets a
  * new one), so a cached file is never stale and the cache may be emptied at any time.
+ * On local disk, blobs up to 64 KiB go to packs (blob-pack.ts: many blobs, one file and one fsync);
+ * a packed blob read by path (a worker's extraction) is copied to its path as a cache file first.
+ * Blobs written before packs existed stay files and are read as before.
  */
 export class BlobStore {
   private closed?: string;
+  private packed?: Promise<BlobPack>;
 
   constructor(
     readonly root: string,
@@ -35,6 +40,41 @@ export class BlobStore {
   /** No write after this (the box was deleted: a late write must not re-create its folder). */
   close(reason: string): void {
     this.closed = reason;
+    void this.packed?.then((p) => p.close(reason)).catch(() => undefined);
+  }
+
+  /** The packs of a local store (opened on first use); none on object storage. */
+  private pack(): Promise<BlobPack> | undefined {
+    if (this.remote) return undefined;
+    if (!this.packed) {
+      this.packed = BlobPack.open(join(this.root, "packs"));
+      this.packed.catch(() => {
+        this.packed = undefined;
+      });
+    }
+    return this.packed;
+  }
+
+  /** Wait until every acknowledged pack write is on disk (tests, close). */
+  async idle(): Promise<void> {
+    await (await this.packed?.catch(() => undefined))?.idle();
+  }
+
+  /** Every key stored under a prefix (or that key): packed and files. */
+  async keysUnder(prefixOrKey: string): Promise<string[]> {
+    const out = new Set((await this.pack())?.keysUnder(prefixOrKey) ?? []);
+    const base = this.path(prefixOrKey);
+    const walk = async (dir: string, rel: string): Promise<void> => {
+      const ents = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const e of ents) {
+        if (e.name.includes(".tmp-")) continue;
+        if (e.isDirectory()) await walk(join(dir, e.name), `${rel}/${e.name}`);
+        else out.add(`${rel}/${e.name}`);
+      }
+    };
+    if ((await stat(base).catch(() => undefined))?.isFile()) out.add(prefixOrKey);
+    else await walk(base, prefixOrKey);
+    return [...out].sort();
   }
 
   /** Absolute path of a key, refusing anything that would leave the root. */
@@ -51,6 +91,15 @@ export class BlobStore {
   async write(key: string, data: Buffer | Readable): Promise<{ size: number; md5: string }> {
     const target = this.path(key);
     if (this.closed) throw new Error(this.closed);
+    const pack = this.pack();
+    if (pack) {
+      const small = await smallPrefix(data);
+      if (small.whole) {
+        await (await pack).put(key, small.bytes);
+        return { size: small.bytes.length, md5: createHash("md5").update(small.bytes).digest("hex") };
+      }
+      data = small.rest;
+    }
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     const tmp = `${target}.tmp-${randomBytes(6).toString("hex")}`;
     const md5 = createHash("md5");
@@ -82,14 +131,38 @@ export class BlobStore {
   /** The local path of a blob, fetched into the cache first when the data is on object storage. */
   async ensureLocal(key: string): Promise<string> {
     const p = this.path(key);
+    const pack = await this.pack();
+    if (pack?.has(key)) {
+      // A packed blob read by path: a cache file (not fsynced: the pack is the blob), removed with it.
+      if (await stat(p).catch(() => undefined)) return p;
+      const bytes = await pack.get(key);
+      if (!bytes) return p;
+      await mkdir(dirname(p), { recursive: true, mode: 0o700 });
+      const tmp = `${p}.tmp-${randomBytes(6).toString("hex")}`;
+      await writeFile(tmp, bytes, { mode: 0o600 });
+      await rename(tmp, p);
+      return p;
+    }
     if (!this.remote || (await stat(p).catch(() => undefined))) return p;
     await this.remote.bucket.download(this.remoteKey(key), p);
     return p;
   }
 
   read(key: string, range?: { start: number; end: number }): Readable {
-    if (!this.remote) return createReadStream(this.path(key), range);
     const out = new PassThrough();
+    const pack = this.pack();
+    if (pack) {
+      const p = this.path(key);
+      pack
+        .then((k) => (k.has(key) ? k.get(key) : undefined))
+        .then((bytes) => {
+          if (!bytes) return pipeline(createReadStream(p, range), out);
+          const part = range ? bytes.subarray(range.start, range.end + 1) : bytes;
+          out.end(part);
+        })
+        .catch((e) => out.destroy(e));
+      return out;
+    }
     this.ensureLocal(key).then(
       (p) => pipeline(createReadStream(p, range), out).catch((e) => out.destroy(e)),
       (e) => out.destroy(e),
@@ -98,6 +171,8 @@ export class BlobStore {
   }
 
   async size(key: string): Promise<number | undefined> {
+    const packed = (await this.pack())?.size(key);
+    if (packed !== undefined) return packed;
     try {
       return (await stat(this.path(key))).size;
     } catch {
@@ -107,11 +182,15 @@ export class BlobStore {
 
   /** The bytes of a blob; undefined when it does not exist. */
   async readBuffer(key: string): Promise<Buffer | undefined> {
+    const packed = await (await this.pack())?.get(key).catch(() => undefined);
+    if (packed) return packed;
     const p = await this.ensureLocal(key).catch(() => undefined);
     return p ? readFile(p).catch(() => undefined) : undefined;
   }
 
   async remove(prefixOrKey: string): Promise<void> {
+    const pack = await this.pack();
+    if (pack) await pack.delete(pack.keysUnder(prefixOrKey));
     await rm(this.path(prefixOrKey), { recursive: true, force: true });
     if (this.remote) await this.remote.bucket.deletePrefix(this.remoteKey(prefixOrKey));
   }
@@ -122,4 +201,34 @@ export class BlobStore {
       .split(sep)
       .join("/");
   }
+}
+
+/**
+ * Read a blob's first PACK_MAX_BLOB + 1 bytes: the whole of a small one (packed), else the bytes read so
+ * far followed by the rest of the stream (written as a file of its own).
+ */
+async function smallPrefix(
+  data: Buffer | Readable,
+): Promise<{ whole: true; bytes: Buffer } | { whole: false; rest: Readable | Buffer }> {
+  if (Buffer.isBuffer(data)) return data.length <= PACK_MAX_BLOB ? { whole: true, bytes: data } : { whole: false, rest: data };
+  const head: Buffer[] = [];
+  let n = 0;
+  const it = data[Symbol.asyncIterator]();
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return { whole: true, bytes: Buffer.concat(head) };
+    const chunk = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
+    head.push(chunk);
+    n += chunk.length;
+    if (n > PACK_MAX_BLOB) break;
+  }
+  async function* rest() {
+    yield* head;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value as Buffer;
+    }
+  }
+  return { whole: false, rest: Readable.from(rest()) };
 }

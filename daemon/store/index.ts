@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { ActivityLog } from "./activity.js";
 import { BlobStore } from "./blobs.js";
 import type { Bucket } from "./bucket.js";
@@ -108,10 +109,19 @@ export class KbStore {
    * rewrote (and held in memory) all the text of the knowledge box.
    */
   async writeExtracted(rid: string, field: string, extracted: Record<string, unknown>): Promise<string> {
-    const name = `${createHash("sha1").update(field).digest("hex").slice(0, 16)}-${randomBytes(4).toString("hex")}.json`;
+    const name = `${createHash("sha1").update(field).digest("hex").slice(0, 16)}-${randomBytes(4).toString("hex")}.json.gz`;
     const key = extractedBlobKey(rid, name);
-    await this.blobs.write(key, Buffer.from(JSON.stringify(extracted)));
+    // gzip (fast level): the output is mostly the field's text again, which compresses several-fold.
+    await this.blobs.write(key, gzipSync(JSON.stringify(extracted), { level: 1 }));
     return key;
+  }
+
+  /** A field's extraction output from the blob folder (gzipped, or plain JSON as older versions wrote it). */
+  async readExtracted(key: string): Promise<Record<string, unknown> | undefined> {
+    const bytes = await this.blobs.readBuffer(key);
+    if (!bytes) return undefined;
+    const json = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
+    return JSON.parse(json.toString("utf8"));
   }
 
   /** Fill in `extracted` of field records whose output is in the blob folder (for `show=extracted`). */
@@ -120,8 +130,7 @@ export class KbStore {
       [...docs].map(async (d) => {
         if (!d?.extracted_blob || d.extracted) return;
         // A file removed under us (the field was reprocessed meanwhile) reads as nothing extracted yet.
-        const bytes = await this.blobs.readBuffer(d.extracted_blob);
-        d.extracted = bytes && JSON.parse(bytes.toString("utf8"));
+        d.extracted = (await this.readExtracted(d.extracted_blob)) as FieldDoc["extracted"];
       }),
     );
   }

@@ -145,7 +145,7 @@ export async function syncFolder(
       return;
     }
     await ctx.attempt(f.rel, async () => {
-      f.hash = await hashFile(f.abs);
+      f.hash = await hashFile(f);
       if (res) {
         if (res.origin?.sync_metadata?.content_hash === f.hash && !opts.full) {
           stats.unchanged++;

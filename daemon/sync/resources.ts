@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { constants, createReadStream } from "node:fs";
 import { basename } from "node:path";
+import { Readable } from "node:stream";
 import { contentTypeOf } from "../../src/api/mime.js";
 import type { SyncConfig } from "../../src/api/sync.js";
 import type { ResourceService } from "../resources/service.js";
@@ -14,19 +15,38 @@ export interface LocalFile {
   size: number;
   mtimeMs: number;
   hash?: string;
+  /** The bytes of a small file, read once with its hash: its blob is written from them. */
+  bytes?: Buffer;
 }
+
+/** Files up to this size are read into memory once (hash and blob); larger ones are streamed twice. */
+const READ_ONCE_BYTES = 64 * 1024;
 
 /** A synced file's bytes; a file swapped for a symlink since it was checked is not followed. */
 const readFile = (
   abs: string, // fs.open takes numeric flags; the stream options type only says string.
 ) => createReadStream(abs, { flags: (constants.O_RDONLY | constants.O_NOFOLLOW) as unknown as string });
 
-/** SHA-256 of a file, streamed. */
-export async function hashFile(abs: string): Promise<string> {
+/** SHA-256 of a file, streamed; a small file's bytes are kept on `f` for its blob. */
+export async function hashFile(f: LocalFile): Promise<string> {
   const h = createHash("sha256");
-  for await (const chunk of readFile(abs)) h.update(chunk as Buffer);
+  const kept: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of readFile(f.abs)) {
+    h.update(chunk as Buffer);
+    n += (chunk as Buffer).length;
+    if (n <= READ_ONCE_BYTES) kept.push(chunk as Buffer);
+  }
+  f.bytes = n <= READ_ONCE_BYTES ? Buffer.concat(kept) : undefined;
   return h.digest("hex");
 }
+
+/** The bytes of a synced file: those read with its hash, else the file. */
+const sourceOf = (f: LocalFile) => () => {
+  const bytes = f.bytes;
+  f.bytes = undefined; // read once: not held after its blob is written
+  return bytes ? Readable.from([bytes]) : readFile(f.abs);
+};
 
 /** Resources a sync configuration owns, by their sync file id (relative path or URL). */
 export function ownedResources(store: KbStore, configId: string): Map<string, ResourceDoc> {
@@ -74,7 +94,7 @@ export async function createFromFile(
       ...labels(config),
       files: { file: fileField(config, filename) },
     },
-    { fileSources: { file: () => readFile(f.abs) } },
+    { fileSources: { file: sourceOf(f) } },
   );
   return res.uuid;
 }
@@ -92,7 +112,7 @@ export async function updateFromFile(
     kbid,
     { rid },
     { origin: origin(config, f), ...labels(config), files: { file: fileField(config, filename) } },
-    { fileSources: { file: () => readFile(f.abs) } },
+    { fileSources: { file: sourceOf(f) } },
   );
 }
 

@@ -524,9 +524,14 @@ describe("hostile input", () => {
     expect(existsSync(join("/tmp", SENTINEL))).toBe(false);
     expect(existsSync(join(process.cwd(), SENTINEL))).toBe(false);
     // The uploaded file and the extraction outputs of the resource's fields, all under its folder.
-    const blobs = filesUnder(join(home, "data", "kbs", kbid, "blobs"));
-    expect(blobs.filter((b) => !b.includes(`${sep}extracted${sep}`))).toHaveLength(1);
-    for (const b of blobs) expect(b.startsWith(join(home, "data", "kbs", kbid, "blobs", "r", rid) + sep)).toBe(true);
+    // Small blobs are packed (blobs/packs/): their keys are what kbox named, never a filename.
+    const store = await d.daemon.services.store.kb(kbid);
+    const keys = await store.blobs.keysUnder("r");
+    expect(keys.filter((k) => !k.includes("/extracted/"))).toHaveLength(1);
+    for (const k of keys) expect(k.startsWith(`r/${rid}/`)).toBe(true);
+    const blobDir = join(home, "data", "kbs", kbid, "blobs");
+    for (const b of filesUnder(blobDir))
+      expect(b.startsWith(join(blobDir, "r", rid) + sep) || b.startsWith(join(blobDir, "packs") + sep)).toBe(true);
   });
 
   it("still answers hello and kept the good data", async () => {

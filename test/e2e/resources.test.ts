@@ -154,9 +154,12 @@ describe("resources and fields end to end", () => {
   });
 
   it("stores the base64 payload as a blob under the data dir, never inline", async () => {
-    const files = filesUnder(join(d.home, "data", "kbs", kbid, "blobs"));
-    expect(files).toHaveLength(1);
-    expect(readFileSync(files[0])).toEqual(PDF);
+    const store = await d.daemon.services.store.kb(kbid);
+    const keys = await store.blobs.keysUnder("r");
+    expect(keys).toHaveLength(1);
+    expect(await store.blobs.readBuffer(keys[0])).toEqual(PDF);
+    // Under the data dir: small blobs are packed (blobs/packs/), larger ones a file each.
+    expect(filesUnder(join(d.home, "data", "kbs", kbid, "blobs")).length).toBeGreaterThan(0);
     // The payload text is not kept in the tables either.
     const lance = filesUnder(join(d.home, "data", "kbs", kbid, "lance"));
     const b64 = PDF.toString("base64");
@@ -267,21 +270,22 @@ describe("resources and fields end to end", () => {
   });
 
   it("replaces a file's bytes and removes them with the field, leaving no orphan blob", async () => {
-    const blobDir = join(d.home, "data", "kbs", kbid, "blobs", "r", rid);
-    const before = filesUnder(blobDir).length;
+    const store = await d.daemon.services.store.kb(kbid);
+    const before = (await store.blobs.keysUnder(`r/${rid}`)).length;
     const put = (text: string) =>
       rawCall(d.client, "PUT", `/api/v1/kb/${kbid}/resource/${rid}/file/swap`, {
         file: { filename: "s.txt", payload: Buffer.from(text).toString("base64") },
       });
     expect((await put("first version")).status).toBe(201);
     expect((await put("second, longer version")).status).toBe(201);
-    const files = filesUnder(blobDir);
-    expect(files.length).toBe(before + 1);
-    expect(files.map((f) => readFileSync(f, "utf8"))).toContain("second, longer version");
+    const keys = await store.blobs.keysUnder(`r/${rid}`);
+    expect(keys.length).toBe(before + 1);
+    const texts = await Promise.all(keys.map(async (k) => (await store.blobs.readBuffer(k))?.toString("utf8")));
+    expect(texts).toContain("second, longer version");
     const f = await d.client.call(api.getField.byId, { params: { kbid, rid, field_type: "file", field_id: "swap" } });
     expect((f.value as { file: { size: number } }).file.size).toBe("second, longer version".length);
     expect((await rawCall(d.client, "DELETE", `/api/v1/kb/${kbid}/resource/${rid}/file/swap`)).status).toBe(204);
-    expect(filesUnder(blobDir).length).toBe(before);
+    expect((await store.blobs.keysUnder(`r/${rid}`)).length).toBe(before);
   });
 
   it("appends conversation messages with PUT .../conversation/{id}/messages", async () => {
@@ -328,13 +332,15 @@ describe("resources and fields end to end", () => {
   });
 
   it("deletes by id and by slug (204), removing the resource, its fields and its blobs", async () => {
-    const blobDir = join(d.home, "data", "kbs", kbid, "blobs", "r", rid); // its file, and its fields' extraction outputs
-    expect(filesUnder(blobDir).length).toBeGreaterThan(0);
+    const store = await d.daemon.services.store.kb(kbid);
+    const blobDir = join(d.home, "data", "kbs", kbid, "blobs", "r", rid);
+    expect((await store.blobs.keysUnder(`r/${rid}`)).length).toBeGreaterThan(0); // its file, its fields' extraction outputs
     const del = await rawCall(d.client, "DELETE", `/api/v1/kb/${kbid}/slug/full-res`);
     expect(del.status).toBe(204);
     expect((await rawCall(d.client, "GET", `/api/v1/kb/${kbid}/resource/${rid}`)).status).toBe(404);
     expect((await rawCall(d.client, "HEAD", `/api/v1/kb/${kbid}/slug/full-res`)).status).toBe(404);
     expect(existsSync(blobDir)).toBe(false);
+    expect(await store.blobs.keysUnder(`r/${rid}`)).toEqual([]);
     // The slug is free again.
     const again = await d.client.call(api.createResource, { params: { kbid }, body: { slug: "full-res" } });
     const byId = await rawCall(d.client, "DELETE", `/api/v1/kb/${kbid}/resource/${again.uuid}`);

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { extname } from "node:path";
-import { fileTypeFromFile } from "file-type";
+import { fileTypeFromBuffer, fileTypeFromFile } from "file-type";
 import { looksLikeTroff } from "./man.js";
 
 /** What a file is, judged by its content first and its name or declared type second. */
@@ -87,13 +87,18 @@ const CODE_EXT = new Set([
 ]);
 
 /** Detects the MIME type of a file from its bytes (magic numbers, then a text sniff), then its name. */
-export async function detectFile(path: string, filename?: string, contentType?: string): Promise<Detected | null> {
-  const head = await readHead(path);
+export async function detectFile(
+  path: string,
+  filename?: string,
+  contentType?: string,
+  bytes?: Buffer,
+): Promise<Detected | null> {
+  const head = bytes ? bytes.subarray(0, SNIFF_BYTES) : await readHead(path);
   // A UTF-16 byte order mark looks like an MP3 frame header to magic-number sniffing: check it first.
   // Clean text skips magic sniffing too (it is the slow part for text), except for all-ASCII PDFs.
   const textual = utf16Bom(head) ?? textEncoding(head);
   const sniff = !textual || textual === "latin1" || head.subarray(0, 1024).includes("%PDF-");
-  const ft = sniff ? await fileTypeFromFile(path).catch(() => undefined) : undefined;
+  const ft = sniff ? await (bytes ? fileTypeFromBuffer(bytes) : fileTypeFromFile(path)).catch(() => undefined) : undefined;
   if (ft && ft.mime !== "application/xml") return { mime: ft.mime };
   const encoding = textual;
   if (!encoding) return null;

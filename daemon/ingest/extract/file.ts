@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Transform } from "node:stream";
@@ -16,6 +16,8 @@ import { plainText } from "./text.js";
 /** What `extractFileField` needs to know about a stored file. */
 export interface FileInput {
   path: string;
+  /** The file's bytes when they are already read (a text format extracted in process): `path` is not read. */
+  bytes?: Buffer;
   filename?: string;
   contentType?: string;
   password?: string;
@@ -50,13 +52,13 @@ const READERS: Record<string, Reader> = {
   "text/csv": async (i, d) => (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/csv"),
   "text/tab-separated-values": async (i, d) =>
     (await import("./sheet.js")).extractCsv(i.path, nodeEncoding(d), "text/tab-separated-values"),
-  "text/html": async (i, d) => extractHtml(await readText(i.path, d), { mainContent: i.htmlMainContent }),
-  "application/xml": async (i, d) => ({ ...extractHtml(await readText(i.path, d)), metadata: { mime_type: "application/xml" } }),
-  "text/markdown": async (i, d) => markdownDocument(await readText(i.path, d)),
-  "text/x-rst": async (i, d) => rstToText(await readText(i.path, d)),
-  "application/json": async (i, d) => jsonToText(await readText(i.path, d)),
-  "application/x-ndjson": async (i, d) => jsonlToText(await readText(i.path, d)),
-  "text/troff": async (i, d) => troffToText(await readText(i.path, d)),
+  "text/html": async (i, d) => extractHtml(await readText(i, d), { mainContent: i.htmlMainContent }),
+  "application/xml": async (i, d) => ({ ...extractHtml(await readText(i, d)), metadata: { mime_type: "application/xml" } }),
+  "text/markdown": async (i, d) => markdownDocument(await readText(i, d)),
+  "text/x-rst": async (i, d) => rstToText(await readText(i, d)),
+  "application/json": async (i, d) => jsonToText(await readText(i, d)),
+  "application/x-ndjson": async (i, d) => jsonlToText(await readText(i, d)),
+  "text/troff": async (i, d) => troffToText(await readText(i, d)),
   "application/gzip": (i) => gunzipped(i),
 };
 
@@ -67,12 +69,23 @@ const LEGACY_OFFICE = new Set([
   "application/vnd.ms-powerpoint",
 ]);
 
+/** Readers that take `bytes` in place of the file (text formats read whole). */
+const BYTES_READERS = new Set<Reader>([
+  READERS["text/html"],
+  READERS["application/xml"],
+  READERS["text/markdown"],
+  READERS["text/x-rst"],
+  READERS["application/json"],
+  READERS["application/x-ndjson"],
+  READERS["text/troff"],
+]);
+
 /** Extracts a file by its detected type; unreadable or unsupported files throw `ExtractionError`. */
 export async function extractFile(input: FileInput): Promise<Extracted> {
   const name = input.filename ?? basename(input.path);
   let d: Detected | null;
   try {
-    d = await detectFile(input.path, name, input.contentType);
+    d = await detectFile(input.path, name, input.contentType, input.bytes);
   } catch (err) {
     throw asExtractionError(err, `file "${name}"`);
   }
@@ -82,6 +95,7 @@ export async function extractFile(input: FileInput): Promise<Extracted> {
     if (LEGACY_OFFICE.has(d.mime)) throw unsupported(name, "a legacy Office (OLE) document: save it as .docx/.xlsx/.pptx");
     throw unsupported(name, d.mime);
   }
+  if (input.bytes && reader !== readPlain && !BYTES_READERS.has(reader)) return fromTempFile(input);
   try {
     const ex = await reader(input, d);
     ex.metadata.mime_type ??= d.mime;
@@ -92,9 +106,21 @@ export async function extractFile(input: FileInput): Promise<Extracted> {
   }
 }
 
+/** A reader that reads a path (a binary format, CSV) given bytes only: they go to a temp file first. */
+async function fromTempFile(input: FileInput): Promise<Extracted> {
+  const dir = await mkdtemp(join(tmpdir(), "kbox-bytes-"));
+  try {
+    const path = join(dir, basename(input.filename ?? "document"));
+    await writeFile(path, input.bytes as Buffer, { mode: 0o600 });
+    return await extractFile({ ...input, path, bytes: undefined });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const readPlain: Reader = async (i, d) => {
   // A manual formatted for a terminal marks bold and underline by overstriking.
-  const ex = plainText(stripOverstrike(await readText(i.path, d)));
+  const ex = plainText(stripOverstrike(await readText(i, d)));
   ex.metadata.mime_type = d.mime;
   return ex;
 };
@@ -112,7 +138,7 @@ async function gunzipped(i: FileInput): Promise<Extracted> {
   try {
     const inner = join(dir, basename(name));
     await pipeline(createReadStream(i.path), createGunzip(), capped(MAX_TEXT_FILE), createWriteStream(inner));
-    const ex = await extractFile({ ...i, path: inner, filename: name, contentType: undefined });
+    const ex = await extractFile({ ...i, path: inner, bytes: undefined, filename: name, contentType: undefined });
     ex.metadata.compression = "gzip";
     return ex;
   } finally {
@@ -140,11 +166,11 @@ function nodeEncoding(d: Detected): BufferEncoding {
   return d.encoding === "latin1" ? "latin1" : d.encoding === "utf-16le" ? "utf16le" : "utf-8";
 }
 
-async function readText(path: string, d: Detected): Promise<string> {
-  if ((await stat(path)).size > MAX_TEXT_FILE) {
+async function readText(i: FileInput, d: Detected): Promise<string> {
+  if ((i.bytes?.length ?? (await stat(i.path)).size) > MAX_TEXT_FILE) {
     throw new ExtractionError("TOO_LARGE", `Text file is larger than ${MAX_TEXT_FILE >> 20} MiB`);
   }
-  const buf = await readFile(path);
+  const buf = i.bytes ?? (await readFile(i.path));
   if (d.encoding === "utf-16be") return new TextDecoder("utf-16be").decode(buf);
   const text = buf.toString(nodeEncoding(d));
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

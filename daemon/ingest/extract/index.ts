@@ -39,6 +39,7 @@ export async function extractTextField(value: { body: string; format?: TextForma
 /** Extracts a stored file, detecting its type from its content. */
 export async function extractFileField(input: {
   path: string;
+  bytes?: Buffer;
   filename?: string;
   contentType?: string;
   password?: string;

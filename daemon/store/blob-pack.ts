@@ -1,0 +1,307 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { WriteQueue } from "./write-queue.js";
+
+/** Blobs up to this size are packed; larger ones keep a file of their own. */
+export const PACK_MAX_BLOB = 64 * 1024;
+/** A pack of at least this size is left alone by compaction until half of it is deleted. */
+const BIG_PACK = 16 * 2 ** 20;
+/** Compaction merges the small packs once there are more than this many. */
+const MAX_SMALL_PACKS = 8;
+/** Blobs just written stay in memory up to this many bytes: ingestion reads them right after. */
+const RECENT_BYTES = 16 * 2 ** 20;
+const MAGIC = 0x3150424b; // "KBP1"
+const TRAILER = 8;
+
+type Op = { kind: "put"; key: string; data: Buffer } | { kind: "delete"; key: string };
+interface Loc {
+  pack: number;
+  offset: number;
+  length: number;
+}
+interface PackInfo {
+  size: number;
+  /** Bytes of records deleted since (tombstoned). */
+  dead: number;
+}
+
+/** A resource's blobs (`r/<rid>/...`) are one group: a resource's deletion finds them without a scan. */
+function groupOf(key: string): string | undefined {
+  const m = /^r\/[^/]+/.exec(key);
+  return m?.[0];
+}
+
+const packName = (seq: number) => `${String(seq).padStart(12, "0")}.pack`;
+const deadName = (seq: number) => `${String(seq).padStart(12, "0")}.dead`;
+
+/** Write a file whole or not at all: temp file, fsync, rename (a kill leaves at most a temp file). */
+async function writeAtomic(path: string, parts: Buffer[]): Promise<void> {
+  const tmp = `${path}.tmp-${randomBytes(6).toString("hex")}`;
+  const fh = await open(tmp, "wx", 0o600);
+  try {
+    await fh.writev(parts);
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, path);
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Small blobs of a knowledge box packed into a few files: a folder sync of 10,000 notes wrote 20,000
+ * files (each note's bytes and its extraction output), each with its own directory, temp file, fsync
+ * and rename, and each taking a 4 KiB block or more for 1.5 KB. Here the small blobs that arrive
+ * together (a sync chunk's files, a batch's extraction outputs) are one immutable pack file written
+ * with one fsync (`writev` + `fsync` + `rename`), acknowledged only once it is renamed into place:
+ * a kill loses nothing acknowledged and leaves nothing half written (a temp file, removed at open).
+ *
+ * Layout under `<blob root>/packs/`: `<seq>.pack` holds records then a JSON index `[[key, offset,
+ * length], ...]`, its length (u32 LE) and a magic number; `<seq>.dead` is a JSON array of deleted
+ * keys (keys are never rewritten: each upload gets a new one). Packs and tombstones are never
+ * modified once written, so a backup's hard links stay a consistent copy. Compaction merges the
+ * small packs into one without their deleted records, writes the tombstones still needed, and only
+ * then removes the merged packs and the old tombstones: a kill in between leaves duplicates of
+ * live records (the same bytes), never a deleted blob brought back.
+ */
+export class BlobPack {
+  private readonly index = new Map<string, Loc>();
+  private readonly groups = new Map<string, Set<string>>();
+  /** Deleted keys whose records are still in a pack (their tombstone must stay until it is merged). */
+  private readonly shadows = new Map<string, Loc>();
+  private readonly packs = new Map<number, PackInfo>();
+  private deads: number[] = [];
+  private seq = 0;
+  /** The latest blobs written (insertion order: the oldest is evicted first). */
+  private readonly recent = new Map<string, Buffer>();
+  private recentBytes = 0;
+  private readonly queue: WriteQueue<Op>;
+
+  private constructor(readonly dir: string) {
+    this.queue = new WriteQueue((ops) => this.commit(ops), 4096);
+  }
+
+  /** Open a pack folder (it need not exist): read every pack's index and apply the tombstones. */
+  static async open(dir: string): Promise<BlobPack> {
+    const p = new BlobPack(dir);
+    let names: string[] = [];
+    try {
+      names = await readdir(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+    const packs: number[] = [];
+    for (const n of names) {
+      const m = /^(\d+)\.(pack|dead)$/.exec(n);
+      if (!m) {
+        if (n.includes(".tmp-")) await rm(join(dir, n), { force: true }); // a write a kill interrupted: never acknowledged
+        continue;
+      }
+      const seq = Number(m[1]);
+      p.seq = Math.max(p.seq, seq);
+      if (m[2] === "pack") packs.push(seq);
+      else p.deads.push(seq);
+    }
+    for (const seq of packs.sort((a, b) => a - b)) await p.loadPack(seq);
+    p.deads.sort((a, b) => a - b);
+    for (const seq of p.deads) {
+      const keys = JSON.parse(await readFile(join(dir, deadName(seq)), "utf8")) as string[];
+      for (const k of keys) p.forget(k);
+    }
+    return p;
+  }
+
+  private async loadPack(seq: number): Promise<void> {
+    const fh = await open(join(this.dir, packName(seq)), "r");
+    try {
+      const { size } = await fh.stat();
+      const trailer = Buffer.alloc(TRAILER);
+      await fh.read(trailer, 0, TRAILER, size - TRAILER);
+      if (size < TRAILER || trailer.readUInt32LE(4) !== MAGIC) throw new Error(`blob pack ${packName(seq)} is damaged`);
+      const len = trailer.readUInt32LE(0);
+      const json = Buffer.alloc(len);
+      await fh.read(json, 0, len, size - TRAILER - len);
+      this.packs.set(seq, { size, dead: 0 });
+      for (const [key, offset, length] of JSON.parse(json.toString("utf8")) as [string, number, number][])
+        this.place(key, { pack: seq, offset, length });
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private place(key: string, loc: Loc): void {
+    this.index.set(key, loc);
+    const g = groupOf(key);
+    if (!g) return;
+    const set = this.groups.get(g) ?? new Set<string>();
+    this.groups.set(g, set);
+    set.add(key);
+  }
+
+  private remember(key: string, data: Buffer): void {
+    this.recent.set(key, data);
+    this.recentBytes += data.length;
+    for (const [k, b] of this.recent) {
+      if (this.recentBytes <= RECENT_BYTES) break;
+      this.recent.delete(k);
+      this.recentBytes -= b.length;
+    }
+  }
+
+  private forget(key: string): void {
+    const cached = this.recent.get(key);
+    if (cached) {
+      this.recent.delete(key);
+      this.recentBytes -= cached.length;
+    }
+    const loc = this.index.get(key);
+    if (!loc) return;
+    this.index.delete(key);
+    const g = groupOf(key);
+    const set = g ? this.groups.get(g) : undefined;
+    set?.delete(key);
+    if (g && set && !set.size) this.groups.delete(g);
+    this.shadows.set(key, loc);
+    const info = this.packs.get(loc.pack);
+    if (info) info.dead += loc.length;
+  }
+
+  has(key: string): boolean {
+    return this.index.has(key);
+  }
+
+  size(key: string): number | undefined {
+    return this.index.get(key)?.length;
+  }
+
+  /** Keys equal to `prefixOrKey` or under it (`prefix/...`). */
+  keysUnder(prefixOrKey: string): string[] {
+    const g = groupOf(prefixOrKey);
+    const out: string[] = [];
+    for (const k of g ? (this.groups.get(g) ?? []) : this.index.keys())
+      if (k === prefixOrKey || k.startsWith(`${prefixOrKey}/`)) out.push(k);
+    return out.sort();
+  }
+
+  /** The bytes of a packed blob; undefined when it is not in a pack. */
+  async get(key: string): Promise<Buffer | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const loc = this.index.get(key);
+      if (!loc) return undefined;
+      const cached = this.recent.get(key);
+      if (cached) return Buffer.from(cached);
+      try {
+        const fh = await open(join(this.dir, packName(loc.pack)), "r");
+        try {
+          const buf = Buffer.alloc(loc.length);
+          await fh.read(buf, 0, loc.length, loc.offset);
+          return buf;
+        } finally {
+          await fh.close();
+        }
+      } catch (e) {
+        // Merged into another pack meanwhile: the index names the new one.
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 2) throw e;
+      }
+    }
+  }
+
+  /** Resolves once the blob is in a pack on disk (with the others written meanwhile: one fsync). */
+  put(key: string, data: Buffer): Promise<void> {
+    return this.queue.push({ kind: "put", key, data });
+  }
+
+  /** Resolves once the deletion is on disk; a key not packed is nothing to do. */
+  async delete(keys: string[]): Promise<void> {
+    await Promise.all(keys.filter((k) => this.index.has(k)).map((key) => this.queue.push({ kind: "delete", key })));
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  close(reason?: string): void {
+    this.queue.close(reason);
+  }
+
+  private made = false;
+
+  private async commit(ops: Op[]): Promise<void> {
+    if (!this.made) await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    this.made = true;
+    const puts = ops.filter((o): o is Extract<Op, { kind: "put" }> => o.kind === "put");
+    const deletes = ops.filter((o) => o.kind === "delete").map((o) => o.key);
+    if (puts.length) {
+      const seq = ++this.seq;
+      const size = await this.writePack(seq, puts);
+      this.packs.set(seq, { size, dead: 0 });
+      for (const p of puts) this.remember(p.key, p.data);
+    }
+    if (deletes.length) {
+      const seq = ++this.seq;
+      await writeAtomic(join(this.dir, deadName(seq)), [Buffer.from(JSON.stringify(deletes))]);
+      this.deads.push(seq);
+      for (const k of deletes) this.forget(k);
+    }
+    if (this.needsCompaction()) await this.compact();
+  }
+
+  /** Write records as one pack; the index is updated once it is on disk. Returns the file's size. */
+  private async writePack(seq: number, records: { key: string; data: Buffer }[]): Promise<number> {
+    const entries: [string, number, number][] = [];
+    let offset = 0;
+    for (const r of records) {
+      entries.push([r.key, offset, r.data.length]);
+      offset += r.data.length;
+    }
+    const json = Buffer.from(JSON.stringify(entries));
+    const trailer = Buffer.alloc(TRAILER);
+    trailer.writeUInt32LE(json.length, 0);
+    trailer.writeUInt32LE(MAGIC, 4);
+    await writeAtomic(join(this.dir, packName(seq)), [...records.map((r) => r.data), json, trailer]);
+    for (const [key, off, length] of entries) this.place(key, { pack: seq, offset: off, length });
+    return offset + json.length + TRAILER;
+  }
+
+  /** The packs a compaction would merge: small ones, and big ones mostly deleted. */
+  private mergeable(): number[] {
+    return [...this.packs.entries()].filter(([, i]) => i.size < BIG_PACK || i.dead * 2 > i.size).map(([s]) => s);
+  }
+
+  private needsCompaction(): boolean {
+    return this.mergeable().length > MAX_SMALL_PACKS || this.deads.length > MAX_SMALL_PACKS;
+  }
+
+  /** Merge the mergeable packs without their deleted records (runs between commits: nothing else writes). */
+  private async compact(): Promise<void> {
+    const merge = new Set(this.mergeable());
+    const live = [...this.index.entries()].filter(([, loc]) => merge.has(loc.pack));
+    const bytes = new Map<number, Buffer>();
+    for (const seq of merge) bytes.set(seq, await readFile(join(this.dir, packName(seq))));
+    const records = live.map(([key, loc]) => ({
+      key,
+      data: (bytes.get(loc.pack) as Buffer).subarray(loc.offset, loc.offset + loc.length),
+    }));
+    if (records.length) {
+      const seq = ++this.seq;
+      this.packs.set(seq, { size: await this.writePack(seq, records), dead: 0 });
+    }
+    // Tombstones still needed: deleted records in packs that stay.
+    for (const [k, loc] of this.shadows) if (merge.has(loc.pack)) this.shadows.delete(k);
+    const oldDeads = this.deads;
+    this.deads = [];
+    if (this.shadows.size) {
+      const seq = ++this.seq;
+      await writeAtomic(join(this.dir, deadName(seq)), [Buffer.from(JSON.stringify([...this.shadows.keys()]))]);
+      this.deads.push(seq);
+    }
+    for (const seq of merge) {
+      await rm(join(this.dir, packName(seq)), { force: true });
+      this.packs.delete(seq);
+    }
+    for (const seq of oldDeads) await rm(join(this.dir, deadName(seq)), { force: true });
+  }
+}

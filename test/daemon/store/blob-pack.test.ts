@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { BlobPack, PACK_MAX_BLOB } from "../../../daemon/store/blob-pack.js";
+import { BlobStore } from "../../../daemon/store/blobs.js";
+
+const root = mkdtempSync(join(tmpdir(), "kbox-pack-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const text = async (r: Readable) => {
+  let s = "";
+  for await (const c of r) s += c;
+  return s;
+};
+
+describe("BlobPack (small blobs packed, one fsync per batch)", () => {
+  it("writes blobs that arrive together as one pack file, and reads them back after a reopen", async () => {
+    const dir = join(root, "a");
+    const p = await BlobPack.open(dir);
+    await Promise.all(Array.from({ length: 100 }, (_, i) => p.put(`r/x${i}/f/file/n`, Buffer.from(`blob ${i}`))));
+    expect(readdirSync(dir).filter((n) => n.endsWith(".pack")).length).toBeLessThanOrEqual(2);
+    expect((await p.get("r/x7/f/file/n"))?.toString()).toBe("blob 7");
+    const again = await BlobPack.open(dir);
+    expect((await again.get("r/x99/f/file/n"))?.toString()).toBe("blob 99");
+    expect(again.size("r/x3/f/file/n")).toBe(6);
+    expect(again.keysUnder("r/x1")).toEqual(["r/x1/f/file/n"]);
+  });
+
+  it("keeps deletions across a reopen, and compaction drops deleted records without losing live ones", async () => {
+    const dir = join(root, "b");
+    const p = await BlobPack.open(dir);
+    // One pack per put (each awaited alone): compaction merges them once there are more than eight.
+    for (let i = 0; i < 30; i++) await p.put(`k/${i}`, Buffer.alloc(1000, i));
+    for (let i = 0; i < 30; i += 2) await p.delete([`k/${i}`]);
+    const files = readdirSync(dir);
+    expect(files.filter((n) => n.endsWith(".pack")).length).toBeLessThanOrEqual(9);
+    expect(files.filter((n) => n.endsWith(".dead")).length).toBeLessThanOrEqual(9);
+    const again = await BlobPack.open(dir);
+    for (let i = 0; i < 30; i++) {
+      const b = await again.get(`k/${i}`);
+      if (i % 2) expect(b?.equals(Buffer.alloc(1000, i))).toBe(true);
+      else expect(b).toBeUndefined();
+    }
+    // Deleted records' bytes leave the disk at compaction: 15 live records of 1000 bytes, at most the
+    // records of the eight deletions since the last compaction, and the indexes.
+    const bytes = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+    expect(bytes).toBeLessThan((15 + 8) * 1000 + 4000);
+  });
+
+  it("ignores what a kill left half written (a temp file) and removes it", async () => {
+    const dir = join(root, "c");
+    const p = await BlobPack.open(dir);
+    await p.put("done", Buffer.from("acknowledged"));
+    writeFileSync(join(dir, "000000000009.pack.tmp-abcdef"), Buffer.from("torn"));
+    const again = await BlobPack.open(dir);
+    expect((await again.get("done"))?.toString()).toBe("acknowledged");
+    expect(readdirSync(dir).some((n) => n.includes(".tmp-"))).toBe(false);
+  });
+});
+
+describe("BlobStore with packs", () => {
+  it("packs small blobs (bytes or streams), keeps large ones as files, reads both, and removes by prefix", async () => {
+    const blobs = new BlobStore(join(root, "store"));
+    const small = await blobs.write("r/aa/f/file/1", Readable.from([Buffer.from("hello "), Buffer.from("world")]));
+    expect(small.size).toBe(11);
+    const big = Buffer.alloc(PACK_MAX_BLOB + 10, 7);
+    await blobs.write("r/aa/f/big/2", Readable.from([big.subarray(0, 5000), big.subarray(5000)]));
+    expect(statSync(blobs.path("r/aa/f/big/2")).size).toBe(big.length);
+    expect(() => statSync(blobs.path("r/aa/f/file/1"))).toThrow(); // packed: no file of its own
+    expect(await blobs.size("r/aa/f/file/1")).toBe(11);
+    expect(await text(blobs.read("r/aa/f/file/1"))).toBe("hello world");
+    expect(await text(blobs.read("r/aa/f/file/1", { start: 6, end: 10 }))).toBe("world");
+    expect((await blobs.readBuffer("r/aa/f/big/2"))?.equals(big)).toBe(true);
+    // A worker reads a path: the packed blob gets a cache file.
+    expect(statSync(await blobs.ensureLocal("r/aa/f/file/1")).size).toBe(11);
+    expect(await blobs.keysUnder("r/aa")).toEqual(["r/aa/f/big/2", "r/aa/f/file/1"]);
+    await blobs.remove("r/aa");
+    expect(await blobs.keysUnder("r/aa")).toEqual([]);
+    expect(await blobs.readBuffer("r/aa/f/file/1")).toBeUndefined();
+    expect(await new BlobStore(join(root, "store")).readBuffer("r/aa/f/file/1")).toBeUndefined();
+  });
+
+  it("still reads blobs stored as files before packs existed", async () => {
+    const blobs = new BlobStore(join(root, "old"));
+    const p = blobs.path("r/bb/f/file/old");
+    mkdirSync(join(p, ".."), { recursive: true });
+    writeFileSync(p, "from an older kbox");
+    expect((await blobs.readBuffer("r/bb/f/file/old"))?.toString()).toBe("from an older kbox");
+    expect(await blobs.size("r/bb/f/file/old")).toBe(18);
+    await blobs.remove("r/bb");
+    expect(await blobs.readBuffer("r/bb/f/file/old")).toBeUndefined();
+  });
+});
