@@ -76,7 +76,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "predict",
-    summary: "Predict: chat over contexts, embed sentences, analyse queries, list models",
+    summary: "Predict: chat over contexts, embed, analyse queries, summarize, rerank, rephrase, score answers, list models",
     load: async (ctx) => (await import("./predict/index.js")).predictCommand(ctx),
   },
   {
