@@ -126,7 +126,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
   );
   // The owner's own endpoints are allowed whatever their address: the owner configured them.
   const cloud = cloudSettings(v, listen);
-  const origins = [v.openaiBaseUrl, v.zoneUrl, v.hfEndpoint, ...cloudUrls(cloud)].flatMap((u) => (u ? [new URL(u).origin] : []));
+  const origins = [v.openaiBaseUrl, v.zoneUrl, v.hfEndpoint, ...ownCloudUrls(v)].flatMap((u) => (u ? [new URL(u).origin] : []));
   // Private addresses only while every caller is a local user: a TCP caller could probe the host's network.
   const fetch: FetchPolicy = {
     allowPrivate: v.fetchAllowPrivate ?? v.linksAllowPrivate ?? !listen,
@@ -253,16 +253,18 @@ function cloudSettings(v: Values, listen?: { host: string; port: number }): Clou
   };
 }
 
-const cloudUrls = (c: CloudSettings) => [
-  c.drive.authUrl,
-  c.drive.tokenUrl,
-  c.drive.apiUrl,
-  c.directory.loginUrl,
-  c.directory.apiUrl,
-  c.fileshare.tokenUrl,
-  c.fileshare.apiUrl,
-  c.fileshare.contentUrl,
-  c.filebox.tokenUrl,
-  c.filebox.apiUrl,
-  c.stsUrl,
-];
+/** The cloud endpoints the owner set (the real providers' defaults are public addresses and need no exemption). */
+const CLOUD_URLS = [
+  "driveAuthUrl",
+  "driveTokenUrl",
+  "driveApiUrl",
+  "directoryLoginUrl",
+  "directoryApiUrl",
+  "fileshareTokenUrl",
+  "fileshareApiUrl",
+  "fileshareContentUrl",
+  "fileboxTokenUrl",
+  "fileboxApiUrl",
+  "stsUrl",
+] as const;
+const ownCloudUrls = (v: Values) => CLOUD_URLS.filter((k) => v[k] !== VARIABLES[k].fallback).map((k) => v[k]);

@@ -29,7 +29,9 @@ describe("daemon settings", () => {
     });
     expect(s.fetch).toEqual({ allowPrivate: true, allow: [], origins: ["https://huggingface.co"] });
     expect(s.ingest.fetch).toBe(s.fetch);
-    expect(s.sync).toEqual({ roots: [] });
+    expect(s.sync).toMatchObject({ roots: [] });
+    // No OAuth application configured: the cloud providers are not offered; their real endpoints are the defaults.
+    expect(s.sync.cloud.drive).toMatchObject({ app: undefined, apiUrl: "https://www.googleapis.com/drive/v3" });
     expect(s.ingest.extractWorkers).toBeGreaterThanOrEqual(1);
     expect(s.models).toEqual({ autopull: true, hubEndpoint: "https://huggingface.co", threads: 2, fetch: s.fetch });
     expect(s.generation).toEqual({ defaultModel: "extractive", fetch: s.fetch });
