@@ -35,6 +35,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   labelset: "topics",
   name: "cfg",
   agentic_id: "cfg",
+  source_id: "src",
   model_id: "no-such-model",
   schema_id: "product",
   group: "PEOPLE",
