@@ -123,4 +123,23 @@ describe("knowledge-box sources", () => {
     expect(Object.keys(await call(agentic.listAgenticConfigs, { params: { kbid } }))).toEqual(["web"]);
     expect(Object.keys(await call(sources.listSources, { params: { kbid } }))).toEqual(["office", "search"]);
   });
+
+  it("are managed from the CLI: kbox kb source create|list|show|update|delete", async () => {
+    const kb = ["--kb", "sources"];
+    const created = await d.cli(["kb", "source", "create", "notes", "--type", "nucliadb", "--description", "All notes", ...kb]);
+    expect(created.code).toBe(0);
+    const listed = await d.cli(["kb", "source", "list", ...kb]);
+    expect(listed.stdout).toMatch(/notes\s+nucliadb\s+All notes/);
+    await d.cli(["kb", "source", "update", "notes", "--config", '{"description":null,"labels":["a"]}', ...kb]);
+    expect(JSON.parse((await d.cli(["kb", "source", "show", "notes", ...kb])).stdout)).toEqual({
+      type: "nucliadb",
+      labels: ["a"],
+    });
+    expect((await d.cli(["kb", "source", "create", "x", ...kb])).code).toBe(2);
+    const bad = await d.cli(["kb", "source", "create", "x", "--type", "bing", ...kb]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("type");
+    expect((await d.cli(["kb", "source", "delete", "notes", ...kb])).code).toBe(0);
+    expect(JSON.parse((await d.cli(["kb", "source", "list", "--json", ...kb])).stdout)).not.toHaveProperty("notes");
+  });
 });
