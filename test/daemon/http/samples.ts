@@ -85,6 +85,7 @@ export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?
   [/^POST .*\/graph\/relations$/, { body: { query: { prop: "relation", label: "x" } } }],
   [/^POST .*\/task\/start$/, { body: { name: "labeler", apply: "EXISTING" } }],
   [/^GET \/api\/v1\/predict\/(tokens|sentence)\/:kbid$/, { query: "text=x" }],
+  [/^GET \/api\/v1\/kb\/:kbid\/ask$/, { query: "agentic_config_id=x" }],
 ];
 
 /** The request sample a route needs, if any. */
