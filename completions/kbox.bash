@@ -36,7 +36,7 @@ _kbox_spec() {
     'daemon status') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'daemon restart') subs=''; opts='--listen --trust-roles-header -h --help --profile --account -q --quiet'; valued='--listen=any --profile=profiles --account=any'; args='' ;;
     'daemon logs') subs=''; opts='-n --lines -f --follow --level --json -h --help --profile --account -q --quiet'; valued='-n=any --lines=any --level=any --profile=profiles --account=any'; args='' ;;
-    'kb') subs='create list show update config delete use users invite export import push pull agentic-config ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'kb') subs='create list show update config delete use users invite export import push pull agentic-config source ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'kb create') subs=''; opts='--title --description --use --json -h --help --profile --account -q --quiet'; valued='--title=any --description=any --profile=profiles --account=any'; args='any' ;;
     'kb list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'kb show') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='kbs' ;;
@@ -61,6 +61,12 @@ _kbox_spec() {
     'kb agentic-config list') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='' ;;
     'kb agentic-config show') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'kb agentic-config delete') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'kb source') subs='list show create update delete ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
+    'kb source list') subs=''; opts='--kb --json -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='' ;;
+    'kb source show') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
+    'kb source create') subs=''; opts='--kb --type --description --config --file -h --help --profile --account -q --quiet'; valued='--kb=kbs --type=any --description=any --config=any --file=file --profile=profiles --account=any'; args='any' ;;
+    'kb source update') subs=''; opts='--kb --type --description --config --file -h --help --profile --account -q --quiet'; valued='--kb=kbs --type=any --description=any --config=any --file=file --profile=profiles --account=any'; args='any' ;;
+    'kb source delete') subs=''; opts='--kb -h --help --profile --account -q --quiet'; valued='--kb=kbs --profile=profiles --account=any'; args='any' ;;
     'agent') subs='create list show delete ask session driver workflow rule prompt export import ls=list rm=delete'; opts='-h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;
     'agent create') subs=''; opts='--title --description --no-memory --model --json -h --help --profile --account -q --quiet'; valued='--title=any --description=any --model=any --profile=profiles --account=any'; args='any' ;;
     'agent list') subs=''; opts='--json -h --help --profile --account -q --quiet'; valued='--profile=profiles --account=any'; args='' ;;

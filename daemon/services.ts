@@ -9,6 +9,7 @@ import { PredictService } from "./ask/predict.js";
 import { PredictProxy } from "./ask/predict-proxy.js";
 import { RetrievalService } from "./ask/retrieval.js";
 import { AskService } from "./ask/service.js";
+import { SourceService } from "./ask/sources.js";
 import { SummarizeService } from "./ask/summarize.js";
 import { loadSigningKey } from "./auth/jwt.js";
 import { AuthService } from "./auth/service.js";
@@ -208,7 +209,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     search,
     settings.ask,
     settings.generation,
-    new AgenticConfigService(kbs, settings.generation),
+    new AgenticConfigService(kbs, settings.generation, new SourceService(kbs)),
     guardrails,
   );
   processing.onProcessed((e) => recordProcessed(activity, e));

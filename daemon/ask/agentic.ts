@@ -1,24 +1,15 @@
 /** Agentic configurations: stored per knowledge box, and applied to an ask that names one. */
 import type { AgenticConfig, LlmConfig } from "../../src/api/agentic-configs.js";
 import type { AskBody } from "../../src/api/ask.js";
+import type { Source } from "../../src/api/sources.js";
 import { badRequest, conflict, invalid, notFound } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { type GeneratorSettings, ModelNameError, resolveGenerator } from "../models/generate/registry.js";
 import { PerKb } from "../search/configs.js";
 import type { KbDoc } from "../store/index.js";
+import { compact, type SourceService } from "./sources.js";
 
 type Stored = { id: string; config: AgenticConfig };
-
-/** Drop null and undefined members, deeply (the wire omits them). */
-function compact<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(compact) as T;
-  if (!v || typeof v !== "object") return v;
-  return Object.fromEntries(
-    Object.entries(v)
-      .filter(([, x]) => x !== null && x !== undefined)
-      .map(([k, x]) => [k, compact(x)]),
-  ) as T;
-}
 
 /** What an agentic configuration's rephrase section asks of an ask. */
 export interface RephraseWith {
@@ -76,6 +67,8 @@ export class AgenticConfigService {
   constructor(
     private readonly kbs: KbService,
     private readonly generation: GeneratorSettings,
+    /** The sources `smart_agent.sources` may name. */
+    readonly sources: SourceService,
   ) {}
 
   private async open(kbid: string) {
@@ -83,8 +76,8 @@ export class AgenticConfigService {
     return { kb, table: await this.tables.get(store) };
   }
 
-  /** 422 for a model kbox cannot resolve, or a source (kbox has none to name yet). */
-  private validate(kb: KbDoc, c: AgenticConfig): AgenticConfig {
+  /** 422 for a model kbox cannot resolve, or a source the knowledge box does not have. */
+  private async validate(kb: KbDoc, c: AgenticConfig): Promise<AgenticConfig> {
     const models: [string[], LlmConfig | null | undefined][] = [
       [["rephrase", "model"], c.rephrase?.model],
       [["summarize", "model"], c.summarize?.model],
@@ -104,22 +97,18 @@ export class AgenticConfigService {
       }
     }
     const sources = c.smart_agent?.sources ?? [];
-    if (sources.length)
-      throw invalid([
-        {
-          type: "value_error",
-          loc: ["body", "smart_agent", "sources", 0],
-          msg: `Unknown source ${sources[0]}`,
-          input: sources[0],
-        },
-      ]);
+    for (const [i, id] of sources.entries())
+      if (!(await this.sources.find(kb.uuid, id)))
+        throw invalid([
+          { type: "value_error", loc: ["body", "smart_agent", "sources", i], msg: `Unknown source ${id}`, input: id },
+        ]);
     return compact(c);
   }
 
   async create(kbid: string, id: string, c: AgenticConfig): Promise<void> {
     const { kb, table } = await this.open(kbid);
     if (table.has(id)) throw conflict(`Agentic configuration ${id} already exists`);
-    await table.put(id, { id, config: this.validate(kb, c) });
+    await table.put(id, { id, config: await this.validate(kb, c) });
   }
 
   async update(kbid: string, id: string, patch: AgenticConfig): Promise<void> {
@@ -131,13 +120,21 @@ export class AgenticConfigService {
       if (v === null) delete merged[k];
       else if (v !== undefined) merged[k] = v;
     }
-    await table.put(id, { id, config: this.validate(kb, merged as AgenticConfig) });
+    await table.put(id, { id, config: await this.validate(kb, merged as AgenticConfig) });
   }
 
   async delete(kbid: string, id: string): Promise<void> {
     const { table } = await this.open(kbid);
     if (!table.has(id)) throw notFound(`Agentic configuration ${id} not found`);
     await table.delete(id);
+  }
+
+  /** Delete a source and every configuration whose `smart_agent.sources` names it. */
+  async deleteSource(kbid: string, sourceId: string): Promise<void> {
+    const { table } = await this.open(kbid);
+    await this.sources.get(kbid, sourceId);
+    for (const c of [...table.values()]) if (c.config.smart_agent?.sources?.includes(sourceId)) await table.delete(c.id);
+    await this.sources.delete(kbid, sourceId);
   }
 
   async get(kbid: string, id: string): Promise<AgenticConfig> {
@@ -156,5 +153,15 @@ export class AgenticConfigService {
     const c = (await this.open(kbid)).table.get(id);
     if (!c) throw badRequest(`Agentic configuration ${id} not found`);
     return c.config;
+  }
+
+  /** The sources a configuration names, with their ids (a source deleted meanwhile took the configuration along). */
+  async sourcesOf(kbid: string, c: AgenticConfig): Promise<[string, Source][]> {
+    const out: [string, Source][] = [];
+    for (const id of c.smart_agent?.sources ?? []) {
+      const s = await this.sources.find(kbid, id);
+      if (s) out.push([id, s]);
+    }
+    return out;
   }
 }

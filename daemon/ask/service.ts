@@ -19,6 +19,7 @@ import { ParagraphReader } from "./paragraphs.js";
 import { renderPrompt } from "./prompt.js";
 import { modelRephrase, rephraseQuery, shouldRephrase } from "./rephrase.js";
 import { emptyFind, type FindService, type Retrieval, retrieve } from "./retrieve.js";
+import { scopeBySources } from "./sources.js";
 import type { AskOptions, PreparedAsk } from "./types.js";
 
 export type { AskOptions, PreparedAsk } from "./types.js";
@@ -83,8 +84,11 @@ export class AskService {
       body = { ...body, prefer_markdown: lc.prefer_markdown_generative_response };
     let rephrase: RephraseWith | undefined;
     let hideHistory: boolean | undefined;
-    if (body.agentic_config_id)
-      ({ body, rephrase, hideHistory } = applyAgentic(body, await this.agentic.forRequest(kb.uuid, body.agentic_config_id)));
+    if (body.agentic_config_id) {
+      const config = await this.agentic.forRequest(kb.uuid, body.agentic_config_id);
+      ({ body, rephrase, hideHistory } = applyAgentic(body, config));
+      body = scopeBySources(body, await this.agentic.sourcesOf(kb.uuid, config));
+    }
     const generator = this.generatorFor(
       body.generative_model,
       kb,

@@ -39,6 +39,7 @@ import * as resources from "./routes/resources.js";
 import * as sdkExtras from "./routes/sdk-extras.js";
 import * as search from "./routes/search.js";
 import * as searchConfigs from "./routes/search-configs.js";
+import * as sources from "./routes/sources.js";
 import * as standalone from "./routes/standalone.js";
 import * as strategies from "./routes/strategies.js";
 import * as sync from "./routes/sync.js";
@@ -77,6 +78,7 @@ const AREAS: Area[] = [
   models.register,
   ask.register,
   agenticConfigs.register,
+  sources.register,
   guardrails.register,
   predict.register,
   sync.register,

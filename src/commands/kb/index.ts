@@ -11,6 +11,7 @@ import { kbInviteCommand, kbUsersCommand } from "./members.js";
 import { kbPullCommand } from "./pull.js";
 import { kbPushCommand } from "./push.js";
 import { kbShowCommand } from "./show.js";
+import { kbSourceCommand } from "./source/index.js";
 import { kbUpdateCommand } from "./update.js";
 import { kbUseCommand } from "./use.js";
 
@@ -30,5 +31,6 @@ export function kbCommand(ctx: Context): Command {
     .addCommand(kbImportCommand(ctx))
     .addCommand(kbPushCommand(ctx))
     .addCommand(kbPullCommand(ctx))
-    .addCommand(kbAgenticConfigCommand(ctx));
+    .addCommand(kbAgenticConfigCommand(ctx))
+    .addCommand(kbSourceCommand(ctx));
 }

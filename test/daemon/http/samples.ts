@@ -35,6 +35,7 @@ export const PARAM_SAMPLES: Record<string, string> = {
   labelset: "topics",
   name: "cfg",
   agentic_id: "cfg",
+  source_id: "src",
   model_id: "no-such-model",
   schema_id: "product",
   group: "PEOPLE",
@@ -84,6 +85,7 @@ export const REQUEST_SAMPLES: [RegExp, { headers?: Record<string, string>; body?
   [/^POST .*\/graph\/relations$/, { body: { query: { prop: "relation", label: "x" } } }],
   [/^POST .*\/task\/start$/, { body: { name: "labeler", apply: "EXISTING" } }],
   [/^GET \/api\/v1\/predict\/(tokens|sentence)\/:kbid$/, { query: "text=x" }],
+  [/^GET \/api\/v1\/kb\/:kbid\/ask$/, { query: "agentic_config_id=x" }],
 ];
 
 /** The request sample a route needs, if any. */
