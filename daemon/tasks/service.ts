@@ -6,13 +6,14 @@ import { ModelNameError } from "../models/generate/registry.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store, TaskDoc, TaskOfferDoc, TaskOutputDoc } from "../store/index.js";
 import type { AssetService } from "./assets.js";
+import { OfferJournal } from "./offers.js";
 import { hasBatch, hasOngoing, response, taskRecord } from "./records.js";
 import { UNSUPPORTED } from "./registry.js";
 import { type RunnerDeps, TaskRunner, taskGenerator } from "./runner.js";
 import type { TaskImpl } from "./types.js";
 
 /** What the service needs beside the runner's collaborators. */
-export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "outputs"> {
+export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "outputs" | "compact"> {
   store: Store;
   kbs: KbService;
   account: (kb: KbDoc) => string;
@@ -26,13 +27,21 @@ export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "
 export class TaskService {
   private readonly outputs = new Map<string, Promise<DocTable<TaskOutputDoc>>>();
   readonly runner: TaskRunner;
+  private readonly offers: OfferJournal;
 
   private constructor(
     private readonly tasks: DocTable<TaskDoc>,
-    private readonly offers: DocTable<TaskOfferDoc>,
+    offers: DocTable<TaskOfferDoc>,
     private readonly d: TaskServiceDeps,
   ) {
-    this.runner = new TaskRunner({ ...d, tasks, offers, outputs: (kbid) => this.outputsOf(kbid) });
+    this.offers = new OfferJournal(offers);
+    this.runner = new TaskRunner({
+      ...d,
+      tasks,
+      offers: this.offers,
+      outputs: (kbid) => this.outputsOf(kbid),
+      compact: (id) => void this.reconcile(id),
+    });
   }
 
   static async open(d: TaskServiceDeps): Promise<TaskService> {
@@ -51,7 +60,8 @@ export class TaskService {
 
   /**
    * Resume the batches a stop or a kill interrupted, then the resources handed to NEW-data tasks that
-   * they had not run on yet (the offers journal); call once at start.
+   * they had not run on yet (the offers journal), then those a kill left unjournalled (reconcile); call
+   * once at start.
    */
   resume(): void {
     for (const t of this.tasks.values())
@@ -59,15 +69,39 @@ export class TaskService {
         t.log.push(`${new Date().toISOString()} resumed after a restart at ${t.done.length} of ${t.total}`);
         this.runner.schedule(t.id);
       }
-    const offers = [...this.offers.values()].sort((a, b) => a.at.localeCompare(b.at));
-    for (const o of offers) this.runner.requeue(o.task_id, o.rid);
+    for (const o of this.offers.pending()) this.runner.requeue(o.task_id, o.rid);
+    for (const t of [...this.tasks.values()]) if (t.enabled && hasOngoing(t)) void this.reconcile(t.id);
+  }
+
+  /**
+   * Hand over what the journal missed (a resource processed since the task's mark with no row for that
+   * processing: a kill between processing's commit and the journal write), then move the task's mark.
+   */
+  async reconcile(id: string): Promise<string[]> {
+    try {
+      const t = this.tasks.get(id);
+      if (!t?.enabled || !hasOngoing(t)) return [];
+      const { store } = await this.d.kbs.open(t.kbid);
+      const { missed, mark } = await this.offers.reconcile(t, store.resources);
+      for (const rid of missed) this.runner.requeue(id, rid);
+      if (missed.length) this.d.log(`task ${t.task} ${id}: ${missed.length} processed resource(s) handed over late`);
+      const cur = this.tasks.get(id);
+      if (cur && cur.new_mark !== mark) await this.tasks.put(id, { ...cur, new_mark: mark });
+      return missed;
+    } catch (e) {
+      this.d.log.error(`task ${id}: cannot reconcile its hand-overs: ${(e as Error).message}`);
+      return [];
+    }
   }
 
   /** The processing queue finished a resource: hand it to each enabled NEW-data task of its box. */
   async processed(kbid: string, rid: string, fields: string[]): Promise<void> {
     // Fields a task generated itself (da-*) do not trigger tasks again.
     if (fields.length && fields.every((f) => f.startsWith("t/da-"))) return;
-    for (const t of this.tasks.values()) if (t.kbid === kbid && t.enabled && hasOngoing(t)) await this.runner.offer(t, rid);
+    const mine = [...this.tasks.values()].filter((t) => t.kbid === kbid && t.enabled && hasOngoing(t));
+    if (!mine.length) return;
+    const processedAt = (await this.d.kbs.open(kbid)).store.resources.get(rid)?.processed_at;
+    for (const t of mine) await this.runner.offer(t, rid, processedAt);
   }
 
   async dropKb(kbid: string): Promise<void> {
@@ -240,7 +274,9 @@ export class TaskService {
   async enable(kbid: string, id: string, enabled: boolean): Promise<Record<string, never>> {
     const t = this.require(kbid, id);
     if (!hasOngoing(t)) throw conflict(`Task ${id} runs on EXISTING data only: enable and disable apply to tasks on NEW data`);
-    await this.tasks.put(id, { ...t, enabled, timestamp: new Date().toISOString() });
+    // Resources processed while it was disabled are not its NEW data: its mark starts now.
+    const now = new Date().toISOString();
+    await this.tasks.put(id, { ...t, enabled, timestamp: now, ...(enabled && !t.enabled ? { new_mark: now } : {}) });
     return {};
   }
 
