@@ -6,6 +6,7 @@ import { ModelNameError } from "../models/generate/registry.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store, TaskDoc, TaskOfferDoc, TaskOutputDoc } from "../store/index.js";
 import type { AssetService } from "./assets.js";
+import { NewDataFeed } from "./feed.js";
 import { OfferJournal } from "./offers.js";
 import { hasBatch, hasOngoing, response, taskRecord } from "./records.js";
 import { UNSUPPORTED } from "./registry.js";
@@ -27,21 +28,22 @@ export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "
 export class TaskService {
   private readonly outputs = new Map<string, Promise<DocTable<TaskOutputDoc>>>();
   readonly runner: TaskRunner;
-  private readonly offers: OfferJournal;
+  private readonly feed: NewDataFeed;
 
   private constructor(
     private readonly tasks: DocTable<TaskDoc>,
     offers: DocTable<TaskOfferDoc>,
     private readonly d: TaskServiceDeps,
   ) {
-    this.offers = new OfferJournal(offers);
+    const journal = new OfferJournal(offers);
     this.runner = new TaskRunner({
       ...d,
       tasks,
-      offers: this.offers,
+      offers: journal,
       outputs: (kbid) => this.outputsOf(kbid),
-      compact: (id) => void this.reconcile(id),
+      compact: (id) => void this.feed.reconcile(id),
     });
+    this.feed = new NewDataFeed({ tasks, offers: journal, kbs: d.kbs, runner: this.runner, log: d.log });
   }
 
   static async open(d: TaskServiceDeps): Promise<TaskService> {
@@ -69,39 +71,12 @@ export class TaskService {
         t.log.push(`${new Date().toISOString()} resumed after a restart at ${t.done.length} of ${t.total}`);
         this.runner.schedule(t.id);
       }
-    for (const o of this.offers.pending()) this.runner.requeue(o.task_id, o.rid);
-    for (const t of [...this.tasks.values()]) if (t.enabled && hasOngoing(t)) void this.reconcile(t.id);
-  }
-
-  /**
-   * Hand over what the journal missed (a resource processed since the task's mark with no row for that
-   * processing: a kill between processing's commit and the journal write), then move the task's mark.
-   */
-  async reconcile(id: string): Promise<string[]> {
-    try {
-      const t = this.tasks.get(id);
-      if (!t?.enabled || !hasOngoing(t)) return [];
-      const { store } = await this.d.kbs.open(t.kbid);
-      const { missed, mark } = await this.offers.reconcile(t, store.resources);
-      for (const rid of missed) this.runner.requeue(id, rid);
-      if (missed.length) this.d.log(`task ${t.task} ${id}: ${missed.length} processed resource(s) handed over late`);
-      const cur = this.tasks.get(id);
-      if (cur && cur.new_mark !== mark) await this.tasks.put(id, { ...cur, new_mark: mark });
-      return missed;
-    } catch (e) {
-      this.d.log.error(`task ${id}: cannot reconcile its hand-overs: ${(e as Error).message}`);
-      return [];
-    }
+    this.feed.resume();
   }
 
   /** The processing queue finished a resource: hand it to each enabled NEW-data task of its box. */
-  async processed(kbid: string, rid: string, fields: string[]): Promise<void> {
-    // Fields a task generated itself (da-*) do not trigger tasks again.
-    if (fields.length && fields.every((f) => f.startsWith("t/da-"))) return;
-    const mine = [...this.tasks.values()].filter((t) => t.kbid === kbid && t.enabled && hasOngoing(t));
-    if (!mine.length) return;
-    const processedAt = (await this.d.kbs.open(kbid)).store.resources.get(rid)?.processed_at;
-    for (const t of mine) await this.runner.offer(t, rid, processedAt);
+  processed(kbid: string, rid: string, fields: string[]): Promise<void> {
+    return this.feed.processed(kbid, rid, fields);
   }
 
   async dropKb(kbid: string): Promise<void> {
