@@ -269,6 +269,9 @@ export class TaskService {
     const t = this.require(kbid, id);
     await this.runner.cancelAndWait(id);
     await this.runner.dropOffers(id);
+    // What was processed before is not handed over again at the next start: its mark starts now.
+    const cur = this.tasks.get(id);
+    if (cur) await this.tasks.put(id, { ...cur, new_mark: new Date().toISOString() });
     const impl = this.d.impls.get(t.task);
     const { kb, store } = await this.d.kbs.open(t.kbid);
     const outputs = await this.outputsOf(t.kbid);
