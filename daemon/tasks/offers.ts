@@ -31,12 +31,14 @@ export class OfferJournal {
 
   /**
    * Journal a hand-over of one processing of a resource; false when that processing was already handed
-   * over and ran (nothing to queue). A pending row is kept (its job is queued or will be at start).
+   * over (nothing to queue). A pending row is kept (its job is queued or will be at start).
    */
   async add(task: TaskDoc, rid: string, processedAt: string | undefined): Promise<boolean> {
     const id = keyOf(task.id, rid);
     const row = this.table.get(id);
     if (row && !row.done) {
+      // Already pending for this processing (its job is queued): a reconcile got there first.
+      if (processedAt && row.processed_at === processedAt) return false;
       if (processedAt && (!row.processed_at || row.processed_at < processedAt))
         await this.table.put(id, { ...row, processed_at: processedAt });
       return true;
