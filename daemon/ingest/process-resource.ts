@@ -220,6 +220,8 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
   applyRelations(next, applied);
   next.metadata.status = aggregateStatus(next);
   if (JSON.stringify(next) === JSON.stringify(cur)) return undefined;
+  // Set with the statuses, in the same put (see ResourceDoc.processed_at); tasks' own fields do not count.
+  if (applied.some((r) => !r.key.startsWith("t/da-"))) next.processed_at = new Date().toISOString();
   return ctx.store.resources.put(rid, next);
 }
 

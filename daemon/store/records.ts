@@ -66,6 +66,11 @@ export interface ResourceDoc {
   modified: string;
   last_seqid: number;
   last_account_seq?: number;
+  /**
+   * When processing last committed a field other than a task's generated one (`t/da-*`): written in the
+   * same record as the field statuses, so NEW-data tasks find hand-overs a kill left unjournalled.
+   */
+  processed_at?: string;
   queue: "private" | "shared";
   /** Keyed by `{letter}/{field_id}`. */
   fields: Record<string, FieldSummary>;

@@ -33,13 +33,19 @@ export interface TaskDoc {
   total: number;
   /** NEW data: resources handled since the task was defined. */
   handled_new: number;
+  /**
+   * NEW data: resources processed from this time on (`processed_at`) are checked against the offers
+   * journal at start and now and then; absent: `defined_at`. Enabling sets it to the time of enabling.
+   */
+  new_mark?: string;
   log: string[];
   cleanup_parent_task_id: string | null;
 }
 
 /**
- * A processed resource handed to a NEW-data task and not yet run on (meta table `task_offers`): written
- * before the job is queued and deleted once it ran, so a daemon killed in between hands it over again.
+ * A processed resource handed to a NEW-data task (meta table `task_offers`): written before the job is
+ * queued and marked `done` once it ran, so a daemon killed in between hands it over again; a resource
+ * processed after the task's `new_mark` with no row for that processing (`processed_at`) was missed.
  */
 export interface TaskOfferDoc {
   /** `{task_id}/{rid}` */
@@ -48,6 +54,10 @@ export interface TaskOfferDoc {
   kbid: string;
   rid: string;
   at: string;
+  /** The resource's `processed_at` this hand-over is for (absent on rows from before it was kept). */
+  processed_at?: string;
+  /** The task ran on it; the row stays until the task's mark passes that processing. */
+  done?: boolean;
 }
 
 /** What one task wrote on one resource, so that a delete with cleanup removes exactly that. */

@@ -8,8 +8,9 @@ import type { Log } from "../lifecycle/logger.js";
 import { type GeneratorSettings, resolveGenerator } from "../models/generate/registry.js";
 import type { Generator } from "../models/generate/types.js";
 import type { DocTable } from "../store/doc-table.js";
-import type { KbDoc, TaskDoc, TaskOfferDoc, TaskOutputDoc } from "../store/index.js";
+import type { KbDoc, TaskDoc, TaskOutputDoc } from "../store/index.js";
 import type { AssetService } from "./assets.js";
+import { COMPACT_AFTER, type OfferJournal } from "./offers.js";
 import { modelOf } from "./params.js";
 import type { TaskContext, TaskDeps, TaskImpl, TaskOutput } from "./types.js";
 
@@ -31,8 +32,10 @@ type Job = { kind: "batch"; id: string } | { kind: "new"; id: string; rid: strin
 
 export interface RunnerDeps {
   tasks: DocTable<TaskDoc>;
-  /** Processed resources handed to NEW-data tasks and not yet run on (the durable part of the queue). */
-  offers: DocTable<TaskOfferDoc>;
+  /** Processed resources handed to NEW-data tasks (the durable part of the queue). */
+  offers: OfferJournal;
+  /** Many hand-overs of a task ran: reconcile its journal (moves its mark, forgets done rows). */
+  compact: (taskId: string) => void;
   outputs: (kbid: string) => Promise<DocTable<TaskOutputDoc>>;
   kbs: KbService;
   impls: ReadonlyMap<string, TaskImpl>;
@@ -71,12 +74,9 @@ export class TaskRunner {
     void this.pump();
   }
 
-  /** Hand one processed resource to a NEW-data task: journalled first, so a kill before it ran loses nothing. */
-  async offer(task: TaskDoc, rid: string): Promise<void> {
-    const id = `${task.id}/${rid}`;
-    if (!this.d.offers.get(id))
-      await this.d.offers.put(id, { id, task_id: task.id, kbid: task.kbid, rid, at: new Date().toISOString() });
-    this.requeue(task.id, rid);
+  /** Hand one processing of a resource to a NEW-data task: journalled first, so a kill before it ran loses nothing. */
+  async offer(task: TaskDoc, rid: string, processedAt: string | undefined): Promise<void> {
+    if (await this.d.offers.add(task, rid, processedAt)) this.requeue(task.id, rid);
   }
 
   /** Queue a journalled offer again (at start). */
@@ -87,9 +87,7 @@ export class TaskRunner {
 
   /** Offers of a task not yet run on. */
   pending(id: string): number {
-    let n = 0;
-    for (const o of this.d.offers.values()) if (o.task_id === id) n++;
-    return n;
+    return this.d.offers.pending(id).length;
   }
 
   /**
@@ -104,7 +102,7 @@ export class TaskRunner {
 
   /** Forget a task's journalled offers (the task is deleted). */
   async dropOffers(id: string): Promise<void> {
-    for (const o of [...this.d.offers.values()]) if (o.task_id === id) await this.d.offers.delete(o.id);
+    await this.d.offers.drop(id);
   }
 
   isRunning(id: string): boolean {
@@ -132,7 +130,7 @@ export class TaskRunner {
       for (let job = this.queue.shift(); job && !this.closing; job = this.queue.shift()) {
         const stored = this.d.tasks.get(job.id);
         if (!stored) {
-          if (job.kind === "new") await this.d.offers.delete(`${job.id}/${job.rid}`);
+          if (job.kind === "new") await this.d.offers.drop(job.id, job.rid);
           continue;
         }
         const doc: TaskDoc = { ...stored, done: [...stored.done], log: [...stored.log] };
@@ -234,10 +232,10 @@ export class TaskRunner {
     await this.save(doc);
   }
 
-  /** Run a NEW-data task on one resource; its offer is deleted once the result is saved (kept when closing). */
+  /** Run a NEW-data task on one resource; its offer is marked done once the result is saved (pending when closing). */
   private async one(doc: TaskDoc, rid: string, signal: AbortSignal): Promise<void> {
-    const offer = `${doc.id}/${rid}`;
-    if (!doc.enabled) return void (await this.d.offers.delete(offer));
+    if (!doc.enabled) return void (await this.d.offers.drop(doc.id, rid));
+    const processedAt = this.d.offers.get(doc.id, rid)?.processed_at;
     const { ctx, impl } = await this.context(doc, signal);
     try {
       await this.record(doc, rid, await impl.run(ctx, rid));
@@ -247,6 +245,6 @@ export class TaskRunner {
       ctx.log(`resource ${rid}: ${(e as Error).message}`);
     }
     await this.save(doc);
-    await this.d.offers.delete(offer);
+    if ((await this.d.offers.done(doc.id, rid, processedAt)) >= COMPACT_AFTER) this.d.compact(doc.id);
   }
 }

@@ -6,13 +6,15 @@ import { ModelNameError } from "../models/generate/registry.js";
 import type { DocTable } from "../store/doc-table.js";
 import type { KbDoc, Store, TaskDoc, TaskOfferDoc, TaskOutputDoc } from "../store/index.js";
 import type { AssetService } from "./assets.js";
+import { NewDataFeed } from "./feed.js";
+import { OfferJournal } from "./offers.js";
 import { hasBatch, hasOngoing, response, taskRecord } from "./records.js";
 import { UNSUPPORTED } from "./registry.js";
 import { type RunnerDeps, TaskRunner, taskGenerator } from "./runner.js";
 import type { TaskImpl } from "./types.js";
 
 /** What the service needs beside the runner's collaborators. */
-export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "outputs"> {
+export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "outputs" | "compact"> {
   store: Store;
   kbs: KbService;
   account: (kb: KbDoc) => string;
@@ -26,13 +28,22 @@ export interface TaskServiceDeps extends Omit<RunnerDeps, "tasks" | "offers" | "
 export class TaskService {
   private readonly outputs = new Map<string, Promise<DocTable<TaskOutputDoc>>>();
   readonly runner: TaskRunner;
+  private readonly feed: NewDataFeed;
 
   private constructor(
     private readonly tasks: DocTable<TaskDoc>,
-    private readonly offers: DocTable<TaskOfferDoc>,
+    offers: DocTable<TaskOfferDoc>,
     private readonly d: TaskServiceDeps,
   ) {
-    this.runner = new TaskRunner({ ...d, tasks, offers, outputs: (kbid) => this.outputsOf(kbid) });
+    const journal = new OfferJournal(offers);
+    this.runner = new TaskRunner({
+      ...d,
+      tasks,
+      offers: journal,
+      outputs: (kbid) => this.outputsOf(kbid),
+      compact: (id) => void this.feed.reconcile(id),
+    });
+    this.feed = new NewDataFeed({ tasks, offers: journal, kbs: d.kbs, runner: this.runner, log: d.log });
   }
 
   static async open(d: TaskServiceDeps): Promise<TaskService> {
@@ -51,7 +62,8 @@ export class TaskService {
 
   /**
    * Resume the batches a stop or a kill interrupted, then the resources handed to NEW-data tasks that
-   * they had not run on yet (the offers journal); call once at start.
+   * they had not run on yet (the offers journal), then those a kill left unjournalled (reconcile); call
+   * once at start.
    */
   resume(): void {
     for (const t of this.tasks.values())
@@ -59,15 +71,12 @@ export class TaskService {
         t.log.push(`${new Date().toISOString()} resumed after a restart at ${t.done.length} of ${t.total}`);
         this.runner.schedule(t.id);
       }
-    const offers = [...this.offers.values()].sort((a, b) => a.at.localeCompare(b.at));
-    for (const o of offers) this.runner.requeue(o.task_id, o.rid);
+    this.feed.resume();
   }
 
   /** The processing queue finished a resource: hand it to each enabled NEW-data task of its box. */
-  async processed(kbid: string, rid: string, fields: string[]): Promise<void> {
-    // Fields a task generated itself (da-*) do not trigger tasks again.
-    if (fields.length && fields.every((f) => f.startsWith("t/da-"))) return;
-    for (const t of this.tasks.values()) if (t.kbid === kbid && t.enabled && hasOngoing(t)) await this.runner.offer(t, rid);
+  processed(kbid: string, rid: string, fields: string[]): Promise<void> {
+    return this.feed.processed(kbid, rid, fields);
   }
 
   async dropKb(kbid: string): Promise<void> {
@@ -240,7 +249,9 @@ export class TaskService {
   async enable(kbid: string, id: string, enabled: boolean): Promise<Record<string, never>> {
     const t = this.require(kbid, id);
     if (!hasOngoing(t)) throw conflict(`Task ${id} runs on EXISTING data only: enable and disable apply to tasks on NEW data`);
-    await this.tasks.put(id, { ...t, enabled, timestamp: new Date().toISOString() });
+    // Resources processed while it was disabled are not its NEW data: its mark starts now.
+    const now = new Date().toISOString();
+    await this.tasks.put(id, { ...t, enabled, timestamp: now, ...(enabled && !t.enabled ? { new_mark: now } : {}) });
     return {};
   }
 
@@ -258,6 +269,9 @@ export class TaskService {
     const t = this.require(kbid, id);
     await this.runner.cancelAndWait(id);
     await this.runner.dropOffers(id);
+    // What was processed before is not handed over again at the next start: its mark starts now.
+    const cur = this.tasks.get(id);
+    if (cur) await this.tasks.put(id, { ...cur, new_mark: new Date().toISOString() });
     const impl = this.d.impls.get(t.task);
     const { kb, store } = await this.d.kbs.open(t.kbid);
     const outputs = await this.outputsOf(t.kbid);

@@ -172,6 +172,46 @@ describe("enabled policies on ask and predict queries (offline: trigger terms)",
     });
   });
 
+  it("OpenAI-style chat completions are screened: 403 for a blocking policy, a monitoring one answers and records", async () => {
+    const chat = (content: unknown) => ({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content },
+      ],
+    });
+    for (const path of ["/api/v1/predict/chat/completions", "/v1/chat/completions"]) {
+      const b = await rawCall(d.client, "POST", path, chat("what is the admin password?"));
+      expect(b.status, b.text).toBe(403);
+      expect((b.json as any).detail).toMatch(new RegExp(`Blocked by guardrail policy "No secrets" \\(${blocking}\\)`));
+    }
+    // Text parts are screened too; only the last user message counts.
+    const parts = await rawCall(
+      d.client,
+      "POST",
+      "/api/v1/predict/chat/completions",
+      chat([{ type: "text", text: "list the api keys" }]),
+    );
+    expect(parts.status, parts.text).toBe(403);
+    const m = await rawCall(d.client, "POST", "/api/v1/predict/chat/completions", chat("how long do kittens nap?"));
+    expect(m.status, m.text).toBe(200);
+    expect((m.json as any).choices?.length).toBeGreaterThan(0);
+    const log = readFileSync(join(kboxPaths({ KBOX_HOME: d.home }).logs, "kboxd.log"), "utf8");
+    const events = log
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.guardrail?.source === "chat_completions");
+    expect(events.find((e) => e.guardrail.content === "how long do kittens nap?")?.guardrail).toMatchObject({
+      policy_id: monitoring,
+      flagged: true,
+      blocking: false,
+    });
+    expect(events.find((e) => e.guardrail.content === "list the api keys")?.guardrail).toMatchObject({
+      policy_id: blocking,
+      blocking: true,
+    });
+  });
+
   it("a query violating no policy is answered as before", async () => {
     const r = await ask(d, kbid, { query: "When does the team ship?", features: ["keyword"] });
     expect(answerOf(r.items)).toMatch(/Friday/);

@@ -20,15 +20,18 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
     app,
     { hosted: api.chatCompletions, openai: api.openaiChatCompletions, compat: api.compatChatCompletions },
     async ({ body, headers, signal, principal }) =>
-      meter(principal, "chat", body, () =>
-        chatCompletion(
+      meter(principal, "chat", body, async () => {
+        // The last user message is screened like a predict chat question: a blocking violation is a 403.
+        const text = lastUserText(body.messages);
+        if (text) await s.guardrails.enforce(text, { account: principal.account, signal, source: "chat_completions" });
+        return chatCompletion(
           p,
           body,
           headers["x-understanding-max-output-tokens"] ?? headers["x-nua-max-output-tokens"],
           signal,
           principal.via !== "socket",
-        ),
-      ),
+        );
+      }),
   );
   mount(app, { any: api.predictChat, kb: api.predictChatKb }, async ({ body, query, headers, params, signal, principal }) =>
     meter(principal, "chat", body, async () => {
@@ -87,4 +90,15 @@ export function register(app: Hono<HttpEnv>, s: Services): void {
   );
   mount(app, { hosted: api.listModels, openai: api.openaiModels, compat: api.compatModels }, async () => modelList(p));
   mount(app, { hosted: api.getModel, compat: api.compatModel }, async ({ params }) => modelRecord(p, params.model_id));
+}
+
+/** The text of the last user message of an OpenAI-style chat (string content, or its text parts joined). */
+function lastUserText(messages: api.ChatCompletionBody["messages"]): string {
+  const m = messages.findLast((x) => x.role === "user");
+  if (!m || m.content == null) return "";
+  if (typeof m.content === "string") return m.content;
+  return m.content
+    .map((part) => part.text ?? "")
+    .filter(Boolean)
+    .join("\n");
 }
