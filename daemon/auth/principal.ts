@@ -24,6 +24,8 @@ export interface Principal {
   securityGroups?: string[];
   /** An ephemeral token for a path: requests outside it are refused. */
   path?: string;
+  /** An ephemeral token for one retrieval-agent session: only that session's routes (…/session/{id}/…). */
+  agentSession?: string;
   /** A NUA key without `allow_kb_management`: only the understanding API. */
   nuaOnly?: boolean;
 }

@@ -49,6 +49,17 @@ function checkRole(def: RouteDef, p: Principal, kbid: string | undefined): void 
  * restrictions of keys and tokens, a knowledge box the path names by id, and the least role. Throws
  * 403 (or 404 for an unknown account).
  */
+/** A path under one session of an agent: `/api/v1/agent/{agent}[/workflow/{wf}]/session/{session}[/…]`. */
+function inSession(path: string, session: string): boolean {
+  const m = /^\/api\/v1\/agent\/[^/]+(?:\/workflow\/[^/]+)?\/session\/([^/]+)(?:\/|$)/.exec(path);
+  if (!m) return false;
+  try {
+    return decodeURIComponent(m[1]) === session;
+  } catch {
+    return false; // a malformed escape names no session
+  }
+}
+
 export function authorize(def: RouteDef, p: Principal, params: Record<string, string>, path: string, r: KbResolvers): void {
   if (def.scope === "public") return;
   if (p.nuaOnly && !NUA_PATHS.test(path))
@@ -57,6 +68,8 @@ export function authorize(def: RouteDef, p: Principal, params: Record<string, st
       "This NUA key serves the understanding API only: create one with allow_kb_management to manage knowledge boxes",
     );
   if (p.path !== undefined && !path.startsWith(p.path)) throw new KboxError(403, "This token is limited to another path");
+  if (p.agentSession !== undefined && !inSession(path, p.agentSession))
+    throw new KboxError(403, `This token is limited to the agent session ${p.agentSession}`);
   if (def.scope === "owner") {
     if (p.via !== "socket") throw forbidden();
     checkRole(def, p, undefined);

@@ -74,6 +74,7 @@ export class Credentials {
       credential: c.parent,
       ...(c.groups ? { securityGroups: c.groups } : {}),
       ...(c.path ? { path: c.path } : {}),
+      ...(c.agent_session ? { agentSession: c.agent_session } : {}),
     };
   }
 

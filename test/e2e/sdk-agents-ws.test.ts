@@ -192,6 +192,37 @@ describe("@nuclia/core RetrievalAgent over the WebSocket", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("a token minted for one session opens that session and nothing else of the agent", async () => {
+    const headers = { "x-nuclia-serviceaccount": `Bearer ${z.key}`, "content-type": "application/json" };
+    const base = `${z.url}/api/v1/agent/${agent.id}`;
+    const [mine, other] = await Promise.all(
+      ["scoped", "other"].map(async (slug) => {
+        const r = await fetch(`${base}/sessions`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ slug, name: slug, summary: "", data: "", format: "PLAIN" }),
+        });
+        expect(r.status).toBe(201);
+        return ((await r.json()) as { uuid: string }).uuid;
+      }),
+    );
+    const minted = await fetch(`${z.url}/api/v1/account/${z.account.id}/kb/${agent.id}/ephemeral_tokens`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ agent_session: mine }),
+    });
+    expect(minted.status).toBe(201);
+    const { token } = (await minted.json()) as { token: string };
+    const statusOf = async (path: string) => (await fetch(`${base}${path}?eph-token=${token}`)).status;
+    // Its own session's socket route answers (426: a plain GET, not an upgrade).
+    expect(await statusOf(`/session/${mine}/ws`)).toBe(426);
+    // Another session's socket (426 to the key: it exists) is refused to this token, as are other routes.
+    expect((await fetch(`${base}/session/${other}/ws`, { headers })).status).toBe(426);
+    expect(await statusOf(`/session/${other}/ws`)).toBe(403);
+    expect(await statusOf(`/session/${mine}x/ws`)).toBe(403);
+    expect(await statusOf("/sessions")).toBe(403);
+  });
+
   it("keeps a socket open for several questions with keep_open, stops on quit, and refuses an unknown cursor", async () => {
     const headers = { "x-nuclia-serviceaccount": `Bearer ${z.key}` };
     const base = `${z.url.replace("http", "ws")}/api/v1/agent/${agent.id}/session/kept/ws`;
