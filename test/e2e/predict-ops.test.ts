@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, rawJson, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { HashEmbedder } from "../helpers/hash-embedder.js";
 import { OpenAiStandIn } from "../helpers/openai-standin.js";
 
@@ -20,17 +20,7 @@ afterAll(async () => {
   await llm.stop();
 });
 
-const call = async (method: string, path: string, body?: unknown) => {
-  const res = await d.client.raw({
-    method,
-    path,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  let text = "";
-  for await (const c of res.body) text += c;
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-};
+const call = (method: string, path: string, body?: unknown) => rawJson(d.client, method, path, body);
 
 const doc =
   "The lighthouse was built in 1870 on the northern cape. Its keeper lit the lamp every evening at dusk. " +

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as predict from "../../src/api/predict.js";
-import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, rawJson, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { OpenAiStandIn } from "../helpers/openai-standin.js";
 
 // Predict Query: language, stop words, entities and rephrasing, computed locally.
@@ -103,17 +103,7 @@ describe("Predict Chat: rerank_context and citations", () => {
 });
 
 describe("learning configuration and models on the understanding API's paths", () => {
-  const raw = async (method: string, path: string, body?: unknown) => {
-    const res = await d.client.raw({
-      method,
-      path,
-      headers: body ? { "content-type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    let text = "";
-    for await (const c of res.body) text += c;
-    return { status: res.status, json: text ? JSON.parse(text) : undefined };
-  };
+  const raw = (method: string, path: string, body?: unknown) => rawJson(d.client, method, path, body);
 
   it("serves the schema variants, the box's configuration, its models, and adds a model to it", async () => {
     const { HashEmbedder } = await import("../helpers/hash-embedder.js");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as predict from "../../src/api/predict.js";
-import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { OFFLINE, rawJson, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { OpenAiStandIn } from "../helpers/openai-standin.js";
 
 // Predict Chat's tools/tool_choice: passed to an OpenAI-compatible model, its calls returned; the
@@ -81,16 +81,17 @@ describe("Predict Chat tools", () => {
       generative_model: "extractive",
       tools: [weather],
     };
-    const res = await d.client.raw({
-      method: "POST",
-      path: "/api/v1/predict/chat",
-      headers: { "content-type": "application/json", "x-synchronous": "true" },
-      body: JSON.stringify({ ...body, tool_choice: { type: "required" } }),
-    });
-    let text = "";
-    for await (const c of res.body) text += c;
+    const res = await rawJson(
+      d.client,
+      "POST",
+      "/api/v1/predict/chat",
+      { ...body, tool_choice: { type: "required" } },
+      {
+        "x-synchronous": "true",
+      },
+    );
     expect(res.status).toBe(400);
-    expect(JSON.parse(text).detail).toContain("cannot call tools");
+    expect(res.json.detail).toContain("cannot call tools");
     const r = (await d.client.call(predict.predictChat, {
       body: { ...body, tool_choice: { type: "auto" } },
       headers: { "x-synchronous": "true" },

@@ -32,6 +32,25 @@ export interface TestDaemon {
   stop: () => Promise<void>;
 }
 
+/** A request outside the generated routes (a JSON body, if any): its status and parsed JSON answer. */
+export async function rawJson(
+  client: KboxClient,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
+  const res = await client.raw({
+    method,
+    path,
+    headers: body ? { "content-type": "application/json", ...headers } : headers,
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let text = "";
+  for await (const c of res.body) text += c;
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
 /** Start the real daemon in this process on a temp KBOX_HOME; `stop()` drains it and removes the home. */
 export async function startTestDaemon(
   opts: Omit<DaemonOptions, "env"> & {
