@@ -1,11 +1,9 @@
 import { afterAll, expect, it } from "vitest";
-import * as find from "../../src/api/find.js";
 import * as kbs from "../../src/api/kbs.js";
-import * as resources from "../../src/api/resources.js";
 import * as tasks from "../../src/api/tasks.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { OFFLINE, removeHome, startTestDaemon, type TestDaemon, tempHome } from "../helpers/daemon.js";
-import { LABELER } from "../helpers/tasks.js";
+import { addText, FRESH, freshPets, poll, taskRecord } from "../helpers/tasks.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 // A kill between processing's commit and the journal write cannot be timed from a test: the gap is
@@ -18,39 +16,8 @@ afterAll(async () => {
   removeHome(home);
 });
 
-const FRESH = { ...LABELER, operations: [{ label: { ...LABELER.operations[0].label, ident: "fresh" } }] };
 const start = () => startTestDaemon({ home, keepHome: true, env: OFFLINE });
-const record = async (client: KboxClient, kbid: string, id: string) => {
-  const r = await client.call(tasks.inspectTask, { params: { kb_uuid: kbid, task_id: id } });
-  return (r.config ?? r.request)?.progress;
-};
-const add = async (client: KboxClient, kbid: string, slug: string, text: string) =>
-  (
-    await client.call(resources.createResource, {
-      params: { kbid },
-      body: { slug, texts: { body: { body: text, format: "PLAIN" } } } as never,
-    })
-  ).uuid;
-async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const labelled = async (client: KboxClient, kbid: string) => {
-  const f = await client.call(find.find, {
-    params: { kbid },
-    body: {
-      query: "kitten",
-      top_k: 50,
-      features: ["keyword"],
-      filter_expression: { paragraph: { prop: "label", labelset: "fresh", label: "pets" } },
-    } as never,
-  });
-  return Object.keys(f.resources).sort();
-};
+const record = async (client: KboxClient, kbid: string, id: string) => (await taskRecord(client, kbid, id))?.progress;
 /** Processing commits resources but the tasks are never told: what a kill inside the gap leaves. */
 const dropHandOvers = (t: TestDaemon) => {
   t.daemon.services.tasks.processed = async () => undefined;
@@ -63,22 +30,23 @@ it("a processed resource with no hand-over journalled gets the NEW task after a 
     params: { kb_uuid: kbid },
     body: { name: "labeler", apply: "NEW", parameters: FRESH },
   });
-  const a = await add(d.client, kbid, "a", "A kitten naps by the window.");
+  const a = await addText(d.client, kbid, "a", "A kitten naps by the window.");
   const client = d.client;
   expect(
     await poll(
       () => record(client, kbid, task.id),
       (p) => p?.new_data === 1 && p.new_pending === 0,
+      30_000,
     ),
   ).toMatchObject({ new_data: 1 });
 
   dropHandOvers(d);
-  const b = await add(d.client, kbid, "b", "Another kitten naps on the desk.");
+  const b = await addText(d.client, kbid, "b", "Another kitten naps on the desk.");
   await waitIdle(d.client, kbid);
   await new Promise((r) => setTimeout(r, 300));
   // The gap: b is processed, but neither journalled nor run on.
   expect(await record(d.client, kbid, task.id)).toMatchObject({ new_data: 1, new_pending: 0 });
-  expect(await labelled(d.client, kbid)).toEqual([a]);
+  expect(await freshPets(d.client, kbid)).toEqual([a]);
   await d.stop();
 
   d = await start();
@@ -87,9 +55,10 @@ it("a processed resource with no hand-over journalled gets the NEW task after a 
     await poll(
       () => record(c2, kbid, task.id),
       (p) => p?.new_data === 2 && p.new_pending === 0,
+      30_000,
     ),
   ).toMatchObject({ new_data: 2, new_pending: 0 });
-  expect(await labelled(d.client, kbid)).toEqual([a, b].sort());
+  expect(await freshPets(d.client, kbid)).toEqual([a, b].sort());
   // Nothing else is handed over: a ran before the restart and is not run again.
   await new Promise((r) => setTimeout(r, 500));
   expect(await record(d.client, kbid, task.id)).toMatchObject({ new_data: 2, new_pending: 0 });
@@ -98,7 +67,7 @@ it("a processed resource with no hand-over journalled gets the NEW task after a 
   const enable = (client: KboxClient, enabled: boolean) =>
     client.call(tasks.enableTask, { params: { kb_uuid: kbid, task_id: task.id }, body: { enabled } });
   await enable(d.client, false);
-  await add(d.client, kbid, "c", "A third kitten, while the task is off.");
+  await addText(d.client, kbid, "c", "A third kitten, while the task is off.");
   await waitIdle(d.client, kbid);
   await enable(d.client, true);
   await d.stop();
@@ -107,25 +76,26 @@ it("a processed resource with no hand-over journalled gets the NEW task after a 
   d = await start();
   await new Promise((r) => setTimeout(r, 800));
   expect(await record(d.client, kbid, task.id)).toMatchObject({ new_data: 2, new_pending: 0 });
-  expect(await labelled(d.client, kbid)).toEqual([a, b].sort());
+  expect(await freshPets(d.client, kbid)).toEqual([a, b].sort());
 
   // A cleanup removes the labels (d's too, handed over live); what was processed before it is not
   // handed over again at the next start.
-  await add(d.client, kbid, "d", "A fourth kitten, with the task on.");
+  await addText(d.client, kbid, "d", "A fourth kitten, with the task on.");
   const c3 = d.client;
   expect(
     await poll(
       () => record(c3, kbid, task.id),
       (p) => p?.new_data === 3 && p.new_pending === 0,
+      30_000,
     ),
   ).toMatchObject({
     new_data: 3,
   });
   await d.client.call(tasks.cleanupTask, { params: { kb_uuid: kbid, task_id: task.id } });
-  expect(await labelled(d.client, kbid)).toEqual([]);
+  expect(await freshPets(d.client, kbid)).toEqual([]);
   await d.stop();
   d = await start();
   await new Promise((r) => setTimeout(r, 800));
   expect(await record(d.client, kbid, task.id)).toMatchObject({ new_data: 3, new_pending: 0 });
-  expect(await labelled(d.client, kbid)).toEqual([]);
+  expect(await freshPets(d.client, kbid)).toEqual([]);
 });
