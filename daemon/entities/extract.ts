@@ -1,9 +1,9 @@
 /**
  * Named entities of a text, found locally: people, places, organisations, dates and numbers by the
- * `compromise` NLP library (English), and every entity of the user's entities groups (with its
+ * tagger (tagger.ts: English, over the `compromise` library's lexicon), and every entity of the user's entities groups (with its
  * synonyms, `represents`) matched as whole words in any language.
  */
-import nlp from "compromise";
+import { type Tagged, tag } from "./tagger.js";
 
 /** A span of text: offsets in UTF-16 code units, `end` exclusive. */
 export interface Span {
@@ -51,29 +51,6 @@ interface Hit {
   label: string;
   text: string;
   span: Span;
-}
-
-type Offset = { offset?: { start: number; length: number } };
-// A trailing full stop, comma... belongs to the sentence, not the entity.
-const TRAIL = /[\s.,;:!?)"'\]]+$/u;
-const LEAD = /^[\s("'[]+/u;
-
-/** The spans of a compromise view, trimmed of surrounding punctuation, as hits of one label. */
-function hitsOf(view: { json: (o: object) => unknown }, label: string, text: string): Hit[] {
-  const out: Hit[] = [];
-  for (const m of view.json({ offset: true, terms: false, text: false }) as Offset[]) {
-    if (!m.offset) continue;
-    let start = m.offset.start;
-    let end = start + m.offset.length;
-    const raw = text.slice(start, end);
-    const lead = LEAD.exec(raw)?.[0].length ?? 0;
-    const trail = TRAIL.exec(raw)?.[0].length ?? 0;
-    start += lead;
-    end -= trail;
-    if (end <= start) continue;
-    out.push({ label, text: text.slice(start, end), span: { start, end } });
-  }
-  return out;
 }
 
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
@@ -136,21 +113,21 @@ export function analyse(text: string, groups: EntityGroupDef[] = [], opts: Extra
   const relations: FoundRelation[] = [];
   const lang = opts.language?.toLowerCase();
   if (opts.nlp !== false && (!lang || lang === "en") && /\p{L}/u.test(text)) {
-    // Plain tag matches: the library's people()/places()/verbs()/sentences() views cost 10–50 times more.
-    const doc = nlp(text);
-    const named = [
-      ...hitsOf(doc.match("#Person+"), NLP_LABELS.people, text),
-      ...hitsOf(doc.match("#Place+"), NLP_LABELS.places, text),
-      ...hitsOf(doc.match("#Organization+"), NLP_LABELS.organizations, text),
+    const tagged = tag(text);
+    const of = (label: Tagged["label"], as: string): Hit[] =>
+      tagged
+        .filter((t) => t.label === label)
+        .map((t) => ({ label: as, text: text.slice(t.start, t.end), span: { start: t.start, end: t.end } }));
+    const found = [
+      ...of("PERSON", NLP_LABELS.people),
+      ...of("LOC", NLP_LABELS.places),
+      ...of("ORG", NLP_LABELS.organizations),
+      ...of("DATE", NLP_LABELS.dates),
+      ...of("NUMBER", NLP_LABELS.numbers),
     ];
-    const dates = hitsOf(doc.match("#Date+"), NLP_LABELS.dates, text);
-    // A number inside a date ("March 3, 1921") is part of the date.
-    const numbers = hitsOf(doc.match("#Value+"), NLP_LABELS.numbers, text).filter(
-      (n) => !dates.some((d) => overlaps(d.span, n.span)),
-    );
-    // A group's entity wins over the library's reading of the same words.
-    hits.push(...[...named, ...dates, ...numbers].filter((h) => !hits.some((g) => overlaps(g.span, h.span))));
-    const verbs = hitsOf(doc.match("#Verb+"), "VERB", text);
+    // A group's entity wins over the tagger's reading of the same words.
+    hits.push(...found.filter((h) => !hits.some((g) => overlaps(g.span, h.span))));
+    const verbs = of("VERB", "VERB");
     const sentences = sentencesOf(text);
     relations.push(...sentenceRelations(hits, verbs, sentences));
   }

@@ -1,0 +1,112 @@
+/**
+ * The word lists the entity tagger reads (tagger.ts): the lexicon of the `compromise` NLP library
+ * (about 25,000 English words with their tags: first names, places, organisations, months, verbs...),
+ * its organisation and place head words, reduced once, on first use, to a bit mask per word.
+ */
+import nlp from "compromise";
+
+/** What a word can be, as bits of its lexicon entry. */
+export const W = {
+  FIRST: 1 << 0,
+  LAST: 1 << 1,
+  PERSON: 1 << 2,
+  PLACE: 1 << 3,
+  ORG: 1 << 4,
+  MONTH: 1 << 5,
+  WEEKDAY: 1 << 6,
+  DATE: 1 << 7,
+  NUMWORD: 1 << 8,
+  MULTIPLE: 1 << 9,
+  VERB: 1 << 10,
+  /** Any other part of speech: a capitalised word that is one of these starts a sentence, it names nothing. */
+  COMMON: 1 << 11,
+  ORG_HEAD: 1 << 12,
+  PLACE_HEAD: 1 << 13,
+  HONORIFIC: 1 << 14,
+  ORDINAL: 1 << 15,
+  /** Function words (the, of, she, who, not...): never part of a name. */
+  FUNC: 1 << 16,
+} as const;
+
+export interface Lexicon {
+  /** Bits by lower-case word (single words). */
+  words: Map<string, number>;
+  /** Bits of multi-word names (`new york`, `bank of america`), by their words joined with one space. */
+  multi: Map<string, number>;
+  /** The most words a multi-word entry has. */
+  maxWords: number;
+}
+
+/** The library's tags, by the bit they set (a tag's parents count: City is a Place). */
+const TAGS: [string, number][] = [
+  ["FirstName", W.FIRST],
+  ["LastName", W.LAST],
+  ["Person", W.PERSON],
+  ["Place", W.PLACE],
+  ["Organization", W.ORG],
+  ["Month", W.MONTH],
+  ["WeekDay", W.WEEKDAY],
+  ["Date", W.DATE],
+  ["Ordinal", W.ORDINAL],
+  ["TextValue", W.NUMWORD],
+  ["Cardinal", W.NUMWORD],
+  ["Multiple", W.MULTIPLE],
+  ["Verb", W.VERB],
+  ["Determiner", W.FUNC],
+  ["Preposition", W.FUNC],
+  ["Conjunction", W.FUNC],
+  ["Pronoun", W.FUNC],
+  ["QuestionWord", W.FUNC],
+  ["Possessive", W.FUNC],
+  ["Negative", W.FUNC],
+  ["Adverb", W.FUNC],
+  ["Copula", W.FUNC],
+  ["Modal", W.FUNC],
+];
+
+/** Titles before a name (`Dr. Ada Smith`); the library's own list holds many other abbreviations. */
+const HONORIFICS = "mr mrs ms miss mx dr prof sir dame lord lady rev fr sen gov gen capt lt sgt col maj president judge"
+  .split(" ")
+  .map((w) => [w, W.HONORIFIC] as const);
+
+/** Month names the lexicon leaves out because they are also common words. */
+const AMBIGUOUS_MONTHS = ["march", "may"];
+
+let cached: Lexicon | undefined;
+
+export function lexicon(): Lexicon {
+  if (cached) return cached;
+  const model = (
+    nlp as unknown as {
+      model(): {
+        one: { lexicon: Record<string, string | string[]>; tagSet: Record<string, { parents?: string[] }> };
+        two: { orgWords: Record<string, unknown>; placeWords: Record<string, unknown> };
+      };
+    }
+  ).model();
+  const tagSet = model.one.tagSet;
+  const bitsOfTag = new Map<string, number>();
+  for (const [tag, def] of Object.entries(tagSet)) {
+    let bits = 0;
+    for (const p of [tag, ...(def.parents ?? [])]) for (const [name, bit] of TAGS) if (p === name) bits |= bit;
+    bitsOfTag.set(tag, bits || W.COMMON);
+  }
+  const words = new Map<string, number>();
+  const multi = new Map<string, number>();
+  let maxWords = 1;
+  for (const [word, tags] of Object.entries(model.one.lexicon)) {
+    let bits = 0;
+    for (const t of Array.isArray(tags) ? tags : [tags]) bits |= bitsOfTag.get(t) ?? W.COMMON;
+    if (word.includes(" ")) {
+      multi.set(word, (multi.get(word) ?? 0) | bits);
+      maxWords = Math.max(maxWords, word.split(" ").length);
+    } else words.set(word, (words.get(word) ?? 0) | bits);
+  }
+  const add = (w: string, bit: number) => words.set(w, (words.get(w) ?? 0) | bit);
+  for (const w of Object.keys(model.two.orgWords)) add(w, W.ORG_HEAD);
+  for (const w of Object.keys(model.two.placeWords)) add(w, W.PLACE_HEAD);
+  for (const [w, bit] of HONORIFICS) add(w, bit);
+  for (const w of AMBIGUOUS_MONTHS) add(w, W.MONTH);
+  cached = { words, multi, maxWords: Math.min(maxWords, 4) };
+  return cached;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { tag } from "../../../daemon/entities/tagger.js";
+
+/** The tagger's spans as `LABEL:text`, verbs left out. */
+const named = (text: string) =>
+  tag(text)
+    .filter((t) => t.label !== "VERB")
+    .map((t) => `${t.label}:${text.slice(t.start, t.end)}`);
+
+describe("the entity tagger", () => {
+  it("reads names by their first word, head word or a known place, titles left out of the name", () => {
+    expect(named("The University of Warsaw hired Dr. Anna Kowalska in 2019.")).toEqual([
+      "ORG:University of Warsaw",
+      "PERSON:Anna Kowalska",
+      "DATE:2019",
+    ]);
+    expect(named("The Mississippi River floods every spring near St. Louis.")).toEqual([
+      "LOC:Mississippi River",
+      "LOC:St. Louis",
+    ]);
+    expect(named("Microsoft and Google opened offices in New York, not in Dublin.")).toEqual([
+      "ORG:Microsoft",
+      "ORG:Google",
+      "LOC:New York",
+      "LOC:Dublin",
+    ]);
+    expect(named("Einstein's letter reached Ludwig van Beethoven Street.")).toContain("LOC:Ludwig van Beethoven Street");
+  });
+
+  it("takes dates with their day and year, weekdays, years after a preposition, numbers with their multiples", () => {
+    expect(named("On Monday, 3 March 1921, sales grew 12% to 3.4 million dollars; twenty one came in 1990.")).toEqual([
+      "DATE:Monday",
+      "DATE:3 March 1921",
+      "NUMBER:12%",
+      "NUMBER:3.4 million",
+      "NUMBER:twenty one",
+      "DATE:1990",
+    ]);
+    // "may" and "march" are months only as names next to a day or year.
+    expect(named("We may march on.")).toEqual([]);
+    expect(named("It opened May 4 and closed 2024-01-31.")).toEqual(["DATE:May 4", "DATE:2024-01-31"]);
+  });
+
+  it("names nothing from a capitalised common word opening a sentence, headings in capitals or unknown words", () => {
+    expect(named("Compilers are programs. Alterations of the architecture matter.")).toEqual([]);
+    expect(named("DATA SOURCES Medline and EXPERIMENTAL DESIGN notes by Acme.")).toEqual([]);
+    // A known organisation in capitals still is one.
+    expect(named("The FDA approved it.")).toEqual(["ORG:FDA"]);
+  });
+
+  it("reads the verbs between names, a possessive left out of the name", () => {
+    const text = "Marie Curie's friend Albert Einstein visited Warsaw.";
+    expect(tag(text).map((t) => `${t.label}:${text.slice(t.start, t.end)}`)).toEqual([
+      "PERSON:Marie Curie",
+      "PERSON:Albert Einstein",
+      "VERB:visited",
+      "LOC:Warsaw",
+    ]);
+  });
+});
