@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
-import type { FileField } from "../../src/api/fields.js";
+import type { FileField, TextField } from "../../src/api/fields.js";
 import type { FieldDoc } from "../store/index.js";
 import { type BlobPaths, type FieldOutcome, finishField, type ProcessOptions, prepareField } from "./process-field.js";
 
@@ -18,6 +18,10 @@ function plainFile(doc: FieldDoc): boolean {
   const size = (f as { size?: number }).size;
   return PLAIN_EXT.has(extname(f.filename ?? "").toLowerCase()) && (size === undefined || size <= IN_PROCESS_MAX_BYTES);
 }
+
+/** A text field small enough to parse here (its body is already in memory). */
+const smallText = (doc: FieldDoc) =>
+  doc.type === "text" && ((doc.value as TextField | undefined)?.body?.length ?? 0) <= IN_PROCESS_MAX_BYTES;
 
 /** A blob's bytes, up to just past the in-process limit (a bigger one goes to a worker unread). */
 async function readBlob(blobs: BlobPaths, key: string): Promise<Buffer | undefined> {
@@ -40,14 +44,14 @@ function plainBytes(buf: Buffer): boolean {
 }
 
 /**
- * Extraction by where it is cheapest: a title or summary (`generic` fields) and small Markdown, text and
- * HTML files are extracted and split here, on the daemon's thread (a worker round trip costs more than
+ * Extraction by where it is cheapest: a title or summary (`generic` fields), small text fields and small
+ * Markdown, text and HTML files are extracted and split here, on the daemon's thread (a worker round trip costs more than
  * parsing them); everything else, and any file whose bytes are not the plain text its name says, goes
  * to the worker processes through `worker`, isolated from the daemon.
  */
 export function inProcessExtract(worker: Extract): Extract {
   return async (doc, blobs, signal, opts) => {
-    if (doc.type === "generic") return finishField(doc, await prepareField(doc, blobs, signal, opts));
+    if (doc.type === "generic" || smallText(doc)) return finishField(doc, await prepareField(doc, blobs, signal, opts));
     if (!plainFile(doc)) return worker(doc, blobs, signal, opts);
     // Read once, here (a packed blob has no file of its own): extraction parses these bytes.
     const bytes = await readBlob(blobs, doc.blob as string);

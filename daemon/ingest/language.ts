@@ -32,6 +32,9 @@ export function loadLanguageDetector(): Promise<void> {
   return loading;
 }
 
+/** True once the detector is loaded here (never in a worker that defers detection). */
+export const detectorReady = (): boolean => eld !== null;
+
 // Enough text to be reliable, little enough to stay cheap on big documents.
 const SAMPLE_CHARS = 1000;
 const SAMPLES = 4;

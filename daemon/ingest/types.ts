@@ -34,6 +34,8 @@ export interface Extracted {
     page_count?: number;
     [k: string]: unknown;
   };
+  /** Languages were detected already (on the daemon's thread; workers leave it to the daemon: finishField). */
+  languagesDetected?: boolean;
   /** Conversation fields: one Extracted per message ident (the split). */
   splits?: Record<string, Extracted>;
 }

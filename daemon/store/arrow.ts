@@ -5,3 +5,59 @@ import { createRequire } from "node:module";
  * build; classes from the ESM build are different classes, so all Arrow values come from here.
  */
 export const arrow: typeof import("apache-arrow") = createRequire(import.meta.url)("apache-arrow");
+
+type ArrowSchema = InstanceType<typeof arrow.Schema>;
+type ArrowTable = InstanceType<typeof arrow.Table>;
+
+/**
+ * An Arrow table of `rows` in `schema`, built column by column (one builder per column). LanceDB's
+ * `makeArrowTable` walks every key of every row and transposes them first, which cost as much again
+ * as building the columns: most of the daemon's time writing a batch of small paragraphs.
+ */
+export function tableOf(schema: ArrowSchema, rows: Record<string, unknown>[]): ArrowTable {
+  const children = schema.fields.map((f) => {
+    if (arrow.DataType.isFixedSizeList(f.type)) return fixedSizeList(f.type, rows, f.name);
+    const b = arrow.makeBuilder({ type: f.type, nullValues: f.nullable ? [null, undefined] : [] });
+    // A required column takes its type's empty value for a missing one, as makeArrowTable does.
+    const empty = f.nullable ? null : emptyOf(f.type);
+    for (const r of rows) b.append(r[f.name] ?? empty);
+    return b.finish().flush();
+  });
+  const data = arrow.makeData({ type: new arrow.Struct(schema.fields), length: rows.length, nullCount: 0, children });
+  return new arrow.Table(schema, [new arrow.RecordBatch(schema, data)]);
+}
+
+function emptyOf(type: InstanceType<typeof arrow.DataType>): unknown {
+  if (arrow.DataType.isUtf8(type)) return "";
+  if (arrow.DataType.isBool(type)) return false;
+  if (arrow.DataType.isList(type)) return [];
+  if (arrow.DataType.isInt(type)) return (type as InstanceType<typeof arrow.Int>).bitWidth === 64 ? 0n : 0;
+  if (arrow.DataType.isFloat(type)) return 0;
+  return null;
+}
+
+/**
+ * A fixed-size list column (vectors) with its nulls: the builder leaves a null's slots out of the
+ * child values, which must hold `size` of them per row, so LanceDB would read the rows after it shifted.
+ */
+function fixedSizeList(type: InstanceType<typeof arrow.FixedSizeList>, rows: Record<string, unknown>[], name: string) {
+  const size = type.listSize;
+  const values = new Float32Array(rows.length * size);
+  const valid = new Uint8Array(Math.ceil(rows.length / 8));
+  let nulls = 0;
+  rows.forEach((r, i) => {
+    const v = r[name] as ArrayLike<number> | null | undefined;
+    if (v == null) {
+      nulls++;
+      return;
+    }
+    valid[i >> 3] |= 1 << (i & 7);
+    for (let k = 0; k < size; k++) values[i * size + k] = v[k] ?? 0;
+  });
+  const child = arrow.makeData({
+    type: type.children[0].type as InstanceType<typeof arrow.Float32>,
+    length: values.length,
+    data: values,
+  });
+  return arrow.makeData({ type, length: rows.length, nullCount: nulls, nullBitmap: nulls ? valid : undefined, child });
+}

@@ -1,4 +1,4 @@
-import { arrow } from "./arrow.js";
+import { arrow, tableOf } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { Settler, VERSION_RETENTION_MS } from "./settle.js";
@@ -156,7 +156,12 @@ class DocWriter<T> {
       puts = new Map();
       if (typeof this.seq === "function") this.seq = await this.seq();
       const first = this.clock ? Math.max(this.seq + 1, Date.now() * 1000) : this.seq + 1;
-      await this.table.add(all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) })));
+      await this.table.add(
+        tableOf(
+          SCHEMA,
+          all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) })),
+        ),
+      );
       this.seq = first + all.length - 1;
       const over = all.filter((p) => !this.presence.absent(p.id, p.group)).map((p) => p.id);
       for (const p of all) this.presence.stored(p.id, p.group);

@@ -1,7 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
-import { makeArrowTable } from "@lancedb/lancedb";
 import { analysisLanguage, keywordTerms } from "../text/analyzer.js";
-import { arrow } from "./arrow.js";
+import { arrow, tableOf } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { ReplaceJournal } from "./paragraph-journal.js";
@@ -487,9 +486,9 @@ export class ParagraphStore {
     return this.exclusive(async (t) => {
       this.schema ??= t.schema();
       await t.add(
-        makeArrowTable(
+        tableOf(
+          await this.schema,
           rows.map((r) => this.toArrowRow(r)),
-          { schema: await this.schema },
         ),
       );
     });
@@ -537,7 +536,7 @@ export class ParagraphStore {
         return;
       }
       this.schema ??= this.writer.schema();
-      const data = makeArrowTable(rows, { schema: await this.schema });
+      const data = tableOf(await this.schema, rows);
       if (stale) {
         // The journal's scope covers the first writes too, so that replaying it never adds them twice.
         await this.journal.write(whereOf(reps) as string, data);

@@ -3,7 +3,7 @@
  * breaks, metadata with language) for `splitParagraphs`; failures are `ExtractionError`s.
  */
 import type { LinkField, Message, TextFormat } from "../../../src/api/fields.js";
-import { detectLanguage, loadLanguageDetector } from "../language.js";
+import { detectLanguage, detectorReady, loadLanguageDetector } from "../language.js";
 import type { Extracted } from "../types.js";
 import { TextBuilder } from "./builder.js";
 import { asExtractionError } from "./errors.js";
@@ -16,7 +16,9 @@ export type { FetchImpl, LinkOptions } from "./link.js";
 
 /** Sets metadata.language/languages: a caller-given language wins, then a declared one, then detection. */
 function withLanguage(ex: Extracted, given?: string | null): Extracted {
+  if (ex.languagesDetected) return ex;
   const detected = detectLanguage(ex.text);
+  if (detectorReady()) ex.languagesDetected = true;
   const declared = given || ex.metadata.language;
   const language = declared || detected.language;
   const languages = [...new Set([...(language ? [language] : []), ...detected.languages])];
