@@ -19,9 +19,10 @@ export function markdownToText(md: string): Extracted {
  */
 export function markdownDocument(md: string): Extracted {
   const { body, title: fmTitle } = frontMatter(md.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
-  const { rest, heading } = leadingHeading(body, fmTitle);
-  const html = marked.parse(rest, { async: false, gfm: true }) as string;
-  const ex = extractHtml(html);
+  // Lexed once: the title heading is found among the tokens and the rest rendered from them.
+  const tokens = new Lexer({ gfm: true }).lex(body);
+  const heading = leadingHeading(tokens, fmTitle);
+  const ex = extractHtml(marked.parser(tokens, { gfm: true }));
   const title = fmTitle ?? heading;
   ex.metadata = { mime_type: "text/markdown", ...(title ? { title } : {}) };
   return ex;
@@ -40,25 +41,23 @@ function frontMatter(md: string): { body: string; title?: string } {
 
 /**
  * The heading that opens the document (only blank lines or HTML before it), else its first level-1
- * heading, cut from the text. With a front-matter title, only a heading repeating that title is cut.
+ * heading, taken out of the tokens. With a front-matter title, only a heading repeating that title is taken.
  */
-function leadingHeading(md: string, fmTitle: string | undefined): { rest: string; heading?: string } {
-  let offset = 0;
+function leadingHeading(tokens: ReturnType<Lexer["lex"]>, fmTitle: string | undefined): string | undefined {
   let leading = true;
-  for (const tok of new Lexer({ gfm: true }).lex(md)) {
-    const at = md.indexOf(tok.raw, offset);
-    if (at === -1) continue;
-    offset = at + tok.raw.length;
+  for (const [i, tok] of tokens.entries()) {
     if (tok.type === "space" || tok.type === "html") continue;
     if (tok.type === "heading" && (leading || tok.depth === 1)) {
       const heading = headingText(tok.text);
-      if (heading && (fmTitle === undefined || heading === fmTitle))
-        return { rest: md.slice(0, at) + md.slice(at + tok.raw.length), heading };
-      if (fmTitle === undefined) return { rest: md };
+      if (heading && (fmTitle === undefined || heading === fmTitle)) {
+        tokens.splice(i, 1);
+        return heading;
+      }
+      if (fmTitle === undefined) return undefined;
     }
     leading = false;
   }
-  return { rest: md };
+  return undefined;
 }
 
 /** A heading's inline Markdown as plain text. */
