@@ -69,6 +69,7 @@ export class ProcessingQueue implements ProcessingSink {
   private spaceWaiters: (() => void)[] = [];
   private reconcileTimer: NodeJS.Timeout | undefined;
   private stopping = false;
+  private pumpScheduled = false;
   readonly concurrency: number;
   readonly highWater: number;
   private readonly pool: ExtractPool;
@@ -220,7 +221,21 @@ export class ProcessingQueue implements ProcessingSink {
     for (const f of fieldKeys) item.fields.add(f);
     this.retries.cancel(kbid, rid, item.fields); // run now: a scheduled retry of these fields is moot
     this.touched.add(kbid);
-    this.pump();
+    this.schedulePump();
+  }
+
+  /**
+   * Start batches on the next turn of the event loop, not at the first enqueue: a burst of enqueues
+   * (a sync chunk, a batch of creates) then forms full batches instead of a first batch of one
+   * resource that holds a batch slot through its commits.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   /** Queue every resource of a KB with PENDING fields (or a PENDING aggregate) not already queued. */
