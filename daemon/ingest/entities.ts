@@ -6,7 +6,7 @@
  */
 
 import { FIELD_LETTER } from "../../src/api/common.js";
-import { type EntityMetadata, type FieldEntities, fieldEntities, type Relation } from "../entities/index.js";
+import { type EntityGroupDef, type EntityMetadata, type FieldEntities, fieldEntities, type Relation } from "../entities/index.js";
 import { entityGroupsOf } from "../kbs/entities.js";
 import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
 import { paragraphId } from "../store/index.js";
@@ -22,7 +22,29 @@ function merge(target: unknown, add: EntityMetadata & { relations?: Relation[] }
 
 /**
  * Read the entities of a processed field: fills the outcome's extracted metadata and relations, and
- * adds the entity facets to the field's rows (called once, between building and embedding the rows).
+ * sets `outcome.facets` (the `/e/{label}/{text}` facets by paragraph id). Pure: runs on the field
+ * thread (field-threads.ts) or on the daemon's.
+ */
+export function findEntities(rid: string, doc: FieldDoc, outcome: FieldOutcome, groups: EntityGroupDef[]): void {
+  const key = `${FIELD_LETTER[doc.type]}/${doc.id}` as const;
+  let found: FieldEntities;
+  try {
+    found = fieldEntities(outcome.units, groups, rid, (split, start, end) => paragraphId(rid, key, split, start, end));
+  } catch {
+    return; // entities are an extra: text the tagger cannot read leaves the field without them
+  }
+  const meta = (outcome.extracted?.metadata ?? {}) as { metadata?: unknown; split_metadata?: Record<string, unknown> };
+  // FieldMetadata.relations: the relations found in the field, beside the resource's copy.
+  merge(meta.metadata, { ...found.metadata, relations: found.relations });
+  for (const [split, m] of Object.entries(found.split_metadata)) merge(meta.split_metadata?.[split], m);
+  outcome.relations = found.relations;
+  outcome.facets = Object.fromEntries(found.facets);
+  outcome.entityCost = { paragraphs: found.paragraphs, ms: found.ms };
+}
+
+/**
+ * The entities of a processed field on its rows: read them first unless the field thread did
+ * (`outcome.facets`), then add the entity facets to the rows (between building and embedding them).
  */
 export async function annotateEntities(
   store: KbStore,
@@ -31,26 +53,17 @@ export async function annotateEntities(
   outcome: FieldOutcome,
   rows: ParagraphRow[],
 ): Promise<void> {
-  const key = `${FIELD_LETTER[doc.type]}/${doc.id}` as const;
-  let found: FieldEntities;
-  try {
-    found = fieldEntities(outcome.units, await entityGroupsOf(store), res.id, (split, start, end) =>
-      paragraphId(res.id, key, split, start, end),
-    );
-  } catch {
-    return; // entities are an extra: text the library cannot read leaves the field without them
+  if (!outcome.facets) findEntities(res.id, doc, outcome, await entityGroupsOf(store));
+  if (outcome.entityCost) {
+    entityCost.paragraphs += outcome.entityCost.paragraphs;
+    entityCost.ms += outcome.entityCost.ms;
+    delete outcome.entityCost;
   }
-  entityCost.paragraphs += found.paragraphs;
-  entityCost.ms += found.ms;
   for (const row of rows) {
-    const facets = found.facets.get(row.id);
+    const facets = outcome.facets?.[row.id];
     if (facets) row.facets = [...row.facets, ...facets];
   }
-  const meta = (outcome.extracted?.metadata ?? {}) as { metadata?: unknown; split_metadata?: Record<string, unknown> };
-  // FieldMetadata.relations: the relations found in the field, beside the resource's copy.
-  merge(meta.metadata, { ...found.metadata, relations: found.relations });
-  for (const [split, m] of Object.entries(found.split_metadata)) merge(meta.split_metadata?.[split], m);
-  outcome.relations = found.relations;
+  delete outcome.facets;
 }
 
 /** Keep the relations of the fields just processed on the resource record, and drop those of removed fields. */

@@ -6,7 +6,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { FieldDoc } from "../store/index.js";
 import { ExtractionError } from "./extract/errors.js";
 import type { ExtractJob, ExtractReply } from "./extract-worker.js";
-import { type BlobPaths, type FieldOutcome, failedOutcome, finishField, type ProcessOptions } from "./process-field.js";
+import {
+  type BlobPaths,
+  type FieldOutcome,
+  failedOutcome,
+  finishField,
+  type PreparedField,
+  type ProcessOptions,
+} from "./process-field.js";
 
 /** Sizing of the extraction pool. */
 export interface ExtractPoolOptions {
@@ -27,6 +34,8 @@ export interface ExtractPoolOptions {
 
 interface Job {
   msg: ExtractJob;
+  /** Turns what the worker prepared into the field's outcome (languages, entities). */
+  finish: (prepared: PreparedField) => Promise<FieldOutcome>;
   resolve: (o: FieldOutcome) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
@@ -79,13 +88,22 @@ export class ExtractPool {
     this.slots = Array.from({ length: this.size }, () => undefined);
   }
 
-  /** Extract and split one field in a worker; resolves with its outcome (ERROR outcomes included). */
-  run(doc: FieldDoc, blobs: BlobPaths, signal?: AbortSignal, opts?: ProcessOptions): Promise<FieldOutcome> {
+  /**
+   * Extract and split one field in a worker; resolves with its outcome (ERROR outcomes included),
+   * finished by `finish` (default: languages detected on this thread).
+   */
+  run(
+    doc: FieldDoc,
+    blobs: BlobPaths,
+    signal?: AbortSignal,
+    opts?: ProcessOptions,
+    finish: (prepared: PreparedField) => Promise<FieldOutcome> = (prepared) => finishField(doc, prepared),
+  ): Promise<FieldOutcome> {
     if (this.closed) return Promise.reject(new Error("the extraction pool is closed"));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const msg: ExtractJob = { id: this.nextId++, doc, blob: doc.blob ? blobs.path(doc.blob) : undefined, opts };
     return new Promise((resolve, reject) => {
-      this.waiting.push({ msg, resolve, reject, signal });
+      this.waiting.push({ msg, finish, resolve, reject, signal });
       this.dispatch();
     });
   }
@@ -135,7 +153,7 @@ export class ExtractPool {
     worker.on("message", (reply: ExtractReply) => {
       const job = this.finish(slot);
       if (!job) return;
-      if ("prepared" in reply) finishField(job.msg.doc, reply.prepared).then(job.resolve, job.reject);
+      if ("prepared" in reply) job.finish(reply.prepared).then(job.resolve, job.reject);
       else job.reject(reply.aborted ? (job.signal?.reason ?? new Error(reply.error)) : new Error(reply.error));
       slot.rss = reply.rss;
       if (++slot.done >= this.jobsPerWorker || reply.rss > this.recycleBytes) void this.retire(i, slot);

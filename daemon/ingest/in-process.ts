@@ -43,19 +43,25 @@ function plainBytes(buf: Buffer): boolean {
   }
 }
 
+/** Where a small plain field is analysed: the field threads (field-threads.ts), else the daemon's thread. */
+export type Analyse = (doc: FieldDoc, opts?: ProcessOptions) => Promise<FieldOutcome>;
+
 /**
- * Extraction by where it is cheapest: a title or summary (`generic` fields), small text fields and small
- * Markdown, text and HTML files are extracted and split here, on the daemon's thread (a worker round trip costs more than
- * parsing them); everything else, and any file whose bytes are not the plain text its name says, goes
- * to the worker processes through `worker`, isolated from the daemon.
+ * Extraction by where it is cheapest: titles and summaries (`generic` fields), small text fields and
+ * small Markdown, text and HTML files through `analyse` (a field thread: no
+ * process round trip, and the daemon's thread keeps only the writes); everything else, and any file
+ * whose bytes are not the plain text its name says, goes to the worker processes through `worker`,
+ * isolated from the daemon.
  */
-export function inProcessExtract(worker: Extract): Extract {
+export function inProcessExtract(worker: Extract, analyse?: Analyse): Extract {
   return async (doc, blobs, signal, opts) => {
-    if (doc.type === "generic" || smallText(doc)) return finishField(doc, await prepareField(doc, blobs, signal, opts));
+    if (doc.type === "generic" || smallText(doc))
+      return analyse ? analyse(doc, opts) : finishField(doc, await prepareField(doc, blobs, signal, opts));
     if (!plainFile(doc)) return worker(doc, blobs, signal, opts);
     // Read once, here (a packed blob has no file of its own): extraction parses these bytes.
     const bytes = await readBlob(blobs, doc.blob as string);
     if (!bytes || bytes.length > IN_PROCESS_MAX_BYTES || !plainBytes(bytes)) return worker(doc, blobs, signal, opts);
+    if (analyse) return analyse(doc, { ...opts, bytes });
     return finishField(doc, await prepareField(doc, blobs, signal, { ...opts, bytes }));
   };
 }

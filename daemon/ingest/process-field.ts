@@ -1,6 +1,6 @@
 import type { FieldError } from "../../src/api/common.js";
 import type { ConversationField, FileField, KeyValueField, LinkField, TextField } from "../../src/api/fields.js";
-import type { Relation } from "../entities/index.js";
+import type { EntityGroupDef, Relation } from "../entities/index.js";
 import type { FetchPolicy } from "../net/outbound.js";
 import type { BlobStore } from "../store/blobs.js";
 import type { FieldDoc } from "../store/index.js";
@@ -35,6 +35,10 @@ export interface FieldOutcome {
   title?: string;
   /** The relations of the entities found in the field (ingest/entities.ts). */
   relations?: Relation[];
+  /** Entity facets by paragraph id, once the field's entities were read (ingest/entities.ts findEntities). */
+  facets?: Record<string, string[]>;
+  /** What reading the entities cost (paragraphs, ms), for the daemon's totals. */
+  entityCost?: { paragraphs: number; ms: number };
 }
 
 /** Where file fields find their bytes (the blob store, or a path handed to an extraction worker). */
@@ -50,6 +54,8 @@ export interface ProcessOptions {
   ocr?: boolean;
   /** A file field's bytes, already read (in-process extraction of a packed blob: it has no file). */
   bytes?: Buffer;
+  /** Read the field's entities with its extraction (the field thread does): its resource and the box's groups. */
+  entities?: { rid: string; groups: EntityGroupDef[] };
 }
 
 /** Extract a stored field by its kind; file fields read their bytes from the blob store. */

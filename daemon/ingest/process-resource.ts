@@ -1,4 +1,5 @@
 import type { ResourceStatus } from "../../src/api/common.js";
+import { entityGroupsOf } from "../kbs/entities.js";
 import { fieldKey } from "../resources/fields.js";
 import { type FieldDoc, fieldRecordKey, type KbStore, type ResourceDoc } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
@@ -100,12 +101,14 @@ interface Work extends FieldResult {
 /** Extract and split the fields (all fields at once), and retitle the resource when its content names it. */
 async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: Map<string, FieldDoc>): Promise<Work[]> {
   const keys = fields.filter((key) => ctx.store.resources.get(rid)?.fields[key]);
+  // Entities are read with the extraction where it runs on a field thread (see indexRows for the rest).
+  const entities = ctx.entities !== false ? { rid, groups: await entityGroupsOf(ctx.store) } : undefined;
   let work = await Promise.all(
     keys.map(async (key): Promise<Work> => {
       const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
       const doc = docs.get(fieldRecordKey(rid, key));
       const outcome: FieldOutcome = doc
-        ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc) })
+        ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc), entities })
         : failedOutcome(new Error("the field's value is missing"));
       return { key, hash, doc, outcome, rows: [] };
     }),

@@ -4,6 +4,7 @@ import type { ProcessingSink } from "../resources/service.js";
 import type { KbDoc, KbStore } from "../store/index.js";
 import type { VectorsetEmbedder } from "./embed.js";
 import { ExtractPool } from "./extract-pool.js";
+import { FieldThreads } from "./field-threads.js";
 import { type Extract, inProcessExtract } from "./in-process.js";
 import { type BatchItem, type BatchResult, processBatch, type RunStats } from "./process-resource.js";
 import { markFailed, sweepOrphans } from "./recovery.js";
@@ -73,6 +74,8 @@ export class ProcessingQueue implements ProcessingSink {
   readonly concurrency: number;
   readonly highWater: number;
   private readonly pool: ExtractPool;
+  /** Threads for the CPU of small plain fields and the finishing of the others (field-threads.ts). */
+  private readonly threads: FieldThreads;
   /** Small plain files and titles here, the rest in the worker pool. */
   private readonly extract: Extract;
   private readonly log: Log;
@@ -93,12 +96,19 @@ export class ProcessingQueue implements ProcessingSink {
   ) {
     this.concurrency = settings.concurrency;
     this.pool = new ExtractPool({ size: settings.extractWorkers });
-    this.extract = inProcessExtract(async (doc, blobs, signal, opts) => {
-      // A worker reads a path: a packed blob, or data on object storage, gets a local copy (the blob store's cache).
-      if (doc.blob) await blobs.ensureLocal?.(doc.blob);
-      const { bytes: _read, ...rest } = opts ?? {};
-      return this.pool.run(doc, blobs, signal, { ...rest, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr });
-    });
+    this.threads = new FieldThreads(settings.fieldThreads);
+    this.extract = inProcessExtract(
+      async (doc, blobs, signal, opts) => {
+        // A worker reads a path: a packed blob, or data on object storage, gets a local copy (the blob store's cache).
+        if (doc.blob) await blobs.ensureLocal?.(doc.blob);
+        const { bytes: _read, entities, ...rest } = opts ?? {};
+        // What the worker process prepared is finished (languages, entities) on a field thread.
+        return this.pool.run(doc, blobs, signal, { ...rest, fetchPolicy: this.settings.fetch, ocr: this.settings.ocr }, (p) =>
+          this.threads.analyse(doc, { entities }, p),
+        );
+      },
+      (doc, opts) => this.threads.analyse(doc, opts),
+    );
     this.highWater = opts.highWater ?? 10_000;
     this.log = opts.log ?? silentLog;
     kbs.onDrop((kbid) => this.dropKb(kbid));
@@ -193,6 +203,11 @@ export class ProcessingQueue implements ProcessingSink {
     return this.pool.memory();
   }
 
+  /** Fields analysed on the field threads and on the daemon's thread (tests, benchmarks). */
+  fieldAnalyses(): { threads: number; here: number } {
+    return { ...this.threads.done };
+  }
+
   /** Resolves when nothing is waiting or running. */
   idle(): Promise<void> {
     if (!this.waiting.size && !this.running.size) return Promise.resolve();
@@ -209,6 +224,7 @@ export class ProcessingQueue implements ProcessingSink {
     const deadline = Date.now() + 30_000;
     while (this.running.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await this.pool.close();
+    await this.threads.close();
   }
 
   private add(kbid: string, rid: string, fieldKeys: Iterable<string>): void {

@@ -27,6 +27,8 @@ export interface IngestSettings {
   concurrency: number;
   /** Extraction worker processes (KBOX_EXTRACT_WORKERS). */
   extractWorkers: number;
+  /** Field threads (field-threads.ts); 0: small fields are analysed on the daemon's thread. */
+  fieldThreads: number;
   retry: RetryPolicy;
   /** What links may reach: the daemon's outbound policy (KBOX_FETCH_ALLOW_PRIVATE, KBOX_FETCH_ALLOW). */
   fetch: FetchPolicy;

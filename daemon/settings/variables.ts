@@ -224,6 +224,12 @@ export const VARIABLES = {
     default: "the core count, at most 4",
     doc: "Extraction worker processes (extraction and splitting run outside the daemon's main thread).",
   }),
+  fieldThreads: int("KBOX_FIELD_THREADS", {
+    min: 0,
+    max: 16,
+    default: "one fewer than the cores, at most 2",
+    doc: "Threads that extract small plain fields, detect languages and read entities (0: on the daemon's main thread).",
+  }),
   retryDeadline: duration("KBOX_INGEST_RETRY_DEADLINE", {
     fallback: 24 * 3600_000,
     default: "24h",
