@@ -3,7 +3,7 @@
  * (about 25,000 English words with their tags: first names, places, organisations, months, verbs...),
  * its organisation and place head words, reduced once, on first use, to a bit mask per word.
  */
-import nlp from "compromise";
+import { createRequire } from "node:module";
 
 /** What a word can be, as bits of its lexicon entry. */
 export const W = {
@@ -76,8 +76,10 @@ let cached: Lexicon | undefined;
 
 export function lexicon(): Lexicon {
   if (cached) return cached;
+  // Loaded on first use (about 30 MB): a daemon whose ingestion runs on field threads never loads it.
+  const nlp = createRequire(import.meta.url)("compromise");
   const model = (
-    nlp as unknown as {
+    nlp as {
       model(): {
         one: { lexicon: Record<string, string | string[]>; tagSet: Record<string, { parents?: string[] }> };
         two: { orgWords: Record<string, unknown>; placeWords: Record<string, unknown> };
