@@ -103,7 +103,7 @@ export async function syncFolder(
   ctx: RunContext,
   root: string,
   files: AsyncIterable<LocalFile> | Iterable<LocalFile>,
-  opts: { full: boolean; partial?: Set<string> },
+  opts: { full: boolean; partial?: Set<string>; settled?: boolean },
 ): Promise<SyncStats> {
   const stats = ctx.stats;
   const owned = ownedResources(ctx.store, ctx.config.id);
@@ -128,7 +128,7 @@ export async function syncFolder(
   const one = async (f: LocalFile) => {
     stats.scanned++;
     unmet.delete(f.rel);
-    if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
+    if (!opts.settled && Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
       stats.skipped++;
       ctx.retryLater(f.rel);
       return;
