@@ -238,7 +238,7 @@ export class SyncRunner {
       const st = statSafe(abs);
       // Symlinks are never followed, and no path leaves the root (a folder on the way may be a link).
       if (st?.isFile() && insideRoot(abs, root) && filter.includeFile(abs, st.mtimeMs))
-        files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
+        files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs, blocks: st.blocks });
     }
     // The watcher reported these files once they had been quiet: no second wait for them to settle.
     await syncFolder(ctx, root, files, { full: false, partial, settled: job.trigger === "watch" });
