@@ -145,13 +145,22 @@ async function main(): Promise<void> {
     }, 100);
     const commits = await countCommits();
     t = performance.now();
+    const cpuAtStart = process.cpuUsage();
     const config = await client.call(sync.addConfig, {
       params: { kbid },
       body: { name: "bench", external_connection_id: conn.id, sync_root_path: root },
     });
     const first = await settle(client, kbid, config.id);
     const syncS = (performance.now() - t) / 1000;
-    console.error(`sync pass done: ${N} resources created in ${syncS.toFixed(1)}s`);
+    const passCpu = process.cpuUsage(cpuAtStart);
+    console.error(
+      `sync pass done: ${N} resources created in ${syncS.toFixed(1)}s, CPU ${((passCpu.user + passCpu.system) / 1e6).toFixed(1)}s; commits ${[
+        ...commits(),
+      ]
+        .filter(([k]) => /^(resources|fields|sync_logs|paragraphs)\.add/.test(k))
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
     await s.processing.idle();
     const totalS = (performance.now() - t) / 1000;
     clearInterval(sampler);

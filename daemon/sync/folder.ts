@@ -78,27 +78,15 @@ function refused(f: LocalFile): string | undefined {
 }
 
 /**
- * A pass takes files in chunks handled all at once: every file of a chunk creates its resource in the
- * same few commits of each table (a commit per file would cost more than reading it). A chunk ends at
- * CHUNK_FILES files or CHUNK_BYTES of content, so big files go a few at a time.
+ * A pass keeps a window of files in flight rather than taking them in lock-step chunks: a file starts
+ * as soon as another is done, so reading and hashing go on while earlier files wait for their commits,
+ * and each table's write queue gathers whatever arrived during its last commit into the next one (the
+ * batches grow when commits are slow and shrink when they are quick). The window is bounded in files
+ * and in bytes: big files go a few at a time, and a small file's bytes are held only until its blob
+ * is written.
  */
-const CHUNK_FILES = 256;
-const CHUNK_BYTES = 64 * 2 ** 20;
-
-async function* chunks(files: AsyncIterable<LocalFile> | Iterable<LocalFile>): AsyncGenerator<LocalFile[]> {
-  let chunk: LocalFile[] = [];
-  let bytes = 0;
-  for await (const f of files) {
-    if (chunk.length && (chunk.length >= CHUNK_FILES || bytes + f.size > CHUNK_BYTES)) {
-      yield chunk;
-      chunk = [];
-      bytes = 0;
-    }
-    chunk.push(f);
-    bytes += f.size;
-  }
-  if (chunk.length) yield chunk;
-}
+const WINDOW_FILES = 1024;
+const WINDOW_BYTES = 64 * 2 ** 20;
 
 /** Is a file a resource had still in the folder (a synced file that is gone may have moved)? */
 async function stillThere(root: string, rel: string): Promise<boolean> {
@@ -138,6 +126,12 @@ export async function syncFolder(
     }
     return undefined;
   };
+  // A file's log entry is not waited for (the file's window slot goes to the next one at once); the
+  // pass waits for them all before it ends.
+  let lastLog: Promise<unknown> = Promise.resolve();
+  const note = (entry: Promise<void>) => {
+    lastLog = Promise.all([lastLog, entry.catch(() => undefined)]);
+  };
   const one = async (f: LocalFile) => {
     stats.scanned++;
     unmet.delete(f.rel);
@@ -149,7 +143,7 @@ export async function syncFolder(
     const why = refused(f);
     if (why) {
       stats.skipped++;
-      await ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel });
+      note(ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel }));
       return;
     }
     const res = owned.get(f.rel);
@@ -166,50 +160,67 @@ export async function syncFolder(
         }
         await updateFromFile(ctx.resources, ctx.kbid, ctx.config, res.id, f);
         stats.updated++;
-        return ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
+        return note(ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel }));
       }
       const from = await movedSource(f.hash);
       if (from) {
         const r = owned.get(from)!;
         await moveTo(ctx.resources, ctx.kbid, ctx.config, r, f);
         stats.moved++;
-        return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
+        return note(ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel }));
       }
       const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
       stats.added++;
-      await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
+      note(ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel }));
     });
   };
-  // Two chunks in flight: one reads and hashes its files while the other waits for its commits.
-  const inflight = new Set<Promise<void>>();
+  let inflight = 0;
+  let inflightBytes = 0;
+  let wake: (() => void) | undefined;
+  const done = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
-  for await (const chunk of chunks(files)) {
+  for await (const f of files) {
     if (ctx.signal?.aborted) throw new Error("cancelled");
+    while (!failure && inflight && (inflight >= WINDOW_FILES || inflightBytes + f.size > WINDOW_BYTES))
+      await new Promise<void>((r) => {
+        wake = r;
+      });
     if (failure) break;
-    const p: Promise<void> = Promise.all(chunk.map(one)).then(
+    inflight++;
+    inflightBytes += f.size;
+    const p: Promise<void> = one(f).then(
       () => undefined,
       (error) => {
         failure ??= { error };
       },
     );
-    inflight.add(p);
-    void p.finally(() => inflight.delete(p));
-    if (inflight.size >= 2) await Promise.race(inflight);
+    done.add(p);
+    void p.finally(() => {
+      done.delete(p);
+      inflight--;
+      inflightBytes -= f.size;
+      wake?.();
+      wake = undefined;
+    });
   }
-  await Promise.all(inflight);
-  if (failure) throw failure.error;
+  await Promise.all(done);
+  if (failure) {
+    await lastLog;
+    throw failure.error;
+  }
   const gone = [...unmet].filter((rel) => !movedFrom.has(rel));
   await eachLimit(
     gone,
-    CHUNK_FILES,
+    WINDOW_FILES,
     (rel) =>
       ctx.attempt(rel, async () => {
         const r = owned.get(rel)!;
         await ctx.resources.delete(ctx.kbid, { rid: r.id });
         stats.deleted++;
-        await ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel });
+        note(ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel }));
       }),
     ctx.signal,
   );
+  await lastLog;
   return stats;
 }
