@@ -111,14 +111,21 @@ export async function syncFolder(
   // Owned files not met yet (the only set a pass keeps besides the resources: the walk holds no list).
   const unmet = new Set([...owned.keys()].filter((rel) => !opts.partial || opts.partial.has(rel)));
   const movedFrom = new Set<string>();
-  const byHash = new Map<string, string[]>();
-  for (const [rel, r] of owned) {
-    const h = r.origin?.sync_metadata?.content_hash;
-    if (h) byHash.set(h, [...(byHash.get(h) ?? []), rel]);
-  }
+  // Owned files by content, built when a new file first asks (a pass that only updates never needs it).
+  let byHash: Map<string, string[]> | undefined;
+  const withHash = (hash: string) => {
+    if (!byHash) {
+      byHash = new Map();
+      for (const [rel, r] of owned) {
+        const h = r.origin?.sync_metadata?.content_hash;
+        if (h) byHash.set(h, [...(byHash.get(h) ?? []), rel]);
+      }
+    }
+    return byHash.get(hash) ?? [];
+  };
   /** An owned file with this content that left the folder, not claimed by another move. */
   const movedSource = async (hash: string): Promise<string | undefined> => {
-    for (const rel of byHash.get(hash) ?? []) {
+    for (const rel of withHash(hash)) {
       if (movedFrom.has(rel) || !unmet.has(rel)) continue;
       if (await stillThere(root, rel)) continue;
       movedFrom.add(rel);

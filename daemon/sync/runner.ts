@@ -116,8 +116,10 @@ export class SyncRunner {
     };
     if (opts.paths) this.jobPaths.set(job.id, opts.paths);
     t.fresh(job.id);
-    await t.jobs.put(job.id, job);
+    // The loop may start the job before its record is committed (readers see it at once; the commits keep their order).
+    const put = t.jobs.put(job.id, job);
     this.kick(kbid, config.id);
+    await put;
     const { seq: _s, ...out } = job;
     return out;
   }
