@@ -5,7 +5,7 @@
  * CPU and RSS of an idle watch over the N files, and the counters of a re-sync with no changes (which
  * must do no ingestion work). recoll (installed from Debian if missing, see recoll.ts) indexes the same
  * folder first, and each kbox figure is printed next to recoll's as a ratio.
- *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1]
+ *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1] [--entities off]
  * Uses the model cache of KBOX_HOME (or the XDG data dir) when it holds an embedder; otherwise the
  * knowledge box is keyword-only and no automatic model download is attempted.
  */
@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import * as lancedb from "@lancedb/lancedb";
 import { readInstalled } from "../daemon/models/manifest.js";
 import type { Embedder } from "../daemon/models/types.js";
 import { startDaemon } from "../daemon/server.js";
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     idle: { type: "string", default: "10" },
     /** 0: skip waiting for the cleanup of old versions (2 minutes) before measuring the disk again. */
     settle: { type: "string", default: "1" },
+    /** off: the daemon runs with KBOX_ENTITIES=false (indexing cheap, so the sync pass shows). */
+    entities: { type: "string", default: "on" },
   },
 });
 const N = Number(args.files);
@@ -121,7 +124,13 @@ async function main(): Promise<void> {
   const recoll = await recollRun(root);
   // The folder settles (no file younger than the sync's settle window) before kbox meets it.
   await sleep(1500);
-  const daemon = await startDaemon({ env: { KBOX_HOME: home, ...(model ? {} : { KBOX_MODELS_AUTOPULL: "0" }) } });
+  const daemon = await startDaemon({
+    env: {
+      KBOX_HOME: home,
+      ...(model ? {} : { KBOX_MODELS_AUTOPULL: "0" }),
+      ...(args.entities === "off" ? { KBOX_ENTITIES: "false" } : {}),
+    },
+  });
   const s = daemon.services;
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
   const rows: [string, string][] = [];
@@ -134,13 +143,24 @@ async function main(): Promise<void> {
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss + workers());
     }, 100);
+    const commits = await countCommits();
     t = performance.now();
+    const cpuAtStart = process.cpuUsage();
     const config = await client.call(sync.addConfig, {
       params: { kbid },
       body: { name: "bench", external_connection_id: conn.id, sync_root_path: root },
     });
     const first = await settle(client, kbid, config.id);
     const syncS = (performance.now() - t) / 1000;
+    const passCpu = process.cpuUsage(cpuAtStart);
+    console.error(
+      `sync pass done: ${N} resources created in ${syncS.toFixed(1)}s, CPU ${((passCpu.user + passCpu.system) / 1e6).toFixed(1)}s; commits ${[
+        ...commits(),
+      ]
+        .filter(([k]) => /^(resources|fields|sync_logs|paragraphs)\.add/.test(k))
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
     await s.processing.idle();
     const totalS = (performance.now() - t) / 1000;
     clearInterval(sampler);
@@ -161,6 +181,8 @@ async function main(): Promise<void> {
       "initial sync: all findable",
       `${totalS.toFixed(1)}s = ${(N / totalS).toFixed(0)} files/s, ${s.processing.totals.paragraphs} paragraphs${ratio(totalS, recoll?.seconds)}`,
     ]);
+    const byTable = [...commits()].sort((a, b) => b[1] - a[1]);
+    rows.push(["  LanceDB commits (table.kind)", byTable.map(([k, v]) => `${k} ${v}`).join(", ")]);
     if (recoll) rows.push(["  recoll: all findable", `${recoll.seconds.toFixed(1)}s (recollindex, full)`]);
     rows.push(["  peak RSS (daemon + bench, + workers)", `${mib(peak)}${ratio(peak, recoll?.peak)}`]);
     if (recoll) rows.push(["  recoll: peak RSS", mib(recoll.peak)]);
@@ -231,6 +253,24 @@ async function main(): Promise<void> {
   const w = Math.max(...rows.map((r) => r[0].length));
   console.log(`kbox sync benchmark, ${N} files`);
   for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+}
+
+/** LanceDB commits (add, delete, merge-insert, optimize) per table and kind, counted from now on. */
+async function countCommits(): Promise<() => Map<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), "kbox-bench-probe-"));
+  const probe = await (await lancedb.connect(dir)).createTable("probe", [{ x: 1 }]);
+  rmSync(dir, { recursive: true, force: true });
+  const proto = Object.getPrototypeOf(probe) as Record<string, (...a: unknown[]) => unknown>;
+  const counts = new Map<string, number>();
+  for (const kind of ["add", "delete", "mergeInsert", "optimize"]) {
+    const orig = proto[kind];
+    proto[kind] = function (this: { name: string }, ...a: unknown[]) {
+      const name = this.name.replace(/^.*[/]/, "");
+      counts.set(`${name}.${kind}`, (counts.get(`${name}.${kind}`) ?? 0) + 1);
+      return orig.apply(this, a);
+    };
+  }
+  return () => counts;
 }
 
 /** Wrap the default embedder's embed() to add up the time spent in it; returns a reader. */

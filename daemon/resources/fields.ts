@@ -9,8 +9,8 @@ import { invalid } from "../errors.js";
 import type { BlobStore } from "../store/blobs.js";
 import { fileBlobKey } from "../store/keys.js";
 
-/** Bytes of a file field that arrive as a stream (uploads, sync) instead of a base64 payload. */
-export type FileSource = () => Readable;
+/** Bytes of a file field that arrive as a stream (uploads, sync) or were read already (a small synced file), instead of a base64 payload. */
+export type FileSource = () => Readable | Buffer;
 
 /** `{letter}/{field_id}`, the key of a field inside its resource. */
 export const fieldKey = (type: FieldType, id: string) => `${FIELD_LETTER[type]}/${id}`;

@@ -21,6 +21,7 @@ const SCHEMA = new Schema([
   new Field("seq", new Int64(), false),
 ]);
 
+
 /** A table with versions: a document table opened by this kbox (a `seq` column). */
 async function versioned(table: Table): Promise<boolean> {
   return (await table.schema()).fields.some((f) => f.name === "seq");
@@ -79,6 +80,7 @@ class DocWriter<T> {
   /** Ids given a new version over an older one (or found with several): the next sweep deletes the older. */
   private superseded = new Set<string>();
   private sweepTimer: NodeJS.Timeout | undefined;
+  private schema?: Promise<InstanceType<typeof Schema>>;
   /** Compaction and cleanup of old versions once writes settle. */
   private readonly settler: Settler;
 
@@ -156,12 +158,13 @@ class DocWriter<T> {
       puts = new Map();
       if (typeof this.seq === "function") this.seq = await this.seq();
       const first = this.clock ? Math.max(this.seq + 1, Date.now() * 1000) : this.seq + 1;
-      await this.table.add(
-        tableOf(
-          SCHEMA,
-          all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) })),
-        ),
-      );
+      const rows = all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) }));
+      this.schema ??= this.table.schema();
+      const schema = await this.schema.catch((e) => {
+        this.schema = undefined;
+        throw e;
+      });
+      await this.table.add(tableOf(schema, rows));
       this.seq = first + all.length - 1;
       const over = all.filter((p) => !this.presence.absent(p.id, p.group)).map((p) => p.id);
       for (const p of all) this.presence.stored(p.id, p.group);

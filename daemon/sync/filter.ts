@@ -94,6 +94,12 @@ export class SyncFilter {
     return rel === "" || !this.dirIgnored(rel);
   }
 
+  /** Could a file at this path be synced (the rules alone: for a path that is gone)? */
+  mayInclude(abs: string): boolean {
+    const rel = this.rel(abs);
+    return rel !== "" && !rel.startsWith("../") && !this.ignoredByRules(rel);
+  }
+
   /** Is this file synced? */
   includeFile(abs: string, mtimeMs: number): boolean {
     const rel = this.rel(abs);

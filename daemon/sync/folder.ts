@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { lstat, opendir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SyncStats } from "../../src/api/sync.js";
@@ -31,12 +32,22 @@ export async function* walkFolder(root: string, filter: SyncFilter, signal?: Abo
       if (ent.dir) {
         if (filter.includeDir(abs)) yield* walk(abs);
       } else if (ent.file) {
-        const st = await stat(abs).catch(() => undefined);
-        if (st && filter.includeFile(abs, st.mtimeMs)) yield { rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs };
+        // On the thread: a stat of a listed entry costs a fifth of one through the thread pool.
+        const st = lstatOf(abs);
+        if (st?.isFile() && filter.includeFile(abs, st.mtimeMs))
+          yield { rel: filter.rel(abs), abs, size: st.size, mtimeMs: st.mtimeMs, blocks: st.blocks };
       }
     }
   }
   yield* walk(root);
+}
+
+function lstatOf(abs: string) {
+  try {
+    return lstatSync(abs);
+  } catch {
+    return undefined; // vanished: the next pass sees it
+  }
 }
 
 /** A recently modified file is taken once its size and mtime hold still for a moment. */
@@ -54,38 +65,28 @@ function unchanged(f: LocalFile, origin: { modified?: string | null; metadata?: 
 /** The largest file a sync copies into a box (docs/security.md). */
 export const SYNC_MAX_FILE_BYTES = 2 * 1024 ** 3;
 
-/** Why a file is not copied into the box at all: too large, or sparse (mostly holes: it would be written densely). */
-async function refused(f: LocalFile): Promise<string | undefined> {
-  const st = await lstat(f.abs).catch(() => undefined);
-  if (!st?.isFile()) return "not a regular file";
-  if (st.size > SYNC_MAX_FILE_BYTES) return `larger than the ${SYNC_MAX_FILE_BYTES / 1024 ** 3} GiB limit of a synced file`;
-  if (st.size > 1024 ** 2 && st.blocks * 512 < st.size / 8)
-    return `a sparse file (${st.size} bytes, ${st.blocks * 512} on disk) is not copied`;
+/**
+ * Why a file is not copied into the box at all: too large, or sparse (mostly holes: it would be written
+ * densely). From the stat the walk (or the watch batch) took: a file swapped for a link or a pipe since
+ * is refused when it is read (O_NOFOLLOW, and a regular file only).
+ */
+function refused(f: LocalFile): string | undefined {
+  if (f.size > SYNC_MAX_FILE_BYTES) return `larger than the ${SYNC_MAX_FILE_BYTES / 1024 ** 3} GiB limit of a synced file`;
+  if (f.blocks !== undefined && f.size > 1024 ** 2 && f.blocks * 512 < f.size / 8)
+    return `a sparse file (${f.size} bytes, ${f.blocks * 512} on disk) is not copied`;
   return undefined;
 }
 
 /**
- * A pass takes files in chunks handled all at once: every file of a chunk creates its resource in the
- * same few commits of each table (a commit per file would cost more than reading it). A chunk ends at
- * CHUNK_FILES files or CHUNK_BYTES of content, so big files go a few at a time.
+ * A pass keeps a window of files in flight rather than taking them in lock-step chunks: a file starts
+ * as soon as another is done, so reading and hashing go on while earlier files wait for their commits,
+ * and each table's write queue gathers whatever arrived during its last commit into the next one (the
+ * batches grow when commits are slow and shrink when they are quick). The window is bounded in files
+ * and in bytes: big files go a few at a time, and a small file's bytes are held only until its blob
+ * is written.
  */
-const CHUNK_FILES = 256;
-const CHUNK_BYTES = 64 * 2 ** 20;
-
-async function* chunks(files: AsyncIterable<LocalFile> | Iterable<LocalFile>): AsyncGenerator<LocalFile[]> {
-  let chunk: LocalFile[] = [];
-  let bytes = 0;
-  for await (const f of files) {
-    if (chunk.length && (chunk.length >= CHUNK_FILES || bytes + f.size > CHUNK_BYTES)) {
-      yield chunk;
-      chunk = [];
-      bytes = 0;
-    }
-    chunk.push(f);
-    bytes += f.size;
-  }
-  if (chunk.length) yield chunk;
-}
+const WINDOW_FILES = 1024;
+const WINDOW_BYTES = 64 * 2 ** 20;
 
 /** Is a file a resource had still in the folder (a synced file that is gone may have moved)? */
 async function stillThere(root: string, rel: string): Promise<boolean> {
@@ -103,21 +104,28 @@ export async function syncFolder(
   ctx: RunContext,
   root: string,
   files: AsyncIterable<LocalFile> | Iterable<LocalFile>,
-  opts: { full: boolean; partial?: Set<string> },
+  opts: { full: boolean; partial?: Set<string>; settled?: boolean },
 ): Promise<SyncStats> {
   const stats = ctx.stats;
   const owned = ownedResources(ctx.store, ctx.config.id);
   // Owned files not met yet (the only set a pass keeps besides the resources: the walk holds no list).
   const unmet = new Set([...owned.keys()].filter((rel) => !opts.partial || opts.partial.has(rel)));
   const movedFrom = new Set<string>();
-  const byHash = new Map<string, string[]>();
-  for (const [rel, r] of owned) {
-    const h = r.origin?.sync_metadata?.content_hash;
-    if (h) byHash.set(h, [...(byHash.get(h) ?? []), rel]);
-  }
+  // Owned files by content, built when a new file first asks (a pass that only updates never needs it).
+  let byHash: Map<string, string[]> | undefined;
+  const withHash = (hash: string) => {
+    if (!byHash) {
+      byHash = new Map();
+      for (const [rel, r] of owned) {
+        const h = r.origin?.sync_metadata?.content_hash;
+        if (h) byHash.set(h, [...(byHash.get(h) ?? []), rel]);
+      }
+    }
+    return byHash.get(hash) ?? [];
+  };
   /** An owned file with this content that left the folder, not claimed by another move. */
   const movedSource = async (hash: string): Promise<string | undefined> => {
-    for (const rel of byHash.get(hash) ?? []) {
+    for (const rel of withHash(hash)) {
       if (movedFrom.has(rel) || !unmet.has(rel)) continue;
       if (await stillThere(root, rel)) continue;
       movedFrom.add(rel);
@@ -125,18 +133,24 @@ export async function syncFolder(
     }
     return undefined;
   };
+  // A file's log entry is not waited for (the file's window slot goes to the next one at once); the
+  // pass waits for them all before it ends.
+  let lastLog: Promise<unknown> = Promise.resolve();
+  const note = (entry: Promise<void>) => {
+    lastLog = Promise.all([lastLog, entry.catch(() => undefined)]);
+  };
   const one = async (f: LocalFile) => {
     stats.scanned++;
     unmet.delete(f.rel);
-    if (Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
+    if (!opts.settled && Date.now() - f.mtimeMs < SETTLE_MS && !(await stable(f))) {
       stats.skipped++;
       ctx.retryLater(f.rel);
       return;
     }
-    const why = await refused(f);
+    const why = refused(f);
     if (why) {
       stats.skipped++;
-      await ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel });
+      note(ctx.log("WARNING", `skipped ${f.rel}: ${why}`, { path: f.rel }));
       return;
     }
     const res = owned.get(f.rel);
@@ -153,50 +167,67 @@ export async function syncFolder(
         }
         await updateFromFile(ctx.resources, ctx.kbid, ctx.config, res.id, f);
         stats.updated++;
-        return ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel });
+        return note(ctx.log("INFO", `updated ${f.rel}`, { rid: res.id, path: f.rel }));
       }
       const from = await movedSource(f.hash);
       if (from) {
         const r = owned.get(from)!;
         await moveTo(ctx.resources, ctx.kbid, ctx.config, r, f);
         stats.moved++;
-        return ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel });
+        return note(ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel }));
       }
       const rid = await createFromFile(ctx.resources, ctx.kbid, ctx.config, f);
       stats.added++;
-      await ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel });
+      note(ctx.log("INFO", `added ${f.rel}`, { rid, path: f.rel }));
     });
   };
-  // Two chunks in flight: one reads and hashes its files while the other waits for its commits.
-  const inflight = new Set<Promise<void>>();
+  let inflight = 0;
+  let inflightBytes = 0;
+  let wake: (() => void) | undefined;
+  const done = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
-  for await (const chunk of chunks(files)) {
+  for await (const f of files) {
     if (ctx.signal?.aborted) throw new Error("cancelled");
+    while (!failure && inflight && (inflight >= WINDOW_FILES || inflightBytes + f.size > WINDOW_BYTES))
+      await new Promise<void>((r) => {
+        wake = r;
+      });
     if (failure) break;
-    const p: Promise<void> = Promise.all(chunk.map(one)).then(
+    inflight++;
+    inflightBytes += f.size;
+    const p: Promise<void> = one(f).then(
       () => undefined,
       (error) => {
         failure ??= { error };
       },
     );
-    inflight.add(p);
-    void p.finally(() => inflight.delete(p));
-    if (inflight.size >= 2) await Promise.race(inflight);
+    done.add(p);
+    void p.finally(() => {
+      done.delete(p);
+      inflight--;
+      inflightBytes -= f.size;
+      wake?.();
+      wake = undefined;
+    });
   }
-  await Promise.all(inflight);
-  if (failure) throw failure.error;
+  await Promise.all(done);
+  if (failure) {
+    await lastLog;
+    throw failure.error;
+  }
   const gone = [...unmet].filter((rel) => !movedFrom.has(rel));
   await eachLimit(
     gone,
-    CHUNK_FILES,
+    WINDOW_FILES,
     (rel) =>
       ctx.attempt(rel, async () => {
         const r = owned.get(rel)!;
         await ctx.resources.delete(ctx.kbid, { rid: r.id });
         stats.deleted++;
-        await ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel });
+        note(ctx.log("INFO", `deleted ${rel}`, { rid: r.id, path: rel }));
       }),
     ctx.signal,
   );
+  await lastLog;
   return stats;
 }

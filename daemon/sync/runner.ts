@@ -44,6 +44,11 @@ export class SyncRunner {
   private readonly watchers = new Map<string, { kbid: string; watcher: FolderWatcher }>();
   private readonly deferred = new Map<string, Set<string>>();
   private readonly jobPaths = new Map<string, Set<string>>();
+  /**
+   * The paths of a config's watch job not yet started: later batches join it rather than queueing
+   * jobs of their own, so a burst of changes makes a few larger jobs while one runs.
+   */
+  private readonly watchPending = new Map<string, Set<string>>();
   private timer?: NodeJS.Timeout;
   private closed = false;
 
@@ -110,8 +115,11 @@ export class SyncRunner {
       error: null,
     };
     if (opts.paths) this.jobPaths.set(job.id, opts.paths);
-    await t.jobs.put(job.id, job);
+    t.fresh(job.id);
+    // The loop may start the job before its record is committed (readers see it at once; the commits keep their order).
+    const put = t.jobs.put(job.id, job);
     this.kick(kbid, config.id);
+    await put;
     const { seq: _s, ...out } = job;
     return out;
   }
@@ -139,8 +147,12 @@ export class SyncRunner {
     const config = t.configs.get(job.config_id);
     const abort = new AbortController();
     this.aborts.set(job.id, abort);
+    // From now on this job's paths are fixed: the next watch batch starts a job of its own.
+    const k = key(kbid, job.config_id);
+    if (this.watchPending.get(k) === this.jobPaths.get(job.id)) this.watchPending.delete(k);
     let cur: StoredJob = { ...job, status: "running", started_at: new Date().toISOString() };
-    await t.jobs.put(job.id, cur);
+    // Not waited for before the work (readers see it at once; a job left running by a crash is failed at the next start).
+    const running = t.jobs.put(job.id, cur).catch(() => undefined);
     const { kb, store } = await this.kbs.open(kbid);
     const ctx: RunContext = {
       kbid,
@@ -172,8 +184,9 @@ export class SyncRunner {
     };
     try {
       if (!config) throw new Error("the configuration was removed");
-      await ctx.log("INFO", `${job.trigger} sync started${job.options.full_sync ? " (full)" : ""}`);
+      const started = ctx.log("INFO", `${job.trigger} sync started${job.options.full_sync ? " (full)" : ""}`);
       await this.execute(ctx, job);
+      await Promise.all([started, running]);
       cur = { ...cur, status: abort.signal.aborted ? "cancelled" : "completed", finished_at: new Date().toISOString() };
       await ctx.log("INFO", `sync finished: ${summary(cur.stats)}`, { stats: cur.stats });
       if (job.trigger !== "watch") await this.records.markRun(kbid, job.config_id, cur.finished_at!);
@@ -187,6 +200,7 @@ export class SyncRunner {
       };
       await ctx.log(cancelled ? "WARNING" : "ERROR", `sync ${cur.status}: ${(e as Error).message}`).catch(() => undefined);
     } finally {
+      await running;
       this.aborts.delete(job.id);
       this.jobPaths.delete(job.id);
       await t.jobs.put(job.id, cur).catch(() => undefined);
@@ -226,9 +240,10 @@ export class SyncRunner {
       const st = statSafe(abs);
       // Symlinks are never followed, and no path leaves the root (a folder on the way may be a link).
       if (st?.isFile() && insideRoot(abs, root) && filter.includeFile(abs, st.mtimeMs))
-        files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs });
+        files.push({ rel: p, abs, size: st.size, mtimeMs: st.mtimeMs, blocks: st.blocks });
     }
-    await syncFolder(ctx, root, files, { full: false, partial });
+    // The watcher reported these files once they had been quiet: no second wait for them to settle.
+    await syncFolder(ctx, root, files, { full: false, partial, settled: job.trigger === "watch" });
   }
 
   /** Batches from a folder watcher become small watch jobs; lone deletions wait for a possible rename. */
@@ -245,13 +260,24 @@ export class SyncRunner {
     }
     const batch = new Set([...paths, ...deferred]);
     deferred.clear();
+    const k = key(kbid, config.id);
+    const waiting = this.watchPending.get(k);
+    if (waiting) {
+      for (const p of batch) waiting.add(p); // a watch job not yet started takes them too
+      return;
+    }
+    this.watchPending.set(k, batch);
     this.records
       .of(kbid)
       .then(({ t }) => {
         const latest = t.configs.get(config.id);
         if (latest) return this.enqueue(kbid, latest, { full: false, trigger: "watch", paths: batch });
+        this.watchPending.delete(k);
       })
-      .catch((e) => this.log.error(`sync watch batch failed: ${(e as Error).message}`, { kb: kbid, sync: config.id }));
+      .catch((e) => {
+        if (this.watchPending.get(k) === batch) this.watchPending.delete(k);
+        this.log.error(`sync watch batch failed: ${(e as Error).message}`, { kb: kbid, sync: config.id });
+      });
   }
 
   private async startWatcher(kbid: string, config: SyncConfig): Promise<void> {

@@ -27,6 +27,11 @@ export class SyncTables {
     return new SyncTables(connections, configs, jobs, logs);
   }
 
+  /** A job just created: its log is empty (its first entry need not read the table). */
+  fresh(jobId: string): void {
+    if (!this.logSeq.has(jobId)) this.logSeq.set(jobId, 0);
+  }
+
   /** Append a log entry to a job; ids increase per job (the cursor of the logs route). */
   async log(jobId: string, level: LogLevel, message: string, extra: Record<string, unknown> = {}): Promise<void> {
     let seq = this.logSeq.get(jobId);
