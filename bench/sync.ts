@@ -126,6 +126,8 @@ async function main(): Promise<void> {
   await sleep(1500);
   const daemon = await startDaemon({
     env: {
+      // The daemon's settings given to the bench (KBOX_FIELD_THREADS=0, KBOX_INGEST_CONCURRENCY...) apply.
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("KBOX_") && k !== "KBOX_HOME")),
       KBOX_HOME: home,
       ...(model ? {} : { KBOX_MODELS_AUTOPULL: "0" }),
       ...(args.entities === "off" ? { KBOX_ENTITIES: "false" } : {}),
