@@ -41,6 +41,7 @@ export const addFolder = route({
   body: AddFolder,
   response: AddedFile,
   stream: "ndjson",
-  role: "WRITER",
+  /** As a folder sync configuration: a TCP key reads only folders of KBOX_SYNC_ROOTS, the socket's owner any. */
+  role: "MANAGER",
   summary: "Add files of a folder on the daemon's machine as resources (NDJSON, one item per file as it is stored)",
 });

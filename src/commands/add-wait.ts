@@ -96,7 +96,8 @@ export async function waitFor(
   }
   const ended = await idsIn(client, kbid, ["ERROR", "EXPIRED", "BLOCKED", "EMPTY"]);
   for (const r of results) {
-    if (!r.resource || !mine.has(r.resource)) continue;
+    // A DUPLICATE of a file added in the same run names the same resource: it stays a DUPLICATE.
+    if (!r.resource || r.status !== "PENDING" || !mine.has(r.resource)) continue;
     const e = ended.get(r.resource);
     Object.assign(r, e ? { status: e.status, ...(e.error ? { error: e.error } : {}) } : { status: "PROCESSED" });
   }
