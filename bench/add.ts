@@ -5,7 +5,8 @@
  * all findable, files/s, the peak resident memory of the daemon and its extraction workers (sampled
  * every 100 ms from /proc) and, from the same run, recoll's full index of the same folder as a ratio
  * (bench/recoll.ts; installed from Debian when missing and possible).
- *   npx tsx bench/add.ts [--files 10000] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...]
+ *   npx tsx bench/add.ts [--files 10000] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...] [--cli dist/bin/kbox.js]
+ * `--cli` runs another build of the CLI (an older commit compiled elsewhere, for a before/after pair).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     "no-build": { type: "boolean", default: false },
     tsx: { type: "boolean", default: false },
     "no-recoll": { type: "boolean", default: false },
+    cli: { type: "string" },
   },
 });
 const N = Number(args.files);
@@ -54,7 +56,7 @@ function children(pid: number): number[] {
 
 /** Run the CLI with `env`; resolves with its exit code and stdout. */
 function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number; stdout: string }> {
-  const cli = args.tsx ? ["--import", "tsx", join(ROOT, "bin/kbox.ts")] : [join(ROOT, "dist/bin/kbox.js")];
+  const cli = args.tsx ? ["--import", "tsx", join(ROOT, "bin/kbox.ts")] : [args.cli ?? join(ROOT, "dist/bin/kbox.js")];
   const child = spawn(process.execPath, [...cli, ...argv], { env, stdio: ["ignore", "pipe", "inherit"] });
   let stdout = "";
   child.stdout.on("data", (d) => {
@@ -92,7 +94,7 @@ async function unfindable(socket: string, step: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  if (!args.tsx && (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js")))) {
+  if (!args.tsx && !args.cli && (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js")))) {
     say("compiling (tsc)...");
     execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "inherit" });
   }
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
       ]);
     else rows.push(["recoll", "not run"]);
     const w = Math.max(...rows.map((r) => r[0].length));
-    console.log(`kbox add benchmark, ${N} files (${args.tsx ? "tsx" : "compiled"} CLI)`);
+    console.log(`kbox add benchmark, ${N} files (${args.tsx ? "tsx" : (args.cli ?? "compiled")} CLI)`);
     for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
   } finally {
     await kbox(env, ["daemon", "stop"]).catch(() => undefined);
