@@ -270,7 +270,8 @@ export function addCommand(ctx: Context): Command {
       "after",
       "\nFolders are walked recursively; dotfiles, paths matched by .gitignore or .kboxignore and site assets\n" +
         "(stylesheets, scripts, fonts, source maps, search indexes) are skipped; --include takes them back.\n" +
-        "Files already in the knowledge box (same MD5) are reported as DUPLICATE and not added again.\n\n" +
+        "Files already in the knowledge box (same MD5) are reported as DUPLICATE and not added again.\n" +
+        "The local daemon reads a folder's files itself (one request); a remote profile gets each file uploaded.\n\n" +
         "Examples:\n  kbox add ./docs --wait\n  kbox add report.pdf https://example.com/page --label topic/q3\n  kbox add notes.md --slug notes --kb work",
     )
     .action(async (inputs: string[], _o, cmd: Command) => runAdd(ctx, inputs, ctx.opts<AddOptions>(cmd)));
