@@ -9,11 +9,12 @@
  * values (MALLOC_ARENA_MAX=..., MALLOC_CONF=...) go to the CLI, hence to the daemon it starts.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { kboxPaths } from "../src/api/paths.js";
+import { writeNotes } from "./notes.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -24,14 +25,7 @@ const { values: args } = parseArgs({
 });
 const N = Number(args.files);
 const ROOT = join(import.meta.dirname, "..");
-const WORDS = "river stone cloud lantern harbor meadow copper violet thunder orchard glacier ember".split(" ");
 const say = (s: string) => process.stderr.write(`${s}\n`);
-
-/** The note bench/sync.ts writes: about 1.5 KB, a heading and three paragraphs. */
-const note = (i: number) => {
-  const para = (p: number) => Array.from({ length: 75 }, (_, k) => WORDS[(i * 3 + p * 5 + k * 7) % WORDS.length]).join(" ");
-  return `# Note ${i}\n\n${para(0)} tok${i}x.\n\n${para(1)}.\n\n${para(2)}\n`;
-};
 
 /** Resident MB of a process, 0 once it has gone. */
 function rss(pid: number): number {
@@ -66,11 +60,7 @@ async function main(): Promise<void> {
   }
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-memory-"));
   const folder = join(home, "notes");
-  for (let i = 0; i < N; i++) {
-    const dir = join(folder, `d${String(Math.floor(i / 100)).padStart(3, "0")}`);
-    if (i % 100 === 0) mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `note-${i}.md`), note(i));
-  }
+  writeNotes(folder, N);
   const extra = Object.fromEntries(args.env.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
   const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
   const paths = kboxPaths(env);

@@ -24,6 +24,7 @@ import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
 import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
+import { noteRel, noteText, writeNotes } from "./notes.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
 const { values: args } = parseArgs({
@@ -40,30 +41,11 @@ const { values: args } = parseArgs({
 const N = Number(args.files);
 const SAVES = Number(args.saves);
 const IDLE_S = Number(args.idle);
-const PER_DIR = 100;
-const WORDS = "river stone cloud lantern harbor meadow copper violet thunder orchard glacier ember".split(" ");
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const rel = (i: number) => `d${String(Math.floor(i / PER_DIR)).padStart(3, "0")}/note-${i}.md`;
-/** A note of about 1.5 KB: a heading and three paragraphs (the issue's folder: 10,000 of them, 14.5 MiB). */
-const text = (i: number, extra = "") => {
-  const para = (p: number) => Array.from({ length: 75 }, (_, k) => WORDS[(i * 3 + p * 5 + k * 7) % WORDS.length]).join(" ");
-  return `# Note ${i}\n\n${para(0)} tok${i}x.\n\n${para(1)}.\n\n${para(2)} ${extra}\n`;
-};
-
-/** Write the folder; returns its bytes of text. */
-function makeTree(root: string): number {
-  let bytes = 0;
-  for (let i = 0; i < N; i++) {
-    if (i % PER_DIR === 0) mkdirSync(join(root, rel(i), ".."), { recursive: true });
-    const t = text(i);
-    writeFileSync(join(root, rel(i)), t);
-    bytes += Buffer.byteLength(t);
-  }
-  return bytes;
-}
+const rel = noteRel;
+const text = noteText;
 
 const MiB = 2 ** 20;
 const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
@@ -117,7 +99,7 @@ async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "kbox-bench-tree-"));
   const model = linkModels(home);
   let t = performance.now();
-  const textBytes = makeTree(root);
+  const textBytes = writeNotes(root, N);
   console.error(
     `wrote ${N} files (${mib(textBytes)}) in ${((performance.now() - t) / 1000).toFixed(1)}s; model: ${model ?? "none (keyword only)"}`,
   );

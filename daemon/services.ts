@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ActivityDownloads } from "./activity/downloads.js";
 import { Scorer } from "./activity/scorer.js";
 import { ActivityService } from "./activity/service.js";
+import { FolderAddService } from "./add/service.js";
 import { AgentService } from "./agents/service.js";
 import { AgenticConfigService } from "./ask/agentic.js";
 import { PredictService } from "./ask/predict.js";
@@ -127,6 +128,8 @@ export interface Services {
   /** Direct uploads and resumable (TUS) uploads into file fields (daemon/uploads). */
   uploads: UploadService;
   tus: TusService;
+  /** `kbox add <folder>` on the local daemon: the daemon reads the named files itself (daemon/add). */
+  folderAdd: FolderAddService;
   /** Every knowledge box as an MCP server (streamable HTTP sessions; daemon/mcp). */
   mcp: McpService;
   /** The activity log of every knowledge box: recording, queries, metrics, quality scores (daemon/activity). */
@@ -185,12 +188,9 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     log: info.log,
   });
   const uploads = new UploadService(kbs, resources, settings.uploads.maxBytes);
-  const sync = new SyncService(
-    kbs,
-    resources,
-    { ...settings.sync, dataDir: settings.paths.data, fetch: settings.fetch },
-    info.log,
-  );
+  const syncSettings = { ...settings.sync, dataDir: settings.paths.data, fetch: settings.fetch };
+  const sync = new SyncService(kbs, resources, syncSettings, info.log);
+  const folderAdd = new FolderAddService(kbs, resources, { sync: syncSettings, maxBytes: settings.uploads.maxBytes });
   const catalog = new CatalogService(kbs, search);
   const activity = new ActivityService(kbs, settings.activity, new Scorer(() => models.reranker()), info.log);
   // Violations go to the daemon log, and on a knowledge box to its activity log (`guardrail` events).
@@ -309,6 +309,7 @@ export async function createServices(settings: DaemonSettings, info: DaemonInfo)
     training,
     datasets,
     uploads,
+    folderAdd,
     tus: new TusService(kbs, uploads, settings.uploads.maxBytes),
     mcp,
     activity,

@@ -25,6 +25,8 @@ const DOMAIN: Record<string, readonly string[]> = {
   ingest: ["errors", "lifecycle", "text", "store", "models", "kbs", "resources", "net", "entities"],
   uploads: ["errors", "store", "kbs", "resources"],
   sync: ["errors", "lifecycle", "store", "kbs", "resources", "net"],
+  /** `kbox add <folder>` on the local daemon: reads the files under the rules of sync roots. */
+  add: ["errors", "store", "kbs", "resources", "sync"],
   backup: ["errors", "lifecycle", "store", "kbs"],
   /** Account guardrail policies and their evaluation (a model, or offline trigger terms). */
   guardrails: ["errors", "store", "models"],

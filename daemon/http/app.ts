@@ -9,6 +9,7 @@ import { JSON_BODY_LIMIT } from "./parse.js";
 import { isPublic, unrouted } from "./registry.js";
 import * as accounts from "./routes/accounts.js";
 import * as activity from "./routes/activity.js";
+import * as addFolder from "./routes/add-folder.js";
 import * as agentConfig from "./routes/agent-config.js";
 import * as agenticConfigs from "./routes/agentic-configs.js";
 import * as agents from "./routes/agents.js";
@@ -87,6 +88,7 @@ const AREAS: Area[] = [
   train.register,
   processing.register,
   uploads.register,
+  addFolder.register,
   mcp.register,
   agents.register,
   agentConfig.register,

@@ -142,6 +142,9 @@ export class BlobPack {
   }
 
   private remember(key: string, data: Buffer): void {
+    // A small view of a larger buffer (gzipSync's output sits in a 16 KiB one) would keep all of it:
+    // 16 MiB of such blobs held over 250 MiB. Keep a copy of its own bytes instead.
+    if (data.byteLength * 2 < data.buffer.byteLength) data = Buffer.from(data);
     this.recent.set(key, data);
     this.recentBytes += data.length;
     for (const [k, b] of this.recent) {

@@ -7,12 +7,15 @@ import { collect, parseLabels } from "../cli/options.js";
 import { printJson, printTable, styles } from "../cli/output.js";
 import type { KboxClient } from "../client/client.js";
 import { ApiError } from "../client/errors.js";
-import type { Classification, ResourceStatus } from "../client/routes/common.js";
-import { processingStatus } from "../client/routes/processing.js";
+import type { Classification } from "../client/routes/common.js";
 import * as resources from "../client/routes/resources.js";
 import { DIRECT_MAX, directUpload, md5Of, tusUpload, type UploadJob } from "../client/upload.js";
+import { addFolderFiles, type FolderExtras } from "./add-folder.js";
+import { type AddResult, FAILED, waitFor } from "./add-wait.js";
 import { originPath, walkFiles } from "./add-walk.js";
 import { progressBar, tusState } from "./upload.js";
+
+export { type AddResult, FAILED, waitFor };
 
 export interface AddOptions {
   kb?: string;
@@ -37,14 +40,8 @@ interface Item {
   path?: string;
   /** origin.path for files found in a folder. */
   origin?: string;
-}
-
-/** What happened to one input: its resource and status (PENDING until --wait follows it). */
-export interface AddResult {
-  source: string;
-  resource?: string;
-  status: string;
-  error?: string;
+  /** The folder given on the command line that this file was found in. */
+  root?: string;
 }
 
 const URL_RE = /^https?:\/\//i;
@@ -67,10 +64,25 @@ function collectItems(
       continue;
     }
     if (statSync(path).isDirectory())
-      for (const f of walkFiles(path, filter)) items.push({ source: f, path: f, origin: originPath(path, f) });
+      for (const f of walkFiles(path, filter)) items.push({ source: f, path: f, origin: originPath(path, f), root: path });
     else items.push({ source: input, path });
   }
   return items;
+}
+
+/** Files found in folders, one group per folder input (a folder named twice is added twice, as a file would be). */
+function folderGroups(items: Item[]): { root: string; paths: string[]; items: Item[] }[] {
+  const out: { root: string; paths: string[]; items: Item[]; seen: Set<string> }[] = [];
+  for (const item of items) {
+    const path = item.path as string;
+    const last = out[out.length - 1];
+    if (last && last.root === item.root && !last.seen.has(path)) {
+      last.paths.push(path);
+      last.items.push(item);
+      last.seen.add(path);
+    } else out.push({ root: item.root as string, paths: [path], items: [item], seen: new Set([path]) });
+  }
+  return out;
 }
 
 async function addUrl(
@@ -164,72 +176,6 @@ async function pool<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): 
   return out;
 }
 
-interface Seen {
-  status: string;
-  error?: string;
-  /** Some field failed transiently and waits for a retry. */
-  retrying: boolean;
-}
-
-/** Resources of the knowledge box in the given statuses (every page), with their first field error. */
-async function idsIn(client: KboxClient, kbid: string, status: ResourceStatus[]): Promise<Map<string, Seen>> {
-  const out = new Map<string, Seen>();
-  let cursor: string | undefined;
-  do {
-    const page = await client.call(processingStatus, { params: { kbid }, query: { status, limit: 1000, cursor } });
-    for (const r of page.results) {
-      out.set(r.resource_id, {
-        status: r.status,
-        error: r.fields.find((f) => f.error)?.error?.body,
-        retrying: r.fields.some((f) => f.retry),
-      });
-    }
-    cursor = page.cursor ?? undefined;
-  } while (cursor);
-  return out;
-}
-
-/** Statuses that end processing with a failure (the exit code counts them). */
-export const FAILED = new Set(["FAILED", "ERROR", "EXPIRED", "BLOCKED"]);
-
-/** Follow processing until none of `results` is PENDING; a bar on a TTY, a line per change when piped. */
-/** Follow processing of the PENDING results until each has ended; their statuses (and errors) are filled in. */
-export async function waitFor(
-  ctx: Context,
-  client: KboxClient,
-  kbid: string,
-  results: AddResult[],
-  quiet?: boolean,
-): Promise<void> {
-  const mine = new Set(results.filter((r) => r.resource && r.status === "PENDING").map((r) => r.resource as string));
-  const bar = progressBar(ctx, "resources");
-  let last = -1;
-  for (;;) {
-    const pending = await idsIn(client, kbid, ["PENDING"]);
-    const left = [...mine].filter((rid) => pending.has(rid)).length;
-    const retrying = [...mine].filter((rid) => pending.get(rid)?.retrying).length;
-    const done = mine.size - left;
-    // A transient failure (server down, 503, 429) keeps a resource PENDING while it is retried: say so.
-    const state = done * 1000 + retrying;
-    if (!quiet && state !== last) {
-      if (ctx.io.stderr.isTTY) bar(done, mine.size);
-      else
-        ctx.io.stderr.write(
-          `processed ${done}/${mine.size}${retrying ? ` (${retrying} retrying after a transient failure)` : ""}\n`,
-        );
-    }
-    last = state;
-    if (!left) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  const ended = await idsIn(client, kbid, ["ERROR", "EXPIRED", "BLOCKED", "EMPTY"]);
-  for (const r of results) {
-    if (!r.resource || !mine.has(r.resource)) continue;
-    const e = ended.get(r.resource);
-    Object.assign(r, e ? { status: e.status, ...(e.error ? { error: e.error } : {}) } : { status: "PROCESSED" });
-  }
-}
-
 function report(ctx: Context, results: AddResult[], opts: AddOptions): void {
   if (opts.json) {
     printJson(ctx.io, { results });
@@ -268,7 +214,12 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
     ...(opts.splitStrategy ? { split_strategy: opts.splitStrategy } : {}),
     ...(opts.extractStrategy ? { extract_strategy: opts.extractStrategy } : {}),
   };
-  const added = await pool(items, UPLOADS_IN_FLIGHT, async (item): Promise<AddResult> => {
+  const tick = () => bar(++sent, items.length);
+  // The local daemon reads a folder's files itself, in one request; a remote one gets them uploaded.
+  const local = client.target.kind === "unix" && !opts.slug;
+  const uploaded = items.filter((i) => !(local && i.root));
+  const done = new Map<Item, AddResult>();
+  const added = await pool(uploaded, UPLOADS_IN_FLIGHT, async (item): Promise<AddResult> => {
     try {
       return item.url
         ? await addUrl(client, kbid, item, extra, strategies)
@@ -277,10 +228,20 @@ export async function runAdd(ctx: Context, inputs: string[], opts: AddOptions): 
       if (e instanceof ApiError && e.status === 409) return duplicate(client, kbid, item, String(e.detail), classifications);
       return { source: item.source, status: "FAILED", error: e instanceof ApiError ? String(e.detail) : (e as Error).message };
     } finally {
-      bar(++sent, items.length);
+      tick();
     }
   });
-  const results = [...added, ...failed];
+  for (const [k, item] of uploaded.entries()) done.set(item, added[k]);
+  const folderExtras: FolderExtras = {
+    ...(classifications ? { labels: classifications } : {}),
+    ...(opts.hidden ? { hidden: true } : {}),
+    ...strategies,
+  };
+  for (const group of folderGroups(items.filter((i) => local && i.root))) {
+    const got = await addFolderFiles(client, kbid, group.root, group.paths, folderExtras, tick);
+    for (const [k, item] of group.items.entries()) done.set(item, got[k]);
+  }
+  const results = [...items.map((i) => done.get(i) as AddResult), ...failed];
   if (opts.wait) await waitFor(ctx, client, kbid, results, opts.quiet);
   report(ctx, results, opts);
   const bad = results.filter((r) => FAILED.has(r.status)).length;
@@ -309,7 +270,8 @@ export function addCommand(ctx: Context): Command {
       "after",
       "\nFolders are walked recursively; dotfiles, paths matched by .gitignore or .kboxignore and site assets\n" +
         "(stylesheets, scripts, fonts, source maps, search indexes) are skipped; --include takes them back.\n" +
-        "Files already in the knowledge box (same MD5) are reported as DUPLICATE and not added again.\n\n" +
+        "Files already in the knowledge box (same MD5) are reported as DUPLICATE and not added again.\n" +
+        "The local daemon reads a folder's files itself (one request); a remote profile gets each file uploaded.\n\n" +
         "Examples:\n  kbox add ./docs --wait\n  kbox add report.pdf https://example.com/page --label topic/q3\n  kbox add notes.md --slug notes --kb work",
     )
     .action(async (inputs: string[], _o, cmd: Command) => runAdd(ctx, inputs, ctx.opts<AddOptions>(cmd)));

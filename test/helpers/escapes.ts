@@ -155,6 +155,7 @@ export function escapeCases(w: EscapeWorld): Escape[] {
         sync_root_path: root,
       });
       add(`folder re-root ${root}`, "PATCH", `${kb}/sync_configs/${w.folderConfig}`, { sync_root_path: root });
+      add(`add folder ${root}`, "POST", `${kb}/add-folder`, { root, files: ["secret.txt", "passwd"] });
     }
     for (const model of models(w.trapPort)) {
       add(`ask ${model}`, "POST", `${kb}/ask`, { query: "who?", generative_model: model });

@@ -1,0 +1,154 @@
+/**
+ * `kbox add <folder> --wait` as a user runs it (issue 17): the compiled CLI (dist/; `--tsx` runs the
+ * sources instead) starts kboxd itself on a fresh KBOX_HOME, adds a folder of N small Markdown notes
+ * (bench/notes.ts, the folder of bench/sync.ts) and waits until all are processed. Prints the time to
+ * all findable, files/s, the peak resident memory of the daemon and its extraction workers (sampled
+ * every 100 ms from /proc) and, from the same run, recoll's full index of the same folder as a ratio
+ * (bench/recoll.ts; installed from Debian when missing and possible).
+ *   npx tsx bench/add.ts [--files 10000] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...] [--cli dist/bin/kbox.js]
+ * `--cli` runs another build of the CLI (an older commit compiled elsewhere, for a before/after pair).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import * as findApi from "../src/api/find.js";
+import * as kbs from "../src/api/kbs.js";
+import { kboxPaths } from "../src/api/paths.js";
+import { KboxClient } from "../src/client/client.js";
+import { noteToken, writeNotes } from "./notes.js";
+import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
+
+const { values: args } = parseArgs({
+  options: {
+    files: { type: "string", default: "10000" },
+    env: { type: "string", multiple: true, default: [] },
+    "no-build": { type: "boolean", default: false },
+    tsx: { type: "boolean", default: false },
+    "no-recoll": { type: "boolean", default: false },
+    cli: { type: "string" },
+  },
+});
+const N = Number(args.files);
+const ROOT = join(import.meta.dirname, "..");
+const say = (s: string) => process.stderr.write(`${s}\n`);
+const MiB = 2 ** 20;
+const mib = (b: number) => `${(b / MiB).toFixed(0)} MiB`;
+const ratio = (kbox: number, recoll: number | undefined) => (recoll ? ` (${(kbox / recoll).toFixed(1)}x recoll)` : "");
+
+/** Resident bytes of a process, 0 once it has gone. */
+function rss(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function children(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Run the CLI with `env`; resolves with its exit code and stdout. */
+function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number; stdout: string }> {
+  const cli = args.tsx ? ["--import", "tsx", join(ROOT, "bin/kbox.ts")] : [args.cli ?? join(ROOT, "dist/bin/kbox.js")];
+  const child = spawn(process.execPath, [...cli, ...argv], { env, stdio: ["ignore", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  return new Promise((resolve) => child.once("exit", (c) => resolve({ code: c ?? 1, stdout })));
+}
+
+/** recoll's full index of the folder: seconds and peak memory, or undefined without recoll. */
+async function recollRun(folder: string): Promise<{ seconds: number; peak: number; disk: number } | undefined> {
+  if (args["no-recoll"] || !ensureRecoll(say)) return undefined;
+  const confdir = recollConfig(folder);
+  try {
+    const run = await recollIndex(confdir);
+    if (recollCount(confdir, noteToken(N - 1)) !== 1) throw new Error("recoll does not find the last note");
+    return { seconds: run.seconds, peak: run.peakRssBytes, disk: diskBytes(confdir) };
+  } finally {
+    rmSync(confdir, { recursive: true, force: true });
+  }
+}
+
+/** Every `step`-th note is found by its own token as exactly one resource; the count of those that are not. */
+async function unfindable(socket: string, step: number): Promise<number> {
+  const client = new KboxClient({ kind: "unix", socket });
+  const kbid = (await client.call(kbs.getKbBySlug, { params: { slug: "bench" } })).uuid;
+  let missing = 0;
+  for (let i = N - 1; i >= 0; i -= step) {
+    const r = await client.call(findApi.find, {
+      params: { kbid },
+      body: { query: noteToken(i), features: ["keyword"], top_k: 5 },
+    });
+    if (Object.keys(r.resources).length !== 1) missing++;
+  }
+  return missing;
+}
+
+async function main(): Promise<void> {
+  if (!args.tsx && !args.cli && (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js")))) {
+    say("compiling (tsc)...");
+    execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: ROOT, stdio: "inherit" });
+  }
+  const home = mkdtempSync(join(tmpdir(), "kbox-bench-add-"));
+  const folder = mkdtempSync(join(tmpdir(), "kbox-bench-notes-"));
+  const bytes = writeNotes(folder, N);
+  const recoll = await recollRun(folder);
+  const extra = Object.fromEntries(args.env.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
+  const paths = kboxPaths(env);
+  try {
+    if ((await kbox(env, ["kb", "create", "bench"])).code !== 0) throw new Error("kbox kb create failed");
+    const pid = Number(readFileSync(paths.pid, "utf8").trim());
+    let peak = 0;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rss(pid) + children(pid).reduce((n, k) => n + rss(k), 0));
+    }, 100);
+    const t0 = performance.now();
+    const add = await kbox(env, ["add", folder, "--kb", "bench", "--wait", "--quiet", "--json"]);
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(timer);
+    const results = (JSON.parse(add.stdout) as { results: { status: string }[] }).results;
+    const statuses = new Map<string, number>();
+    for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    const missing = await unfindable(paths.socket, Math.max(1, Math.floor(N / 200)));
+    const disk = diskBytes(join(home, "data"));
+    await kbox(env, ["daemon", "stop"]);
+    const rows: [string, string][] = [
+      ["source text", `${N} Markdown notes, ${(bytes / MiB).toFixed(1)} MiB`],
+      [
+        "kbox add --wait: all processed",
+        `${seconds.toFixed(1)} s = ${(N / seconds).toFixed(0)} files/s${ratio(seconds, recoll?.seconds)}; exit ${add.code}; ${[
+          ...statuses,
+        ]
+          .map(([s, n]) => `${n} ${s}`)
+          .join(", ")}; ${missing} of ${Math.ceil(N / Math.max(1, Math.floor(N / 200)))} sampled tokens not found once`,
+      ],
+      ["  peak RSS, daemon + workers", `${mib(peak)}${ratio(peak, recoll?.peak)}`],
+      ["  disk under KBOX_HOME/data just after", `${mib(disk)}${ratio(disk, recoll?.disk)}`],
+    ];
+    if (recoll)
+      rows.push([
+        "recoll (recollindex, full)",
+        `${recoll.seconds.toFixed(1)} s, peak ${mib(recoll.peak)}, index ${mib(recoll.disk)}`,
+      ]);
+    else rows.push(["recoll", "not run"]);
+    const w = Math.max(...rows.map((r) => r[0].length));
+    console.log(`kbox add benchmark, ${N} files (${args.tsx ? "tsx" : (args.cli ?? "compiled")} CLI)`);
+    for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+  } finally {
+    await kbox(env, ["daemon", "stop"]).catch(() => undefined);
+    rmSync(home, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+await main();
