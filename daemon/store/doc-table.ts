@@ -21,7 +21,6 @@ const SCHEMA = new Schema([
   new Field("seq", new Int64(), false),
 ]);
 
-
 /** A table with versions: a document table opened by this kbox (a `seq` column). */
 async function versioned(table: Table): Promise<boolean> {
   return (await table.schema()).fields.some((f) => f.name === "seq");
