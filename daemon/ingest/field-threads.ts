@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -19,8 +18,13 @@ interface Thread {
   jobs: Map<number, Pending>;
 }
 
-/** Field threads unless told: one fewer than the cores (the daemon's thread has the other), at most 2. */
-export const defaultFieldThreads = (): number => Math.max(0, Math.min(2, availableParallelism() - 1));
+/**
+ * Field threads unless told: none. On the 2-core development machine a thread took 2,000 notes from
+ * 9.3 to 6.9 s but 10,000 from 31.1 to 32.8 s (the sync pass and the commits share the daemon's thread
+ * either way), for about 150 MB more (its own heap, parsers, detector and lexicon): see
+ * docs/benchmarks.md. Machines with more cores may set KBOX_FIELD_THREADS.
+ */
+export const defaultFieldThreads = (): number => 0;
 
 /** The thread's entry: compiled JavaScript next to this file, or the TypeScript source through tsx (tests, benches). */
 function spawn(): Worker {
