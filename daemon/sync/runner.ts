@@ -284,8 +284,11 @@ export class SyncRunner {
     await this.stopWatcher(key(kbid, config.id));
     if (this.closed || config.external_connection.provider !== "local_folder" || !config.sync_root_path) return;
     if (!existsSync(config.sync_root_path)) return;
-    const watcher = new FolderWatcher(config.sync_root_path, new SyncFilter(config.sync_root_path, config), (paths) =>
-      this.onWatchBatch(kbid, config, paths),
+    const watcher = new FolderWatcher(
+      config.sync_root_path,
+      new SyncFilter(config.sync_root_path, config),
+      (paths) => this.onWatchBatch(kbid, config, paths),
+      (e) => this.log.warn(`sync watcher: ${e.message} (changes there wait for the next pass)`, { kb: kbid, sync: config.id }),
     );
     this.watchers.set(key(kbid, config.id), { kbid, watcher });
     await watcher
