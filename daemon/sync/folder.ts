@@ -123,10 +123,14 @@ export async function syncFolder(
     }
     return byHash.get(hash) ?? [];
   };
-  /** An owned file with this content that left the folder, not claimed by another move. */
+  /**
+   * An owned file with this content that left the folder, not claimed by another move. A watch batch
+   * may hear of a folder's new name before its old one is gone from its view: an owned file outside
+   * the batch that is no longer on disk is a source too.
+   */
   const movedSource = async (hash: string): Promise<string | undefined> => {
     for (const rel of withHash(hash)) {
-      if (movedFrom.has(rel) || !unmet.has(rel)) continue;
+      if (movedFrom.has(rel) || (!unmet.has(rel) && (!opts.partial || opts.partial.has(rel)))) continue;
       if (await stillThere(root, rel)) continue;
       movedFrom.add(rel);
       return rel;

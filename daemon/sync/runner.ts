@@ -251,9 +251,9 @@ export class SyncRunner {
     const deferred = this.deferred.get(key(kbid, config.id)) ?? new Set<string>();
     this.deferred.set(key(kbid, config.id), deferred);
     const root = config.sync_root_path!;
-    const present = [...paths].filter((p) => !p.endsWith("/") && existsSync(join(root, p)));
-    const missing = [...paths].filter((p) => !present.includes(p));
-    if (!present.length && missing.some((p) => !deferred.has(p))) {
+    const present = new Set([...paths].filter((p) => !p.endsWith("/") && existsSync(join(root, p))));
+    const missing = [...paths].filter((p) => !present.has(p));
+    if (!present.size && missing.some((p) => !deferred.has(p))) {
       for (const p of missing) deferred.add(p);
       setTimeout(() => this.onWatchBatch(kbid, config, new Set(missing)), MOVE_GRACE_MS).unref();
       return;
@@ -284,8 +284,11 @@ export class SyncRunner {
     await this.stopWatcher(key(kbid, config.id));
     if (this.closed || config.external_connection.provider !== "local_folder" || !config.sync_root_path) return;
     if (!existsSync(config.sync_root_path)) return;
-    const watcher = new FolderWatcher(config.sync_root_path, new SyncFilter(config.sync_root_path, config), (paths) =>
-      this.onWatchBatch(kbid, config, paths),
+    const watcher = new FolderWatcher(
+      config.sync_root_path,
+      new SyncFilter(config.sync_root_path, config),
+      (paths) => this.onWatchBatch(kbid, config, paths),
+      (e) => this.log.warn(`sync watcher: ${e.message} (changes there wait for the next pass)`, { kb: kbid, sync: config.id }),
     );
     this.watchers.set(key(kbid, config.id), { kbid, watcher });
     await watcher

@@ -35,6 +35,7 @@ export class FolderWatcher {
     private readonly root: string,
     private readonly filter: SyncFilter,
     private readonly onBatch: (paths: Set<string>) => void,
+    private readonly onError?: (e: Error) => void,
   ) {}
 
   /** Watch the root and every synced folder under it (a walk of the folders only). */
@@ -61,21 +62,31 @@ export class FolderWatcher {
     this.dirs.clear();
   }
 
-  /** Watch `dir` and the synced folders under it; with `report`, its files are reported (a folder that arrived). */
-  private async watchTree(dir: string, report: boolean): Promise<void> {
-    if (this.closed || this.dirs.has(dir)) return;
-    this.watchDir(dir);
-    let handle: Awaited<ReturnType<typeof opendir>>;
-    try {
-      handle = await opendir(dir);
-    } catch {
-      return; // gone again: its parent's event says so
+  /**
+   * Watch `dir` and the synced folders under it; with `report`, its files are reported (a folder that
+   * arrived, or `again`: one whose events the kernel dropped). A folder that cannot be watched (the
+   * inotify limit) is told to `onError` and left to the passes; the root's failure is thrown.
+   */
+  private async watchTree(dir: string, report: boolean, again = false): Promise<void> {
+    if (this.closed || (this.dirs.has(dir) && !again)) return;
+    if (!this.dirs.has(dir)) {
+      try {
+        this.watchDir(dir);
+      } catch (e) {
+        if (dir === this.root) throw e;
+        this.onError?.(new Error(`cannot watch ${dir}: ${(e as Error).message}`));
+        return;
+      }
     }
-    for await (const ent of handle) {
-      const abs = join(dir, ent.name);
-      if (ent.isDirectory()) {
-        if (this.filter.includeDir(abs)) await this.watchTree(abs, report);
-      } else if (report) this.arm(abs, 0);
+    try {
+      for await (const ent of await opendir(dir)) {
+        const abs = join(dir, ent.name);
+        if (ent.isDirectory()) {
+          if (this.filter.includeDir(abs)) await this.watchTree(abs, report);
+        } else if (report) this.arm(abs, 0);
+      }
+    } catch {
+      // Gone again: its parent's event says so.
     }
   }
 
@@ -83,7 +94,7 @@ export class FolderWatcher {
     const w = watch(dir, { persistent: false }, (_event, name) => {
       if (this.closed || this.dirs.get(dir) !== w) return;
       // No name: the kernel dropped events; look at the whole folder again.
-      if (!name) return void this.watchTree(dir, true);
+      if (!name) return void this.watchTree(dir, true, true).catch(() => undefined);
       this.arm(join(dir, name.toString()), undefined);
     });
     // A folder removed or unreadable: its parent's event reports it (and then forgets it here).
@@ -108,7 +119,7 @@ export class FolderWatcher {
     clearTimeout(this.timers.get(abs));
     this.timers.set(
       abs,
-      setTimeout(() => void this.look(abs), wait ?? quietMs(0)),
+      setTimeout(() => void this.look(abs).catch(() => undefined), wait ?? quietMs(0)),
     );
   }
 
@@ -120,9 +131,7 @@ export class FolderWatcher {
     if (this.closed || this.timers.has(abs)) return; // written again meanwhile: its new window runs
     const rel = this.filter.rel(abs);
     if (st?.isDirectory()) {
-      if (this.dirs.has(abs) || !this.filter.includeDir(abs)) return;
-      this.report(rel); // a file this path was is gone
-      await this.watchTree(abs, true);
+      if (!this.dirs.has(abs) && this.filter.includeDir(abs)) await this.watchTree(abs, true);
       return;
     }
     if (!st) {
@@ -140,7 +149,7 @@ export class FolderWatcher {
       if (left > 0) {
         this.timers.set(
           abs,
-          setTimeout(() => void this.look(abs), left),
+          setTimeout(() => void this.look(abs).catch(() => undefined), left),
         );
         return;
       }

@@ -15,7 +15,10 @@ describe("extraction workers", () => {
       for (const n of [1, 2, 3]) {
         await d.client.call(api.createResource, {
           params: { kbid: kb.uuid },
-          body: { texts: { t: { body: `Document ${n}. It has two sentences.` } } },
+          // A conversation goes to a worker process (small text fields are extracted on the daemon's thread).
+          body: {
+            conversations: { c: { messages: [{ ident: "m1", content: { text: `Document ${n}. It has two sentences.` } }] } },
+          },
         });
       }
       await d.daemon.services.processing.idle();
