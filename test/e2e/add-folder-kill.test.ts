@@ -3,7 +3,6 @@
  * item PENDING or DUPLICATE in the stream) survives, and adding the folder again after a restart
  * makes each of the files exactly one resource, PROCESSED.
  */
-import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,9 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import * as af from "../../src/api/add-folder.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
-import * as search from "../../src/api/search.js";
-import type { KboxClient } from "../../src/client/client.js";
 import { removeHome, runCli, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
+import { exited, originPaths, sleep } from "../helpers/kill.js";
 
 const N = 2000;
 const homes: string[] = [];
@@ -24,24 +22,7 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
-const exited = (c: ChildProcess) =>
-  new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once("exit", () => r())));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rel = (i: number) => `d${Math.floor(i / 100)}/note-${i}.md`;
-
-/** The origin path of every resource of the box, by resource id. */
-async function originPaths(client: KboxClient, kbid: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let page = 0; ; page++) {
-    const r = await client.call(search.catalog, {
-      params: { kbid },
-      body: { page_number: page, page_size: 200, show: ["basic", "origin"] },
-    });
-    for (const [rid, res] of Object.entries(r.resources ?? {}))
-      out.set(rid, (res as { origin?: { path?: string } }).origin?.path ?? "");
-    if (!r.fulltext?.next_page) return out;
-  }
-}
 
 describe("kill -9 during kbox add <folder>", () => {
   it("keeps every acknowledged file; adding again makes each file one PROCESSED resource", async () => {

@@ -3,7 +3,6 @@
  * files, restart it, and find every file exactly once. (sync-kill.test.ts does the same with 300 files
  * and checks every token; here the exactly-once check covers all 10,000 files and findability a sample.)
  */
-import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,10 +10,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import * as find from "../../src/api/find.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
-import * as search from "../../src/api/search.js";
 import * as sync from "../../src/api/sync.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
+import { exited, originPaths, sleep } from "../helpers/kill.js";
 
 const N = 10_000;
 /** Files findable by their own word, checked one by one: every 50th, and the first and last. */
@@ -27,9 +26,6 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
-const exited = (c: ChildProcess) =>
-  new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once("exit", () => r())));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const token = (i: number) => `zq${i}marker`;
 const rel = (i: number) => `d${Math.floor(i / 100)}/note-${i}.md`;
 
@@ -37,20 +33,6 @@ const rel = (i: number) => `d${Math.floor(i / 100)}/note-${i}.md`;
 async function state(client: KboxClient, kbid: string) {
   const s = await client.call(processing.processingStatus, { params: { kbid }, query: { limit: 1 } });
   return { totals: s.totals, queued: s.queue.pending + s.queue.running };
-}
-
-/** The origin path of every resource of the box, by resource id (the catalog, 200 a page). */
-async function originPaths(client: KboxClient, kbid: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let page = 0; ; page++) {
-    const r = await client.call(search.catalog, {
-      params: { kbid },
-      body: { page_number: page, page_size: 200, show: ["basic", "origin"] },
-    });
-    for (const [rid, res] of Object.entries(r.resources ?? {}))
-      out.set(rid, (res as { origin?: { path?: string } }).origin?.path ?? "");
-    if (!r.fulltext?.next_page) return out;
-  }
 }
 
 describe("kill -9 during a 10,000-file folder sync", () => {

@@ -1,4 +1,3 @@
-import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
+import { exited, sleep } from "../helpers/kill.js";
 
 const N = 300;
 const homes: string[] = [];
@@ -19,9 +19,6 @@ afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
-const exited = (c: ChildProcess) =>
-  new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once("exit", () => r())));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const token = (i: number) => `zq${i}marker`;
 const rel = (i: number) => `d${Math.floor(i / 50)}/note-${i}.md`;
 
