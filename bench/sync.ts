@@ -8,7 +8,10 @@
  *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1] [--entities off]
  * Uses the model cache of KBOX_HOME (or the XDG data dir) when it holds an embedder; otherwise the
  * knowledge box is keyword-only and no automatic model download is attempted.
+ * The daemon runs in this process, so the bench runs itself again with the allocator settings the CLI
+ * gives the daemon it starts (MALLOC_ARENA_MAX=2: src/client/connect.ts), unless they are set.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +27,7 @@ import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
 import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
+import { GLIBC_MALLOC_ENV } from "../src/client/connect.js";
 import { noteRel, noteText, writeNotes } from "./notes.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
@@ -306,7 +310,14 @@ async function saveLatencies(client: KboxClient, kbid: string, root: string): Pr
   return out;
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+if (Object.keys(GLIBC_MALLOC_ENV).some((k) => process.env[k] === undefined)) {
+  const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...GLIBC_MALLOC_ENV, ...process.env },
+  });
+  process.exitCode = again.status ?? 1;
+} else
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
