@@ -3,31 +3,21 @@
  * files, restart it, and find every file exactly once. (sync-kill.test.ts does the same with 300 files
  * and checks every token; here the exactly-once check covers all 10,000 files and findability a sample.)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as find from "../../src/api/find.js";
-import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
-import * as sync from "../../src/api/sync.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
-import { exited, originPaths, sleep } from "../helpers/kill.js";
+import { exited, noteToken, originPaths, sleep, syncedBox, tokenFolder } from "../helpers/kill.js";
 
 const N = 10_000;
 /** Files findable by their own word, checked one by one: every 50th, and the first and last. */
 const SAMPLE = [...Array.from({ length: N / 50 }, (_, k) => k * 50 + (k % 50)), N - 1];
 const homes: string[] = [];
-const roots: string[] = [];
 
 afterAll(() => {
   for (const h of homes) removeHome(h);
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
-
-const token = (i: number) => `zq${i}marker`;
-const rel = (i: number) => `d${Math.floor(i / 100)}/note-${i}.md`;
 
 /** Resources by status over the whole box, and the queue's counts. */
 async function state(client: KboxClient, kbid: string) {
@@ -40,22 +30,9 @@ describe("kill -9 during a 10,000-file folder sync", () => {
     const t0 = performance.now();
     const home = tempHome();
     homes.push(home);
-    const root = mkdtempSync(join(tmpdir(), "kbox-sync-kill-10k-"));
-    roots.push(root);
-    for (let i = 0; i < N; i++) {
-      if (i % 100 === 0) mkdirSync(join(root, rel(i), ".."), { recursive: true });
-      writeFileSync(
-        join(root, rel(i)),
-        `# Note ${i}\n\nThe harbor lantern ${token(i)} glows.\n\nA second paragraph of note ${i}.\n`,
-      );
-    }
+    const { root, rel } = tokenFolder(N, 100, "kbox-sync-kill-10k-");
     const first = await spawnTestDaemon(home);
-    const kbid = (await first.client.call(kbs.createKb, { body: { slug: "killed" } })).uuid;
-    const conn = await first.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
-    await first.client.call(sync.addConfig, {
-      params: { kbid },
-      body: { name: "notes", external_connection_id: conn.id, sync_root_path: root },
-    });
+    const kbid = await syncedBox(first.client, root);
     // Kill it once a tenth of the files are resources: the pass is still creating the rest, and
     // ingestion has some processed and many acknowledged but PENDING.
     let seen = { resources: 0, pending: 0 };
@@ -90,7 +67,7 @@ describe("kill -9 during a 10,000-file folder sync", () => {
         const batch = SAMPLE.slice(k, k + 10);
         const hits = await Promise.all(
           batch.map((i) =>
-            second.client.call(find.find, { params: { kbid }, body: { query: token(i), features: ["keyword"], top_k: 5 } }),
+            second.client.call(find.find, { params: { kbid }, body: { query: noteToken(i), features: ["keyword"], top_k: 5 } }),
           ),
         );
         for (const [j, h] of hits.entries()) expect(Object.keys(h.resources)).toEqual([byPath.get(`/${rel(batch[j])}`)]);

@@ -1,26 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as find from "../../src/api/find.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
-import * as sync from "../../src/api/sync.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
-import { exited, sleep } from "../helpers/kill.js";
+import { exited, noteToken, sleep, syncedBox, tokenFolder } from "../helpers/kill.js";
 
 const N = 300;
 const homes: string[] = [];
-const roots: string[] = [];
 
 afterAll(() => {
   for (const h of homes) removeHome(h);
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
-
-const token = (i: number) => `zq${i}marker`;
-const rel = (i: number) => `d${Math.floor(i / 50)}/note-${i}.md`;
 
 /** What the test reads of a listed resource. */
 type Listed = { id: string; origin?: { path?: string }; metadata?: { status?: string } };
@@ -39,22 +30,9 @@ describe("kill -9 during a folder sync", () => {
   it("after a restart every file is a resource exactly once, processed and findable by its own words", async () => {
     const home = tempHome();
     homes.push(home);
-    const root = mkdtempSync(join(tmpdir(), "kbox-sync-kill-"));
-    roots.push(root);
-    for (let i = 0; i < N; i++) {
-      if (i % 50 === 0) mkdirSync(join(root, rel(i), ".."), { recursive: true });
-      writeFileSync(
-        join(root, rel(i)),
-        `# Note ${i}\n\nThe harbor lantern ${token(i)} glows.\n\nA second paragraph of note ${i}.\n`,
-      );
-    }
+    const { root, rel } = tokenFolder(N, 50, "kbox-sync-kill-");
     const first = await spawnTestDaemon(home);
-    const kbid = (await first.client.call(kbs.createKb, { body: { slug: "killed" } })).uuid;
-    const conn = await first.client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
-    await first.client.call(sync.addConfig, {
-      params: { kbid },
-      body: { name: "notes", external_connection_id: conn.id, sync_root_path: root },
-    });
+    const kbid = await syncedBox(first.client, root);
     // Kill it as soon as the sync has created some resources, while it creates and indexes the rest.
     let seen = 0;
     for (const until = Date.now() + 30_000; Date.now() < until; await sleep(20)) {
@@ -94,7 +72,7 @@ describe("kill -9 during a folder sync", () => {
           Array.from({ length: Math.min(10, N - i) }, (_, k) =>
             second.client.call(find.find, {
               params: { kbid },
-              body: { query: token(i + k), features: ["keyword"], top_k: 5 },
+              body: { query: noteToken(i + k), features: ["keyword"], top_k: 5 },
             }),
           ),
         );

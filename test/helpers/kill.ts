@@ -1,5 +1,11 @@
 import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import * as kbs from "../../src/api/kbs.js";
 import * as search from "../../src/api/search.js";
+import * as sync from "../../src/api/sync.js";
 import type { KboxClient } from "../../src/client/client.js";
 
 /** Resolves once the child process has exited (at once when it already has). */
@@ -20,4 +26,36 @@ export async function originPaths(client: KboxClient, kbid: string): Promise<Map
       out.set(rid, (res as { origin?: { path?: string } }).origin?.path ?? "");
     if (!r.fulltext?.next_page) return out;
   }
+}
+
+/** The word that finds note `i` of a token folder, and nothing else. */
+export const noteToken = (i: number) => `zq${i}marker`;
+
+/**
+ * A folder of `n` small notes, `perDir` to a subfolder, each findable by its own token; returns the
+ * folder and the relative path of note `i`. The folder is removed after the test file.
+ */
+export function tokenFolder(n: number, perDir: number, prefix: string): { root: string; rel: (i: number) => string } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const rel = (i: number) => `d${Math.floor(i / perDir)}/note-${i}.md`;
+  for (let i = 0; i < n; i++) {
+    if (i % perDir === 0) mkdirSync(join(root, rel(i), ".."), { recursive: true });
+    writeFileSync(
+      join(root, rel(i)),
+      `# Note ${i}\n\nThe harbor lantern ${noteToken(i)} glows.\n\nA second paragraph of note ${i}.\n`,
+    );
+  }
+  return { root, rel };
+}
+
+/** A new knowledge box "killed" that syncs `root` (a local folder connection and its configuration); its id. */
+export async function syncedBox(client: KboxClient, root: string): Promise<string> {
+  const kbid = (await client.call(kbs.createKb, { body: { slug: "killed" } })).uuid;
+  const conn = await client.call(sync.createConnection, { params: { kbid }, body: { provider: "local_folder" } });
+  await client.call(sync.addConfig, {
+    params: { kbid },
+    body: { name: "notes", external_connection_id: conn.id, sync_root_path: root },
+  });
+  return kbid;
 }
