@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { FieldDoc } from "../store/index.js";
-import { analyseField, type FieldJob, type FieldReply } from "./field-thread.js";
+import { analyseField, type FieldJob, type FieldReply } from "./analyse-field.js";
 import type { FieldOutcome, PreparedField, ProcessOptions } from "./process-field.js";
 
 interface Pending {
@@ -17,14 +17,6 @@ interface Thread {
   worker: Worker;
   jobs: Map<number, Pending>;
 }
-
-/**
- * Field threads unless told: none. On the 2-core development machine a thread took 2,000 notes from
- * 9.3 to 6.9 s but 10,000 from 31.1 to 32.8 s (the sync pass and the commits share the daemon's thread
- * either way), for about 150 MB more (its own heap, parsers, detector and lexicon): see
- * docs/benchmarks.md. Machines with more cores may set KBOX_FIELD_THREADS.
- */
-export const defaultFieldThreads = (): number => 0;
 
 /** The thread's entry: compiled JavaScript next to this file, or the TypeScript source through tsx (tests, benches). */
 function spawn(): Worker {
@@ -46,6 +38,11 @@ function spawn(): Worker {
  * outcomes of worker processes are finished here too, so the language detector (about 130 MB) and
  * the entity lexicon live in these threads, not in the daemon's. With no thread (one core), or when a
  * thread fails, the same work runs on the daemon's thread.
+ *
+ * None unless told (KBOX_FIELD_THREADS): on the 2-core development machine a thread took 2,000 notes
+ * from 9.3 to 6.9 s but 10,000 from 22.0 to 24.2 s (the sync pass and the commits share the daemon's
+ * thread either way), for about 150 MB more (its own heap, parsers, detector and lexicon): see
+ * docs/benchmarks.md.
  */
 export class FieldThreads {
   private readonly threads: (Thread | undefined)[];

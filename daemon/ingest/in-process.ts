@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import type { FileField, TextField } from "../../src/api/fields.js";
 import type { FieldDoc } from "../store/index.js";
-import { type BlobPaths, type FieldOutcome, finishField, type ProcessOptions, prepareField } from "./process-field.js";
+import type { BlobPaths, FieldOutcome, ProcessOptions } from "./process-field.js";
 
 /** Plain formats small enough to parse on the daemon's thread: cheaper than a message to a worker and back. */
 const PLAIN_EXT = new Set([".md", ".markdown", ".txt", ".text", ".html", ".htm"]);
@@ -43,7 +43,7 @@ function plainBytes(buf: Buffer): boolean {
   }
 }
 
-/** Where a small plain field is analysed: the field threads (field-threads.ts), else the daemon's thread. */
+/** Where a small plain field is analysed: the field threads (field-threads.ts; without one, the daemon's thread). */
 export type Analyse = (doc: FieldDoc, opts?: ProcessOptions) => Promise<FieldOutcome>;
 
 /**
@@ -53,15 +53,13 @@ export type Analyse = (doc: FieldDoc, opts?: ProcessOptions) => Promise<FieldOut
  * whose bytes are not the plain text its name says, goes to the worker processes through `worker`,
  * isolated from the daemon.
  */
-export function inProcessExtract(worker: Extract, analyse?: Analyse): Extract {
+export function inProcessExtract(worker: Extract, analyse: Analyse): Extract {
   return async (doc, blobs, signal, opts) => {
-    if (doc.type === "generic" || smallText(doc))
-      return analyse ? analyse(doc, opts) : finishField(doc, await prepareField(doc, blobs, signal, opts));
+    if (doc.type === "generic" || smallText(doc)) return analyse(doc, opts);
     if (!plainFile(doc)) return worker(doc, blobs, signal, opts);
     // Read once, here (a packed blob has no file of its own): extraction parses these bytes.
     const bytes = await readBlob(blobs, doc.blob as string);
     if (!bytes || bytes.length > IN_PROCESS_MAX_BYTES || !plainBytes(bytes)) return worker(doc, blobs, signal, opts);
-    if (analyse) return analyse(doc, { ...opts, bytes });
-    return finishField(doc, await prepareField(doc, blobs, signal, { ...opts, bytes }));
+    return analyse(doc, { ...opts, bytes });
   };
 }

@@ -9,7 +9,6 @@ import { type KboxPaths, kboxPaths } from "../../src/api/paths.js";
 import type { ActivitySettings } from "../activity/service.js";
 import type { AskSettings } from "../ask/service.js";
 import { defaultExtractWorkers } from "../ingest/extract-pool.js";
-import { defaultFieldThreads } from "../ingest/field-threads.js";
 import type { IngestSettings } from "../ingest/retry.js";
 import type { LogLevel } from "../lifecycle/logger.js";
 import type { McpSettings } from "../mcp/service.js";
@@ -147,7 +146,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     ingest: {
       concurrency: v.ingestConcurrency!,
       extractWorkers: v.extractWorkers ?? defaultExtractWorkers(),
-      fieldThreads: v.fieldThreads ?? defaultFieldThreads(),
+      fieldThreads: v.fieldThreads!,
       retry: { deadlineMs: v.retryDeadline!, firstDelayMs: v.retryDelay!, maxDelayMs: v.retryMaxDelay! },
       fetch,
       ocr: v.ocr!,

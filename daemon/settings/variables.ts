@@ -227,7 +227,7 @@ export const VARIABLES = {
   fieldThreads: int("KBOX_FIELD_THREADS", {
     min: 0,
     max: 16,
-    default: "0",
+    fallback: 0,
     doc: "Threads that extract small plain fields, detect languages and read entities (0: on the daemon's main thread).",
   }),
   retryDeadline: duration("KBOX_INGEST_RETRY_DEADLINE", {
