@@ -18,6 +18,7 @@ import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
 import { KboxClient } from "../src/client/client.js";
 import { noteToken, writeNotes } from "./notes.js";
+import { childPids, rssBytes } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
 const { values: args } = parseArgs({
@@ -36,23 +37,6 @@ const say = (s: string) => process.stderr.write(`${s}\n`);
 const MiB = 2 ** 20;
 const mib = (b: number) => `${(b / MiB).toFixed(0)} MiB`;
 const ratio = (kbox: number, recoll: number | undefined) => (recoll ? ` (${(kbox / recoll).toFixed(1)}x recoll)` : "");
-
-/** Resident bytes of a process, 0 once it has gone. */
-function rss(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-function children(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 /** Run the CLI with `env`; resolves with its exit code and stdout. */
 function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number; stdout: string }> {
@@ -110,7 +94,7 @@ async function main(): Promise<void> {
     const pid = Number(readFileSync(paths.pid, "utf8").trim());
     let peak = 0;
     const timer = setInterval(() => {
-      peak = Math.max(peak, rss(pid) + children(pid).reduce((n, k) => n + rss(k), 0));
+      peak = Math.max(peak, rssBytes(pid) + childPids(pid).reduce((n, k) => n + rssBytes(k), 0));
     }, 100);
     const t0 = performance.now();
     const add = await kbox(env, ["add", folder, "--kb", "bench", "--wait", "--quiet", "--json"]);

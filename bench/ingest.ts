@@ -35,6 +35,7 @@ import { directUpload } from "../src/client/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
 import { scannedPdf, textImage } from "../test/fixtures/scans.js";
+import { childPids, rssBytes } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollIndex } from "./recoll.js";
 
 const args = process.argv
@@ -89,11 +90,7 @@ class Daemon {
   /** The daemon's pid and its children's (the extraction workers). */
   private pids(): number[] {
     const pid = this.child.pid as number;
-    let kids: number[] = [];
-    try {
-      kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
-    } catch {}
-    return [pid, ...kids];
+    return [pid, ...childPids(pid)];
   }
 
   private static stat(pid: number): string[] {
@@ -108,13 +105,7 @@ class Daemon {
 
   /** Resident memory in MB: the daemon's, then its workers' together. */
   memoryParts(): [number, number] {
-    const mb = (pid: number) => {
-      try {
-        return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-      } catch {
-        return 0; // a worker that just exited
-      }
-    };
+    const mb = (pid: number) => rssBytes(pid) / 2 ** 20; // 0 for a worker that just exited
     const [self, ...kids] = this.pids();
     return [mb(self), kids.reduce((n, k) => n + mb(k), 0)];
   }

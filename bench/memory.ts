@@ -15,6 +15,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { kboxPaths } from "../src/api/paths.js";
 import { writeNotes } from "./notes.js";
+import { childPids, rssBytes } from "./proc.js";
+
+/** Resident MB of a process, 0 once it has gone. */
+const rss = (pid: number) => rssBytes(pid) / 2 ** 20;
 
 const { values: args } = parseArgs({
   options: {
@@ -26,23 +30,6 @@ const { values: args } = parseArgs({
 const N = Number(args.files);
 const ROOT = join(import.meta.dirname, "..");
 const say = (s: string) => process.stderr.write(`${s}\n`);
-
-/** Resident MB of a process, 0 once it has gone. */
-function rss(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-function children(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 /** Run the compiled CLI with `env`; resolves with its exit code. */
 function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> {
@@ -72,7 +59,7 @@ async function main(): Promise<void> {
     let peak = { total: 0, daemon: 0, workers: 0 };
     const timer = setInterval(() => {
       const daemon = rss(pid);
-      const workers = children(pid).reduce((n, k) => n + rss(k), 0);
+      const workers = childPids(pid).reduce((n, k) => n + rss(k), 0);
       if (daemon + workers > peak.total) peak = { total: daemon + workers, daemon, workers };
     }, 100);
     const t0 = performance.now();

@@ -1,0 +1,19 @@
+import { readFileSync } from "node:fs";
+
+/** Resident bytes of a process (all its threads), 0 once it has gone. */
+export function rssBytes(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of a process's children (a daemon's extraction workers), none once it has gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
