@@ -7,8 +7,7 @@
 
 import { FIELD_LETTER } from "../../src/api/common.js";
 import { type EntityGroupDef, type EntityMetadata, type FieldEntities, fieldEntities, type Relation } from "../entities/index.js";
-import { entityGroupsOf } from "../kbs/entities.js";
-import type { FieldDoc, KbStore, ResourceDoc } from "../store/index.js";
+import type { FieldDoc, ResourceDoc } from "../store/index.js";
 import { paragraphId } from "../store/index.js";
 import type { ParagraphRow } from "../store/paragraphs.js";
 import type { FieldOutcome } from "./process-field.js";
@@ -43,17 +42,10 @@ export function findEntities(rid: string, doc: FieldDoc, outcome: FieldOutcome, 
 }
 
 /**
- * The entities of a processed field on its rows: read them first unless the field thread did
- * (`outcome.facets`), then add the entity facets to the rows (between building and embedding them).
+ * The entities of a processed field on its rows: the entity facets findEntities gave the outcome (with
+ * its extraction: see analyse-field.ts) added to the rows, between building and embedding them.
  */
-export async function annotateEntities(
-  store: KbStore,
-  res: ResourceDoc,
-  doc: FieldDoc,
-  outcome: FieldOutcome,
-  rows: ParagraphRow[],
-): Promise<void> {
-  if (!outcome.facets) findEntities(res.id, doc, outcome, await entityGroupsOf(store));
+export function annotateEntities(outcome: FieldOutcome, rows: ParagraphRow[]): void {
   if (outcome.entityCost) {
     entityCost.paragraphs += outcome.entityCost.paragraphs;
     entityCost.ms += outcome.entityCost.ms;

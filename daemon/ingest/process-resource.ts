@@ -75,7 +75,7 @@ async function indexRows(
 ): Promise<ParagraphRow[]> {
   if (outcome.status !== "PROCESSED") return [];
   const rows = buildRows(res, doc.type, doc.id, outcome.units, outcome.mime);
-  if (ctx.entities !== false) await annotateEntities(ctx.store, res, doc, outcome, rows);
+  if (ctx.entities !== false) annotateEntities(outcome, rows);
   try {
     const embedders = await ctx.embedders();
     stats.embedded += await embedRows(ctx.store.paragraphs, res.id, fieldKey(doc.type, doc.id), rows, embedders, ctx.signal);
@@ -119,7 +119,8 @@ async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: 
   if (titled) {
     const key = fieldKey("generic", "title");
     const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
-    const outcome = await ctx.extract(titled, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, titled) });
+    const split = await splitOptionsFor(ctx.store, titled);
+    const outcome = await ctx.extract(titled, ctx.store.blobs, ctx.signal, { split, entities });
     work = [...work.filter((w) => w.key !== key), { key, hash, doc: titled, outcome, rows: [] }];
   }
   return work;
