@@ -61,8 +61,7 @@ export async function startTestDaemon(
   } = {},
 ): Promise<TestDaemon> {
   const home = opts.home ?? tempHome();
-  // Field threads start through tsx here (seconds per daemon): off unless a test asks (test/e2e/field-threads.test.ts).
-  const env = { KBOX_HOME: home, NO_COLOR: "1", KBOX_FIELD_THREADS: "0", ...opts.env } as NodeJS.ProcessEnv;
+  const env = { KBOX_HOME: home, NO_COLOR: "1", ...opts.env } as NodeJS.ProcessEnv;
   const daemon = await startDaemon({ ...opts, env });
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
   const url = daemon.tcp ? `http://127.0.0.1:${daemon.tcp.port}` : undefined;
