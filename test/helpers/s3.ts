@@ -1,6 +1,9 @@
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import type { Readable } from "node:stream";
 import S3rver from "s3rver";
 
 /** A local S3-compatible server (s3rver) on 127.0.0.1 with its buckets, for tests and benchmarks. */
@@ -20,9 +23,14 @@ type Context = { method: string; path: string; status: number; type: string; bod
 type Next = () => Promise<unknown>;
 type Listing = { objects: unknown[]; commonPrefixes: string[]; isTruncated: boolean };
 type ListOptions = { delimiter?: string; prefix?: string; startAfter?: string; maxKeys?: number };
+type Put = { bucket: string; key: string; content: Buffer | Readable; metadata: Record<string, string> };
 type S3Store = {
   listObjects(bucket: string, o: ListOptions): Promise<Listing & { objects: { key: string }[] }>;
   existsObject(bucket: string, key: string): Promise<boolean>;
+  putObject(o: Put): Promise<{ size: number; md5: string }>;
+  deleteObject(bucket: string, key: string): Promise<void>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
 };
 
 /**
@@ -33,6 +41,12 @@ type S3Store = {
  *   check and the write run under one lock per key, and a loser gets 412 PreconditionFailed.
  * - ListObjects with a delimiter: s3rver does not descend into folders below a common prefix, so a
  *   "folder" holding only sub-folders (a Lance table: `x.lance/_versions/...`) is never listed.
+ * - PUT and DELETE as S3 has them: s3rver writes an object in place (a reader can see half of it),
+ *   answers a PUT of a buffer before the bytes are written, leaves the write stream's errors
+ *   unheard, and a DELETE removes the folders it empties. A PUT racing a DELETE in the same folder
+ *   (Lance writing a transaction file while it cleans up old ones) then failed to open its file
+ *   and threw out of the server. Here a PUT writes a file beside the object and renames it over
+ *   (readers see the old or the new object), and a DELETE leaves folders, which S3 does not have.
  */
 export async function startLocalS3(buckets: string[] = ["kbox"]): Promise<LocalS3> {
   const dir = mkdtempSync(join(tmpdir(), "kbox-s3-"));
@@ -58,6 +72,24 @@ export async function startLocalS3(buckets: string[] = ["kbox"]): Promise<LocalS
     });
     const max = o.maxKeys ?? Number.POSITIVE_INFINITY;
     return { objects: objects.slice(0, max), commonPrefixes: [...prefixes].sort(), isTruncated: objects.length > max };
+  };
+  store.putObject = async (o) => {
+    const path = store.getResourcePath(o.bucket, o.key, "object");
+    const body = Buffer.isBuffer(o.content) ? o.content : await collect(o.content);
+    const md5 = createHash("md5").update(body).digest("hex");
+    const temp = `${path}.${randomBytes(6).toString("hex")}.put`;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(temp, body);
+    await rename(temp, path);
+    await store.putMetadata(o.bucket, o.key, o.metadata, md5);
+    return { size: body.length, md5 };
+  };
+  store.deleteObject = async (bucket, key) => {
+    for (const resource of ["object", "object.md5", "metadata.json"]) {
+      await unlink(store.getResourcePath(bucket, key, resource)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== "ENOENT") throw e;
+      });
+    }
   };
   const locks = new Map<string, Promise<void>>();
   let refused = 0;
@@ -112,4 +144,10 @@ export async function startLocalS3(buckets: string[] = ["kbox"]): Promise<LocalS
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
 }
