@@ -4,7 +4,7 @@
  * half of the `recoll` package; needs root or sudo); without it the benches print kbox alone.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -28,6 +28,30 @@ export function ensureRecoll(say: (s: string) => void = () => undefined): boolea
 /** Bytes a folder takes on disk (du: blocks, as a user sees it, not the files' apparent sizes). */
 export function diskBytes(dir: string): number {
   return Number(execFileSync("du", ["-sk", dir]).toString().split("\t")[0]) * 1024;
+}
+
+/**
+ * Where a KBOX_HOME's disk goes, largest first: the LanceDB tables and the blob folders of its boxes
+ * (`data/kbs/<id>/lance/<table>.lance`, `data/kbs/<id>/blobs/<kind>`, summed over boxes), and the
+ * rest by folder (`data/meta`, `run`, ...).
+ */
+export function diskParts(home: string): [string, number][] {
+  const parts = new Map<string, number>();
+  const add = (name: string, path: string) => parts.set(name, (parts.get(name) ?? 0) + diskBytes(path));
+  const kbs = join(home, "data", "kbs");
+  for (const top of readdirSync(home)) if (top !== "data") add(top, join(home, top));
+  for (const d of existsSync(join(home, "data")) ? readdirSync(join(home, "data")) : []) {
+    if (d !== "kbs") add(`data/${d}`, join(home, "data", d));
+  }
+  for (const box of existsSync(kbs) ? readdirSync(kbs) : []) {
+    for (const entry of readdirSync(join(kbs, box))) {
+      const path = join(kbs, box, entry);
+      if (entry === "lance" || entry === "blobs") {
+        for (const t of readdirSync(path)) add(entry === "lance" ? t.replace(/\.lance$/, "") : `blobs/${t}`, join(path, t));
+      } else add("box (other)", path);
+    }
+  }
+  return [...parts].filter(([, b]) => b > 0).sort((x, y) => y[1] - x[1]);
 }
 
 /** Peak resident memory of a process so far (VmHWM), bytes; 0 once it is gone. */

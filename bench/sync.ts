@@ -29,7 +29,7 @@ import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
 import { GLIBC_MALLOC_ENV } from "../src/client/connect.js";
 import { noteRel, noteText, writeNotes } from "./notes.js";
-import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
+import { diskBytes, diskParts, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -184,6 +184,7 @@ async function main(): Promise<void> {
         `${mib(settled)} = ${(settled / textBytes).toFixed(1)}x the text${ratio(settled, recoll?.disk)}`,
       ]);
     }
+    rows.push(["    of which", parts(home)]);
     if (recoll) rows.push(["  recoll: index size", mib(recoll.disk)]);
     rows.push([
       "  of which embedding",
@@ -321,3 +322,13 @@ if (Object.keys(GLIBC_MALLOC_ENV).some((k) => process.env[k] === undefined)) {
     console.error(e);
     process.exitCode = 1;
   });
+
+/** The disk of a KBOX_HOME by table and blob folder, those above 1 % of it. */
+function parts(home: string): string {
+  const all = diskParts(home);
+  const total = all.reduce((n, [, b]) => n + b, 0);
+  return all
+    .filter(([, b]) => b >= total / 100)
+    .map(([k, b]) => `${k} ${mib(b)}`)
+    .join(", ");
+}

@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { arrow } from "./arrow.js";
+import { arrow, ZSTD } from "./arrow.js";
 import { type Connection, openOrCreate, type Table } from "./db.js";
 
 const { Field, Int64, Schema, Utf8 } = arrow;
@@ -14,7 +14,7 @@ const SCHEMA = new Schema([
   new Field("id", new Int64(), false),
   new Field("kind", new Utf8(), false),
   new Field("event", new Utf8(), false),
-  new Field("doc", new Utf8(), false),
+  new Field("doc", new Utf8(), false, ZSTD),
 ]);
 
 /** One event as stored: its id (milliseconds × 1000 + a counter: ordered, and its date is in it), type, date and members. */

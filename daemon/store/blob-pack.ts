@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { deflateRaw, inflateRawSync } from "node:zlib";
 import { WriteQueue } from "./write-queue.js";
 
 /** Blobs up to this size are packed; larger ones keep a file of their own. */
@@ -12,14 +14,24 @@ const MAX_SMALL_PACKS = 8;
 /** Blobs just written stay in memory up to this many bytes: ingestion reads them right after. */
 const RECENT_BYTES = 16 * 2 ** 20;
 const MAGIC = 0x3150424b; // "KBP1"
+/** A pack with compressed records (older versions refuse it as damaged instead of serving deflated bytes). */
+const MAGIC_DEFLATE = 0x3250424b; // "KBP2"
 const TRAILER = 8;
+/** Records this small are stored as they are: deflate would gain a few bytes for its time. */
+const DEFLATE_MIN = 256;
+const deflate = promisify(deflateRaw);
 
 type Op = { kind: "put"; key: string; data: Buffer } | { kind: "delete"; key: string };
 interface Loc {
   pack: number;
   offset: number;
+  /** Bytes in the pack. */
   length: number;
+  /** The blob's own size when its record is deflated (raw deflate); absent when stored as is. */
+  raw?: number;
 }
+/** A record as a pack holds it: its bytes (deflated when `raw` is set) and the blob's size. */
+type PackRecord = { key: string; data: Buffer; raw?: number };
 interface PackInfo {
   size: number;
   /** Bytes of records deleted since (tombstoned). */
@@ -60,7 +72,9 @@ async function writeAtomic(path: string, parts: Buffer[]): Promise<void> {
  * a kill loses nothing acknowledged and leaves nothing half written (a temp file, removed at open).
  *
  * Layout under `<blob root>/packs/`: `<seq>.pack` holds records then a JSON index `[[key, offset,
- * length], ...]`, its length (u32 LE) and a magic number; `<seq>.dead` is a JSON array of deleted
+ * length, raw?], ...]`, its length (u32 LE) and a magic number. A record that deflates well (text,
+ * Markdown, JSON: most of what is packed) is stored deflated, `raw` being the blob's own size; the
+ * magic is then "KBP2". Records that are already compressed (gzip, images, PDF) are stored as they are; `<seq>.dead` is a JSON array of deleted
  * keys (keys are never rewritten: each upload gets a new one). Packs and tombstones are never
  * modified once written, so a backup's hard links stay a consistent copy. Compaction merges the
  * small packs into one without their deleted records, writes the tombstones still needed, and only
@@ -120,13 +134,15 @@ export class BlobPack {
       const { size } = await fh.stat();
       const trailer = Buffer.alloc(TRAILER);
       await fh.read(trailer, 0, TRAILER, size - TRAILER);
-      if (size < TRAILER || trailer.readUInt32LE(4) !== MAGIC) throw new Error(`blob pack ${packName(seq)} is damaged`);
+      const magic = trailer.readUInt32LE(4);
+      if (size < TRAILER || (magic !== MAGIC && magic !== MAGIC_DEFLATE))
+        throw new Error(`blob pack ${packName(seq)} is damaged`);
       const len = trailer.readUInt32LE(0);
       const json = Buffer.alloc(len);
       await fh.read(json, 0, len, size - TRAILER - len);
       this.packs.set(seq, { size, dead: 0 });
-      for (const [key, offset, length] of JSON.parse(json.toString("utf8")) as [string, number, number][])
-        this.place(key, { pack: seq, offset, length });
+      for (const [key, offset, length, raw] of JSON.parse(json.toString("utf8")) as [string, number, number, number?][])
+        this.place(key, raw === undefined ? { pack: seq, offset, length } : { pack: seq, offset, length, raw });
     } finally {
       await fh.close();
     }
@@ -177,7 +193,8 @@ export class BlobPack {
   }
 
   size(key: string): number | undefined {
-    return this.index.get(key)?.length;
+    const loc = this.index.get(key);
+    return loc?.raw ?? loc?.length;
   }
 
   /** Keys equal to `prefixOrKey` or under it (`prefix/...`). */
@@ -201,7 +218,7 @@ export class BlobPack {
         try {
           const buf = Buffer.alloc(loc.length);
           await fh.read(buf, 0, loc.length, loc.offset);
-          return buf;
+          return loc.raw === undefined ? buf : inflateRawSync(buf);
         } finally {
           await fh.close();
         }
@@ -239,7 +256,7 @@ export class BlobPack {
     const deletes = ops.filter((o) => o.kind === "delete").map((o) => o.key);
     if (puts.length) {
       const seq = ++this.seq;
-      const size = await this.writePack(seq, puts);
+      const size = await this.writePack(seq, await Promise.all(puts.map(packed)));
       this.packs.set(seq, { size, dead: 0 });
       for (const p of puts) this.remember(p.key, p.data);
     }
@@ -253,19 +270,23 @@ export class BlobPack {
   }
 
   /** Write records as one pack; the index is updated once it is on disk. Returns the file's size. */
-  private async writePack(seq: number, records: { key: string; data: Buffer }[]): Promise<number> {
-    const entries: [string, number, number][] = [];
+  private async writePack(seq: number, records: PackRecord[]): Promise<number> {
+    const entries: ([string, number, number] | [string, number, number, number])[] = [];
+    const locs: [string, Loc][] = [];
     let offset = 0;
     for (const r of records) {
-      entries.push([r.key, offset, r.data.length]);
+      const loc: Loc = { pack: seq, offset, length: r.data.length };
+      if (r.raw !== undefined) loc.raw = r.raw;
+      entries.push(r.raw === undefined ? [r.key, offset, r.data.length] : [r.key, offset, r.data.length, r.raw]);
+      locs.push([r.key, loc]);
       offset += r.data.length;
     }
     const json = Buffer.from(JSON.stringify(entries));
     const trailer = Buffer.alloc(TRAILER);
     trailer.writeUInt32LE(json.length, 0);
-    trailer.writeUInt32LE(MAGIC, 4);
+    trailer.writeUInt32LE(records.some((r) => r.raw !== undefined) ? MAGIC_DEFLATE : MAGIC, 4);
     await writeAtomic(join(this.dir, packName(seq)), [...records.map((r) => r.data), json, trailer]);
-    for (const [key, off, length] of entries) this.place(key, { pack: seq, offset: off, length });
+    for (const [key, loc] of locs) this.place(key, loc);
     return offset + json.length + TRAILER;
   }
 
@@ -284,10 +305,13 @@ export class BlobPack {
     const live = [...this.index.entries()].filter(([, loc]) => merge.has(loc.pack));
     const bytes = new Map<number, Buffer>();
     for (const seq of merge) bytes.set(seq, await readFile(join(this.dir, packName(seq))));
-    const records = live.map(([key, loc]) => ({
-      key,
-      data: (bytes.get(loc.pack) as Buffer).subarray(loc.offset, loc.offset + loc.length),
-    }));
+    const records = live.map(
+      ([key, loc]): PackRecord => ({
+        key,
+        data: (bytes.get(loc.pack) as Buffer).subarray(loc.offset, loc.offset + loc.length),
+        raw: loc.raw,
+      }),
+    );
     if (records.length) {
       const seq = ++this.seq;
       this.packs.set(seq, { size: await this.writePack(seq, records), dead: 0 });
@@ -307,4 +331,15 @@ export class BlobPack {
     }
     for (const seq of oldDeads) await rm(join(this.dir, deadName(seq)), { force: true });
   }
+}
+
+/**
+ * A blob as its pack stores it: deflated (level 1, on libuv's threads) when that saves an eighth of
+ * it or more, else as it is. gzip output (extraction outputs) is not tried again.
+ */
+async function packed(put: { key: string; data: Buffer }): Promise<PackRecord> {
+  const { key, data } = put;
+  if (data.length < DEFLATE_MIN || (data[0] === 0x1f && data[1] === 0x8b)) return { key, data };
+  const z = await deflate(data, { level: 1 });
+  return z.length <= data.length - (data.length >> 3) ? { key, data: z, raw: data.length } : { key, data };
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
+import { ZSTD_KEY } from "./arrow.js";
 
 export type Connection = lancedb.Connection;
 export type Table = lancedb.Table;
@@ -47,11 +48,17 @@ export interface RemoteDb {
   refreshMs: number;
 }
 
-/** Open a table, creating it empty with `schema` when missing. */
+/**
+ * Open a table, creating it empty with `schema` when missing. A schema with a column compressed
+ * with zstd (ZSTD in arrow.ts) makes a table of Lance's 2.0 file format: 2.1 compresses each large
+ * value on its own (a JSON document of a kilobyte shrinks little), 2.0 compresses whole pages.
+ */
 export async function openOrCreate(db: Connection, name: string, schema: Schema): Promise<Table> {
   const names = await db.tableNames();
   if (names.includes(name)) return db.openTable(name);
-  return db.createEmptyTable(name, schema, { mode: "create", existOk: true });
+  const pages = schema.fields.some((f) => f.metadata.get(ZSTD_KEY) === "zstd");
+  const storageOptions = pages ? { new_table_data_storage_version: "2.0" } : undefined;
+  return db.createEmptyTable(name, schema, { mode: "create", existOk: true, storageOptions });
 }
 
 /** SQL string literal for LanceDB filters. */

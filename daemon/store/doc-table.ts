@@ -1,4 +1,4 @@
-import { arrow, tableOf } from "./arrow.js";
+import { arrow, tableOf, ZSTD } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { Settler, VERSION_RETENTION_MS } from "./settle.js";
@@ -17,7 +17,7 @@ const { Field, Int64, Schema, Utf8 } = arrow;
 const SCHEMA = new Schema([
   new Field("id", new Utf8(), false),
   new Field("grp", new Utf8(), false),
-  new Field("doc", new Utf8(), false),
+  new Field("doc", new Utf8(), false, ZSTD),
   new Field("seq", new Int64(), false),
 ]);
 

@@ -58,6 +58,47 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     expect((await again.get("done"))?.toString()).toBe("acknowledged");
     expect(readdirSync(dir).some((n) => n.includes(".tmp-"))).toBe(false);
   });
+  it("stores text deflated and compressed bytes as they are; reads, sizes and compaction see the blob's own bytes", async () => {
+    const dir = join(root, "z");
+    const p = await BlobPack.open(dir);
+    const note = Buffer.from(Array.from({ length: 40 }, (_, i) => `Paragraph ${i} of a note about lighthouses.\n`).join(""));
+    const noise = Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 2654435761) >>> 24));
+    const gz = Buffer.concat([Buffer.from([0x1f, 0x8b]), note]);
+    await Promise.all([p.put("r/t/f/file/note", note), p.put("r/t/f/file/noise", noise), p.put("r/t/x/out", gz)]);
+    const packs = () => readdirSync(dir).filter((n) => n.endsWith(".pack"));
+    const onDisk = packs().reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+    // The note deflates to a fraction; noise and gzip output are stored as they are.
+    expect(onDisk).toBeLessThan(note.length / 2 + noise.length + gz.length + 400);
+    for (const q of [p, await BlobPack.open(dir)]) {
+      expect((await q.get("r/t/f/file/note"))?.equals(note)).toBe(true);
+      expect((await q.get("r/t/f/file/noise"))?.equals(noise)).toBe(true);
+      expect((await q.get("r/t/x/out"))?.equals(gz)).toBe(true);
+      expect(q.size("r/t/f/file/note")).toBe(note.length);
+      expect(q.size("r/t/f/file/noise")).toBe(noise.length);
+    }
+    // Compaction (more than eight small packs) carries deflated records over as they are.
+    const again = await BlobPack.open(dir);
+    for (let i = 0; i < 12; i++) await again.put(`k/${i}`, Buffer.from(`${"text ".repeat(100)}${i}`));
+    expect(packs().length).toBeLessThanOrEqual(9);
+    const last = await BlobPack.open(dir);
+    expect((await last.get("r/t/f/file/note"))?.equals(note)).toBe(true);
+    expect((await last.get("k/11"))?.toString()).toBe(`${"text ".repeat(100)}11`);
+    expect(last.size("k/11")).toBe(502);
+  });
+
+  it("reads packs written before records were deflated (KBP1)", async () => {
+    const dir = join(root, "v1");
+    mkdirSync(dir, { recursive: true });
+    const body = Buffer.from("a blob of an older kbox");
+    const index = Buffer.from(JSON.stringify([["r/o/f/file/1", 0, body.length]]));
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(index.length, 0);
+    trailer.writeUInt32LE(0x3150424b, 4);
+    writeFileSync(join(dir, "000000000001.pack"), Buffer.concat([body, index, trailer]));
+    const p = await BlobPack.open(dir);
+    expect((await p.get("r/o/f/file/1"))?.equals(body)).toBe(true);
+    expect(p.size("r/o/f/file/1")).toBe(body.length);
+  });
 });
 
 describe("BlobStore with packs", () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -49,6 +49,44 @@ describe("DocTable", () => {
     await t.put("a", { v: 2 });
     await settlesTo(t, ["a"]);
     expect((await DocTable.open<{ v: number }>(await openDb(path), "docs")).get("a")).toEqual({ v: 2 });
+  });
+
+  it("stores documents zstd-compressed in pages (under half the disk of an older table), and keeps writing an older table", async () => {
+    const { arrow } = await import("../../../daemon/store/arrow.js");
+    const { Field, Int64, Schema, Utf8 } = arrow;
+    const doc = (i: number) => ({
+      slug: `notes/${i % 40}/note-${i}.md`,
+      title: `Note ${i} on the keeper's lamp`,
+      origin: { path: `/home/me/notes/${i % 40}/note-${i}.md`, source_id: "folder" },
+      metadata: { status: "PROCESSED", language: "en", languages: ["en"] },
+      fields: { "f/file": { status: "PROCESSED", hash: `sha256:${(i * 2654435761).toString(16).padStart(64, "0")}` } },
+    });
+    const dataBytes = (path: string) =>
+      readdirSync(join(path, "docs.lance", "data")).reduce((n, f) => n + statSync(join(path, "docs.lance", "data", f)).size, 0);
+    const fill = async (t: DocTable<ReturnType<typeof doc>>) => {
+      for (let b = 0; b < 10; b++)
+        await Promise.all(Array.from({ length: 100 }, (_, k) => t.put(`r${b * 100 + k}`, doc(b * 100 + k))));
+    };
+    const now = home();
+    const t = await DocTable.open<ReturnType<typeof doc>>(await openDb(now), "docs");
+    await fill(t);
+    // As a table of an older kbox: the same columns, no compression asked (Lance's default format).
+    const before = home();
+    const db = await openDb(before);
+    const plain = new Schema([
+      new Field("id", new Utf8(), false),
+      new Field("grp", new Utf8(), false),
+      new Field("doc", new Utf8(), false),
+      new Field("seq", new Int64(), false),
+    ]);
+    await db.createEmptyTable("docs", plain);
+    const old = await DocTable.open<ReturnType<typeof doc>>(await openDb(before), "docs");
+    await fill(old);
+    expect(dataBytes(now) * 2).toBeLessThan(dataBytes(before));
+    for (const path of [now, before]) {
+      const again = await DocTable.open<ReturnType<typeof doc>>(await openDb(path), "docs");
+      expect(again.get("r777")).toEqual(doc(777));
+    }
   });
 
   it("counts documents, not the versions a sweep has not yet deleted; other tables by rows", async () => {
