@@ -56,7 +56,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<RunningDaem
   mkdirSync(paths.runtime, { recursive: true, mode: 0o700 });
   chmodSync(paths.runtime, 0o700);
   mkdirSync(paths.data, { recursive: true, mode: 0o700 });
-  const log = createLogger(paths.logs, settings.foreground, settings.logLevel);
+  const log = createLogger(paths.logs, settings.foreground, settings.logLevel, settings.logRotateBytes);
   const lock = acquirePidLock(paths.pid);
   if (!lock.ok) throw new Error(`kboxd is already running (pid ${lock.pid})`);
   applyNativeSettings(settings);

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -21,18 +21,42 @@ export interface Log {
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
-/** Log to `kboxd.log` under the logs dir (events at `level` and above), and to stderr when in the foreground. */
-export function createLogger(logsDir: string, toStderr: boolean, level: LogLevel = "info"): Log {
+/**
+ * Log to `kboxd.log` under the logs dir (events at `level` and above), and to stderr when in the
+ * foreground. The file stays open (one write per event, no open and close); at `rotateBytes` it
+ * becomes `kboxd.log.1` and a new one starts, so the log never holds more than twice that.
+ */
+export function createLogger(logsDir: string, toStderr: boolean, level: LogLevel = "info", rotateBytes = 8 * 2 ** 20): Log {
   mkdirSync(logsDir, { recursive: true, mode: 0o700 });
   const file = join(logsDir, "kboxd.log");
+  let fd = -1;
+  let size = 0;
+  const write = (line: string) => {
+    if (fd >= 0 && size + line.length > rotateBytes && size > 0) {
+      closeSync(fd);
+      fd = -1;
+      renameSync(file, `${file}.1`);
+    }
+    if (fd < 0) {
+      fd = openSync(file, "a", 0o600);
+      size = fstatSync(fd).size;
+    }
+    size += writeSync(fd, line);
+  };
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (RANK[lvl] < RANK[level]) return;
     const time = new Date().toISOString();
     const line = `${JSON.stringify({ time, level: lvl, msg, ...fields })}\n`;
     try {
-      appendFileSync(file, line, { mode: 0o600 });
+      write(line);
     } catch {
-      /* a full disk must not take the daemon down */
+      /* a full disk must not take the daemon down; the next event opens the file again */
+      try {
+        if (fd >= 0) closeSync(fd);
+      } catch {
+        /* already closed */
+      }
+      fd = -1;
     }
     if (toStderr) process.stderr.write(`${formatText({ time, level: lvl, msg, ...fields })}\n`);
   };

@@ -42,6 +42,8 @@ export interface DaemonSettings {
   foreground: boolean;
   /** The least level the daemon log keeps (KBOX_LOG_LEVEL). */
   logLevel: LogLevel;
+  /** kboxd.log rotates at this many bytes (KBOX_LOG_ROTATE_MB). */
+  logRotateBytes: number;
   store: CacheSizes;
   /** Where the tables and blobs are when not in the data dir (KBOX_DATA_URI, --data). */
   dataLocation?: ObjectLocation;
@@ -140,6 +142,7 @@ export function loadSettings(opts: DaemonOptions = {}): DaemonSettings {
     trustRolesHeader: opts.trustRolesHeader ?? false,
     foreground: opts.foreground ?? false,
     logLevel: v.logLevel!,
+    logRotateBytes: v.logRotateMb! * 2 ** 20,
     store: { indexCacheMb: v.indexCacheMb!, metadataCacheMb: v.metadataCacheMb! },
     ftsPartitionMb: v.ftsPartitionMb!,
     search: { annMinRows: v.annMinRows! },

@@ -163,6 +163,11 @@ export const VARIABLES = {
     fallback: "info",
     doc: "The least level of the events written to `kboxd.log` (JSON lines; `kbox daemon logs` reads them): `debug` adds every request.",
   }),
+  logRotateMb: int("KBOX_LOG_ROTATE_MB", {
+    min: 1,
+    fallback: 8,
+    doc: "`kboxd.log` becomes `kboxd.log.1` (replacing the one before) at this size (MB): the log never takes more than twice it.",
+  }),
   dataUri: text("KBOX_DATA_URI", "object-store URI (s3://bucket/prefix)", {
     doc: "Keep every table and blob on object storage instead of the data dir (which then holds only this machine's cache and staging); `kboxd --data` says the same. Several daemons may share one URI: see docs/object-storage.md.",
   }),

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSettings } from "../../daemon/settings/index.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { rawCall } from "../helpers/raw.js";
 
 // The daemon log after a session of work: ingestion (one document fails), a folder sync, a backup.
 let d: TestDaemon;
@@ -129,6 +130,28 @@ describe("the daemon log", () => {
       .map((l) => JSON.parse(l) as Event);
     expect(lines.every((e) => e.level !== "debug")).toBe(true);
     child.kill("SIGINT");
+  });
+
+  it("rotates at KBOX_LOG_ROTATE_MB: kboxd.log.1 holds the events before, and kbox daemon logs reads both", async () => {
+    const small = await startTestDaemon({ env: { ...OFFLINE, KBOX_LOG_LEVEL: "debug", KBOX_LOG_ROTATE_MB: "1" } });
+    try {
+      // Every request is an event at debug: 600 requests with a 2 KB path are about 1.3 MB of log.
+      const long = "x".repeat(2000);
+      for (let i = 0; i < 600; i++) await rawCall(small.client, "GET", `/api/v1/kb/${i}-${long}`);
+      const file = join(small.home, "logs", "kboxd.log");
+      const sizes = [statSync(`${file}.1`).size, statSync(file).size];
+      expect(sizes[0]).toBeLessThanOrEqual(2 ** 20);
+      expect(sizes[0]).toBeGreaterThan(2 ** 20 - 4000);
+      expect(sizes[1]).toBeLessThan(2 ** 20);
+      const all = (await small.cli(["daemon", "logs", "-n", "0", "--json"])).stdout.trim().split("\n");
+      const seen = all.map((l) => /^GET \/api\/v1\/kb\/(\d+)-x+ 404$/.exec((JSON.parse(l) as Event).msg)?.[1]).filter(Boolean);
+      // Both files, in order: the last request's event and the ones before the rotation.
+      expect(seen.at(-1)).toBe("599");
+      expect(seen.length).toBeGreaterThan(450);
+      expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
+    } finally {
+      await small.stop();
+    }
   });
 
   it("KBOX_LOG_LEVEL must be a level", () => {

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync, statSync, watch } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, watch } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import type { Context } from "../../cli/context.js";
@@ -77,7 +77,10 @@ export async function runLogs(ctx: Context, opts: LogsOptions, signal?: AbortSig
     partial = lines.pop() ?? "";
     return lines.map(parseLogLine).filter((e): e is LogEvent => !!e && show(e));
   };
-  const past = readNew();
+  // The events before the last rotation (kboxd.log.1) come first.
+  const rotated = `${file}.1`;
+  const older = existsSync(rotated) ? readFileSync(rotated, "utf8").split("\n").map(parseLogLine) : [];
+  const past = [...older.filter((e): e is LogEvent => !!e && show(e)), ...readNew()];
   for (const e of n ? past.slice(-n) : past) print(e);
   if (!opts.follow) return;
   await new Promise<void>((resolve) => {
