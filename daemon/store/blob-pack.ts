@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { deflateRaw, inflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { WriteQueue } from "./write-queue.js";
 
 /** Blobs up to this size are packed; larger ones keep a file of their own. */
@@ -19,7 +18,6 @@ const MAGIC_DEFLATE = 0x3250424b; // "KBP2"
 const TRAILER = 8;
 /** Records this small are stored as they are: deflate would gain a few bytes for its time. */
 const DEFLATE_MIN = 256;
-const deflate = promisify(deflateRaw);
 
 type Op = { kind: "put"; key: string; data: Buffer } | { kind: "delete"; key: string };
 interface Loc {
@@ -256,7 +254,7 @@ export class BlobPack {
     const deletes = ops.filter((o) => o.kind === "delete").map((o) => o.key);
     if (puts.length) {
       const seq = ++this.seq;
-      const size = await this.writePack(seq, await Promise.all(puts.map(packed)));
+      const size = await this.writePack(seq, puts.map(packed));
       this.packs.set(seq, { size, dead: 0 });
       for (const p of puts) this.remember(p.key, p.data);
     }
@@ -334,12 +332,14 @@ export class BlobPack {
 }
 
 /**
- * A blob as its pack stores it: deflated (level 1, on libuv's threads) when that saves an eighth of
- * it or more, else as it is. gzip output (extraction outputs) is not tried again.
+ * A blob as its pack stores it: deflated (level 1) when that saves an eighth of it or more, else as
+ * it is. gzip output (extraction outputs) is not tried again. Synchronous on purpose: about 20 µs for
+ * a note, where zlib's asynchronous calls each hold their own state (a quarter MB) until their turn on
+ * libuv's threads, and a pack of a thousand notes held them all at once (+100 MB at the peak).
  */
-async function packed(put: { key: string; data: Buffer }): Promise<PackRecord> {
+function packed(put: { key: string; data: Buffer }): PackRecord {
   const { key, data } = put;
   if (data.length < DEFLATE_MIN || (data[0] === 0x1f && data[1] === 0x8b)) return { key, data };
-  const z = await deflate(data, { level: 1 });
+  const z = deflateRawSync(data, { level: 1 });
   return z.length <= data.length - (data.length >> 3) ? { key, data: z, raw: data.length } : { key, data };
 }
