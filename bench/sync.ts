@@ -5,7 +5,7 @@
  * CPU and RSS of an idle watch over the N files, and the counters of a re-sync with no changes (which
  * must do no ingestion work). recoll (installed from Debian if missing, see recoll.ts) indexes the same
  * folder first, and each kbox figure is printed next to recoll's as a ratio.
- *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1] [--entities off]
+ *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1] [--entities off] [--keep]
  * Uses the model cache of KBOX_HOME (or the XDG data dir) when it holds an embedder; otherwise the
  * knowledge box is keyword-only and no automatic model download is attempted.
  * The daemon runs in this process, so the bench runs itself again with the allocator settings the CLI
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     settle: { type: "string", default: "1" },
     /** off: the daemon runs with KBOX_ENTITIES=false (indexing cheap, so the sync pass shows). */
     entities: { type: "string", default: "on" },
+    /** Leave KBOX_HOME and the folder in place (their paths are printed) to look at them. */
+    keep: { type: "boolean", default: false },
   },
 });
 const N = Number(args.files);
@@ -236,8 +238,11 @@ async function main(): Promise<void> {
       ]);
   } finally {
     await daemon.stop();
-    rmSync(home, { recursive: true, force: true });
-    rmSync(root, { recursive: true, force: true });
+    if (args.keep) console.log(`kept KBOX_HOME ${home} and the folder ${root}`);
+    else {
+      rmSync(home, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
+    }
   }
   const w = Math.max(...rows.map((r) => r[0].length));
   console.log(`kbox sync benchmark, ${N} files`);
