@@ -25,6 +25,7 @@ type ArrowTable = InstanceType<typeof arrow.Table>;
 export function tableOf(schema: ArrowSchema, rows: Record<string, unknown>[]): ArrowTable {
   const children = schema.fields.map((f) => {
     if (arrow.DataType.isFixedSizeList(f.type)) return fixedSizeList(f.type, rows, f.name);
+    if (arrow.DataType.isUtf8(f.type)) return utf8(f.type, rows, f.name, f.nullable);
     const b = arrow.makeBuilder({ type: f.type, nullValues: f.nullable ? [null, undefined] : [] });
     // A required column takes its type's empty value for a missing one, as makeArrowTable does.
     const empty = f.nullable ? null : emptyOf(f.type);
@@ -42,6 +43,36 @@ function emptyOf(type: InstanceType<typeof arrow.DataType>): unknown {
   if (arrow.DataType.isInt(type)) return (type as InstanceType<typeof arrow.Int>).bitWidth === 64 ? 0n : 0;
   if (arrow.DataType.isFloat(type)) return 0;
   return null;
+}
+
+/**
+ * A string column: the offsets from each value's UTF-8 length, the bytes in one encoding of all the
+ * values joined (the builder encodes each value on its own and grows its buffers as it goes). Lone
+ * surrogates become U+FFFD either way. A required column takes "" for a missing value.
+ */
+function utf8(type: InstanceType<typeof arrow.Utf8>, rows: Record<string, unknown>[], name: string, nullable: boolean) {
+  const n = rows.length;
+  const offsets = new Int32Array(n + 1);
+  const parts: string[] = new Array(n);
+  const valid = new Uint8Array((n + 7) >> 3);
+  let nulls = 0;
+  let end = 0;
+  for (let i = 0; i < n; i++) {
+    const v = rows[i][name];
+    if (v == null && nullable) {
+      nulls++;
+      parts[i] = "";
+    } else {
+      const text = v == null ? "" : String(v);
+      parts[i] = text;
+      valid[i >> 3] |= 1 << (i & 7);
+      end += Buffer.byteLength(text, "utf8");
+    }
+    offsets[i + 1] = end;
+  }
+  const bytes = Buffer.from(parts.join(""), "utf8");
+  const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  return arrow.makeData({ type, length: n, nullCount: nulls, nullBitmap: nulls ? valid : undefined, valueOffsets: offsets, data });
 }
 
 /**
