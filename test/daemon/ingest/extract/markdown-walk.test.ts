@@ -126,4 +126,31 @@ describe("walkMarkdown matches the HTML path", () => {
     }
     expect(walked).toBeGreaterThan(300);
   });
+
+  test("random documents: lines of block markers and inline pieces (seeded)", () => {
+    const starts = ["", "", "# ", "### ", "> ", "> > ", "- ", "  - ", "    - ", "1. ", "   2) ", "* [ ] ", "- [x] ", "    "];
+    starts.push("```\n", "```py\n", "| a | b |\n|---|:-:|\n| ", "---\n", "Title\n===\n", "\t", "> - ", "- > ", "- ```\n  ");
+    const pieces = ["text", "more words", " ", "*em*", "**strong**", "~~del~~", "`code  x`", "``a`b``", "[link](u)"];
+    pieces.push('[**l**](u "t")', "![alt *x*](i.png)", "<http://a.b/?x&y>", "www.a.io", "&amp;", "&copy", "&notin;");
+    pieces.push("&nbsp;", "&#35;", "\\*", "\\&", "\\|", "|", "a  \n", "b\\\n", "<", ">", "'q'", '"dq"', "&", "\u00a0x");
+    pieces.push(" trailing  ", "[x]", "[ref]", "_u_", "__uu__", "***a***", "x_y_z", "http://bare.example.com/a_b");
+    let seed = 4242;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let walked = 0;
+    for (let i = 0; i < 1000; i++) {
+      let md = "";
+      for (let l = 0, lines = 1 + rand(12); l < lines; l++) {
+        md += starts[rand(starts.length)];
+        for (let k = 0, n = 1 + rand(6); k < n; k++) md += pieces[rand(pieces.length)] + (rand(3) ? " " : "");
+        md += rand(3) ? "\n" : rand(2) ? "\n\n" : "\n```\n";
+      }
+      if (rand(5) === 0) md += "\n[ref]: /r\n";
+      same(md);
+      if (walks(md)) walked++;
+    }
+    expect(walked).toBe(1000);
+  });
 });
