@@ -1,15 +1,28 @@
-import { Lexer, marked } from "marked";
+import { Lexer, marked, type Token } from "marked";
 import type { Extracted } from "../types.js";
 import { TextBuilder } from "./builder.js";
 import { ExtractionError } from "./errors.js";
 import { extractHtml } from "./html.js";
+import { walkMarkdown, walkMarkdownInline } from "./markdown-walk.js";
 
 /** Markdown rendered to plain text (headings start paragraphs, tables become table spans). */
-export function markdownToText(md: string): Extracted {
-  const html = marked.parse(md, { async: false, gfm: true }) as string;
-  const ex = extractHtml(html);
+export function markdownToText(md: string, via: MarkdownPath = "walk"): Extracted {
+  const walked = via === "walk" ? walkMarkdown(Lexer.lex(md, { gfm: true })) : null;
+  const ex = walked ? walked.build() : extractHtml(marked.parse(md, { async: false, gfm: true }) as string);
   ex.metadata = { mime_type: "text/markdown" };
   return ex;
+}
+
+/**
+ * How Markdown tokens become text: "walk" writes them straight into the text (markdown-walk.ts) and
+ * takes the HTML path only where it must (raw HTML, …); "html" renders HTML and walks its DOM, the
+ * reference the walk is held equal to (test/daemon/ingest/extract/markdown-walk.test.ts, bench/markdown.ts).
+ */
+export type MarkdownPath = "walk" | "html";
+
+function markdownTokens(tokens: Token[], via: MarkdownPath): Extracted {
+  const walked = via === "walk" ? walkMarkdown(tokens) : null;
+  return walked ? walked.build() : extractHtml(marked.parser(tokens, { gfm: true }));
 }
 
 /**
@@ -17,12 +30,12 @@ export function markdownToText(md: string): Extracted {
  * that opens it, else its first level-1 heading. Front matter is not text, and the heading taken as
  * title is not a paragraph of its own (it titles the resource; see ingest/retitle.ts).
  */
-export function markdownDocument(md: string): Extracted {
+export function markdownDocument(md: string, via: MarkdownPath = "walk"): Extracted {
   const { body, title: fmTitle } = frontMatter(md.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
   // Lexed once: the title heading is found among the tokens and the rest rendered from them.
   const tokens = new Lexer({ gfm: true }).lex(body);
-  const heading = leadingHeading(tokens, fmTitle);
-  const ex = extractHtml(marked.parser(tokens, { gfm: true }));
+  const heading = leadingHeading(tokens, fmTitle, via);
+  const ex = markdownTokens(tokens, via);
   const title = fmTitle ?? heading;
   ex.metadata = { mime_type: "text/markdown", ...(title ? { title } : {}) };
   return ex;
@@ -43,12 +56,12 @@ function frontMatter(md: string): { body: string; title?: string } {
  * The heading that opens the document (only blank lines or HTML before it), else its first level-1
  * heading, taken out of the tokens. With a front-matter title, only a heading repeating that title is taken.
  */
-function leadingHeading(tokens: ReturnType<Lexer["lex"]>, fmTitle: string | undefined): string | undefined {
+function leadingHeading(tokens: Token[], fmTitle: string | undefined, via: MarkdownPath): string | undefined {
   let leading = true;
   for (const [i, tok] of tokens.entries()) {
     if (tok.type === "space" || tok.type === "html") continue;
     if (tok.type === "heading" && (leading || tok.depth === 1)) {
-      const heading = headingText(tok.text);
+      const heading = headingText(tok.text, via);
       if (heading && (fmTitle === undefined || heading === fmTitle)) {
         tokens.splice(i, 1);
         return heading;
@@ -60,10 +73,11 @@ function leadingHeading(tokens: ReturnType<Lexer["lex"]>, fmTitle: string | unde
   return undefined;
 }
 
-/** A heading's inline Markdown as plain text. */
-function headingText(inline: string): string {
-  const html = marked.parseInline(inline, { async: false, gfm: true }) as string;
-  return extractHtml(html).text.replace(/\s+/g, " ").trim();
+/** A heading's inline Markdown as plain text (lexed on its own, as marked.parseInline does). */
+function headingText(inline: string, via: MarkdownPath): string {
+  const walked = via === "walk" ? walkMarkdownInline(Lexer.lexInline(inline, { gfm: true })) : null;
+  const text = walked ? walked.build().text : extractHtml(marked.parseInline(inline, { async: false, gfm: true }) as string).text;
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /** Markdown kept as written; headings are hard breaks and GFM tables are table spans. */
