@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,7 +33,10 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     const dir = join(root, "b");
     const p = await BlobPack.open(dir);
     // One pack per put (each awaited alone): compaction merges them once there are more than eight.
-    for (let i = 0; i < 30; i++) await p.put(`k/${i}`, Buffer.alloc(1000, i));
+    // Bytes that do not deflate, so that the disk figure below counts the records themselves.
+    const records = Array.from({ length: 30 }, () => randomBytes(1000));
+    const record = (i: number) => records[i];
+    for (let i = 0; i < 30; i++) await p.put(`k/${i}`, record(i));
     for (let i = 0; i < 30; i += 2) await p.delete([`k/${i}`]);
     const files = readdirSync(dir);
     expect(files.filter((n) => n.endsWith(".pack")).length).toBeLessThanOrEqual(9);
@@ -40,7 +44,7 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     const again = await BlobPack.open(dir);
     for (let i = 0; i < 30; i++) {
       const b = await again.get(`k/${i}`);
-      if (i % 2) expect(b?.equals(Buffer.alloc(1000, i))).toBe(true);
+      if (i % 2) expect(b?.equals(record(i))).toBe(true);
       else expect(b).toBeUndefined();
     }
     // Deleted records' bytes leave the disk at compaction: 15 live records of 1000 bytes, at most the
@@ -84,6 +88,26 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     expect((await last.get("r/t/f/file/note"))?.equals(note)).toBe(true);
     expect((await last.get("k/11"))?.toString()).toBe(`${"text ".repeat(100)}11`);
     expect(last.size("k/11")).toBe(502);
+  });
+
+  it("reads through descriptors it keeps open: many packs, reads racing a compaction, none left open after close", async () => {
+    const dir = join(root, "fds");
+    const fds = () => readdirSync("/proc/self/fd").length;
+    const before = fds();
+    const p = await BlobPack.open(dir);
+    const blob = (i: number) => Buffer.from(Array.from({ length: 300 }, (_, k) => (i * 7919 + k * 31) % 251));
+    // Forty packs of one blob each, read back while more are written (compaction merges and removes packs).
+    for (let i = 0; i < 40; i++) await p.put(`k/${i}`, blob(i));
+    const fresh = await BlobPack.open(dir); // nothing in its memory: every read goes to a pack file
+    const reads = Array.from({ length: 40 }, (_, i) => fresh.get(`k/${i}`));
+    for (let i = 40; i < 60; i++) await fresh.put(`k/${i}`, blob(i));
+    const got = await Promise.all([...reads, ...Array.from({ length: 60 }, (_, i) => fresh.get(`k/${i}`))]);
+    got.forEach((b, n) => expect(b?.equals(blob(n % 40 === n ? n : n - 40))).toBe(true));
+    expect(fds()).toBeLessThanOrEqual(before + 32 + 2);
+    p.close();
+    fresh.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fds()).toBeLessThanOrEqual(before + 1);
   });
 
   it("reads packs written before records were deflated (KBP1)", async () => {
