@@ -102,12 +102,29 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     const reads = Array.from({ length: 40 }, (_, i) => fresh.get(`k/${i}`));
     for (let i = 40; i < 60; i++) await fresh.put(`k/${i}`, blob(i));
     const got = await Promise.all([...reads, ...Array.from({ length: 60 }, (_, i) => fresh.get(`k/${i}`))]);
-    got.forEach((b, n) => expect(b?.equals(blob(n % 40 === n ? n : n - 40))).toBe(true));
+    for (const [n, b] of got.entries()) expect(b?.equals(blob(n < 40 ? n : n - 40))).toBe(true);
     expect(fds()).toBeLessThanOrEqual(before + 32 + 2);
     p.close();
     fresh.close();
     await new Promise((r) => setTimeout(r, 50));
     expect(fds()).toBeLessThanOrEqual(before + 1);
+  });
+
+  it("merges packs by size tier: a merged pack is not rewritten by the compactions of smaller ones", async () => {
+    const dir = join(root, "tiers");
+    const p = await BlobPack.open(dir);
+    const blobs = Array.from({ length: 90 }, () => randomBytes(8 * 1024));
+    const packs = () => readdirSync(dir).filter((n) => n.endsWith(".pack"));
+    // 81 packs of one 8 KiB blob: nine merges of small packs, then one of the nine packs they made.
+    for (let i = 0; i < 81; i++) await p.put(`t/${i}`, blobs[i]);
+    const big = packs().filter((n) => statSync(join(dir, n)).size > 500 * 1024);
+    expect(big).toHaveLength(1);
+    // Nine more small packs: they merge among themselves; the big pack stays as it was written.
+    for (let i = 81; i < 90; i++) await p.put(`t/${i}`, blobs[i]);
+    expect(packs()).toContain(big[0]);
+    expect(packs().length).toBeLessThanOrEqual(3);
+    const again = await BlobPack.open(dir);
+    for (let i = 0; i < 90; i++) expect((await again.get(`t/${i}`))?.equals(blobs[i])).toBe(true);
   });
 
   it("reads packs written before records were deflated (KBP1)", async () => {
