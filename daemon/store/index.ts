@@ -109,7 +109,7 @@ export class KbStore {
    * rewrote (and held in memory) all the text of the knowledge box.
    */
   async writeExtracted(rid: string, field: string, extracted: Record<string, unknown>): Promise<string> {
-    const name = `${createHash("sha1").update(field).digest("hex").slice(0, 16)}-${randomBytes(4).toString("hex")}.json.gz`;
+    const name = `${fieldHash(field)}-${outputSuffix()}.json.gz`;
     const key = extractedBlobKey(rid, name);
     // gzip (fast level): the output is mostly the field's text again, which compresses several-fold.
     await this.blobs.write(key, gzipSync(JSON.stringify(extracted), { level: 1 }));
@@ -407,3 +407,22 @@ export type {
   PatDoc,
   UserDoc,
 } from "./zone-records.js";
+
+const fieldHashes = new Map<string, string>();
+/** The first 16 hex digits of a field key's SHA-1 (a box has few distinct field keys: computed once each). */
+function fieldHash(field: string): string {
+  let h = fieldHashes.get(field);
+  if (!h) {
+    h = createHash("sha1").update(field).digest("hex").slice(0, 16);
+    if (fieldHashes.size < 10_000) fieldHashes.set(field, h);
+  }
+  return h;
+}
+
+/** This process's random prefix for output names, then a counter: a new name for every output, without a call for entropy each. */
+const OUTPUT_PREFIX = randomBytes(4).toString("hex");
+let outputs = 0;
+function outputSuffix(): string {
+  outputs += 1;
+  return `${OUTPUT_PREFIX}${outputs.toString(36)}`;
+}
