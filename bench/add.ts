@@ -5,8 +5,10 @@
  * all findable, files/s, the peak resident memory of the daemon and its extraction workers (sampled
  * every 100 ms from /proc) and, from the same run, recoll's full index of the same folder as a ratio
  * (bench/recoll.ts; installed from Debian when missing and possible).
- *   npx tsx bench/add.ts [--files 10000] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...] [--cli dist/bin/kbox.js]
+ *   npx tsx bench/add.ts [--files 10000] [--watch] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...] [--cli dist/bin/kbox.js]
  * `--cli` runs another build of the CLI (an older commit compiled elsewhere, for a before/after pair).
+ * `--watch` measures `kbox sync add <folder>` instead (the folder synced and watched, as bench/sync.ts
+ * does in its own process): the time until every note is PROCESSED, from the processing status.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -16,6 +18,7 @@ import { parseArgs } from "node:util";
 import * as findApi from "../src/api/find.js";
 import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
+import * as processing from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
 import { noteToken, writeNotes } from "./notes.js";
 import { childPids, rssBytes } from "./proc.js";
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     "no-build": { type: "boolean", default: false },
     tsx: { type: "boolean", default: false },
     "no-recoll": { type: "boolean", default: false },
+    watch: { type: "boolean", default: false },
     cli: { type: "string" },
   },
 });
@@ -77,6 +81,20 @@ async function unfindable(socket: string, step: number): Promise<number> {
   return missing;
 }
 
+/** `kbox sync add <folder>`, then the processing status until every note is PROCESSED; its totals as JSON. */
+async function watched(env: NodeJS.ProcessEnv, folder: string, socket: string): Promise<{ code: number; stdout: string }> {
+  const added = await kbox(env, ["sync", "add", folder, "--kb", "bench", "--name", "notes", "--quiet"]);
+  if (added.code !== 0) return added;
+  const client = new KboxClient({ kind: "unix", socket });
+  const kbid = (await client.call(kbs.getKbBySlug, { params: { slug: "bench" } })).uuid;
+  for (;;) {
+    const s = await client.call(processing.processingStatus, { params: { kbid }, query: { limit: 1 } });
+    const done = Object.entries(s.totals).reduce((n, [st, k]) => (st === "PENDING" ? n : n + k), 0);
+    if (done >= N && !s.queue.pending && !s.queue.running) return { code: 0, stdout: JSON.stringify(s.totals) };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function main(): Promise<void> {
   if (!args.tsx && !args.cli && (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js")))) {
     say("compiling (tsc)...");
@@ -97,19 +115,23 @@ async function main(): Promise<void> {
       peak = Math.max(peak, rssBytes(pid) + childPids(pid).reduce((n, k) => n + rssBytes(k), 0));
     }, 100);
     const t0 = performance.now();
-    const add = await kbox(env, ["add", folder, "--kb", "bench", "--wait", "--quiet", "--json"]);
+    const add = args.watch
+      ? await watched(env, folder, paths.socket)
+      : await kbox(env, ["add", folder, "--kb", "bench", "--wait", "--quiet", "--json"]);
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(timer);
-    const results = (JSON.parse(add.stdout) as { results: { status: string }[] }).results;
     const statuses = new Map<string, number>();
-    for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    if (args.watch) for (const [st, n] of Object.entries(JSON.parse(add.stdout) as Record<string, number>)) statuses.set(st, n);
+    else
+      for (const r of (JSON.parse(add.stdout) as { results: { status: string }[] }).results)
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     const missing = await unfindable(paths.socket, Math.max(1, Math.floor(N / 200)));
     const disk = diskBytes(join(home, "data"));
     await kbox(env, ["daemon", "stop"]);
     const rows: [string, string][] = [
       ["source text", `${N} Markdown notes, ${(bytes / MiB).toFixed(1)} MiB`],
       [
-        "kbox add --wait: all processed",
+        args.watch ? "kbox sync add (watch): all processed" : "kbox add --wait: all processed",
         `${seconds.toFixed(1)} s = ${(N / seconds).toFixed(0)} files/s${ratio(seconds, recoll?.seconds)}; exit ${add.code}; ${[
           ...statuses,
         ]
@@ -126,7 +148,7 @@ async function main(): Promise<void> {
       ]);
     else rows.push(["recoll", "not run"]);
     const w = Math.max(...rows.map((r) => r[0].length));
-    console.log(`kbox add benchmark, ${N} files (${args.tsx ? "tsx" : (args.cli ?? "compiled")} CLI)`);
+    console.log(`kbox ${args.watch ? "sync" : "add"} benchmark, ${N} files (${args.tsx ? "tsx" : (args.cli ?? "compiled")} CLI)`);
     for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
   } finally {
     await kbox(env, ["daemon", "stop"]).catch(() => undefined);
