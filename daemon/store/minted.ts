@@ -4,14 +4,15 @@
  * an append does. Forgotten at restart, and all at once when large: callers then take the safe path.
  */
 export class MintedKeys {
-  private readonly groups = new Map<string, Set<string>>();
+  /** Minted groups, and their keys written since with the version on disk when the writer gave one. */
+  private readonly groups = new Map<string, Map<string, number | undefined>>();
 
   constructor(private readonly limit = 100_000) {}
 
   /** A group id was just minted: none of its keys exists yet. */
   mint(group: string): void {
     if (this.groups.size >= this.limit) this.groups.clear();
-    this.groups.set(group, new Set());
+    this.groups.set(group, new Map());
   }
 
   /** Certainly absent from disk (false when unsure). */
@@ -19,9 +20,21 @@ export class MintedKeys {
     return this.groups.get(group)?.has(key) === false;
   }
 
-  /** The key is on disk now. */
-  written(group: string, key: string): void {
-    this.groups.get(group)?.add(key);
+  /**
+   * The versions of a key on disk when certainly known: none for a key of a minted group not written
+   * yet, the one written for a key written with its version; undefined when unsure.
+   */
+  versions(group: string, key: string): number[] | undefined {
+    const keys = this.groups.get(group);
+    if (!keys) return undefined;
+    if (!keys.has(key)) return [];
+    const seq = keys.get(key);
+    return seq === undefined ? undefined : [seq];
+  }
+
+  /** The key is on disk now (as version `seq`, when the table has versions). */
+  written(group: string, key: string, seq?: number): void {
+    this.groups.get(group)?.set(key, seq);
   }
 
   /** The key was deleted: absent again. */
