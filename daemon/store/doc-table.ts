@@ -40,17 +40,23 @@ function maxSeq(rows: Iterable<{ seq: unknown }>): number {
   return seq;
 }
 
-/** The highest version of each id among `rows`, and the ids that also had older versions. */
-function latestOf<R extends { id: unknown; seq: unknown }>(rows: R[]): { latest: Map<string, R>; stale: Set<string> } {
+/** The highest version of each id among `rows`, the ids that also had older versions, and those versions' numbers. */
+function latestOf<R extends { id: unknown; seq: unknown }>(
+  rows: R[],
+): { latest: Map<string, R>; stale: Set<string>; older: number[] } {
   const latest = new Map<string, R>();
   const stale = new Set<string>();
+  const older: number[] = [];
   for (const r of rows) {
     const id = r.id as string;
     const cur = latest.get(id);
-    if (cur) stale.add(id);
+    if (cur) {
+      stale.add(id);
+      older.push(Math.min(Number(r.seq), Number(cur.seq)));
+    }
     if (!cur || Number(r.seq) > Number(cur.seq)) latest.set(id, r);
   }
-  return { latest, stale };
+  return { latest, stale, older };
 }
 
 /**
@@ -120,6 +126,18 @@ class DocWriter<T> {
     this.queue.close(reason);
   }
 
+  /**
+   * A read found older versions (ids, and their numbers): a coming sweep deletes them, by number where
+   * this process alone numbers versions (a shared table's ids are read again: see `clock`).
+   */
+  found(ids: Set<string>, older: number[]): void {
+    if (this.clock) this.stale(ids);
+    else if (older.length) {
+      this.obsolete.push(...older);
+      this.sweepSoon();
+    }
+  }
+
   /** These ids may have versions below their latest: a coming sweep deletes them. */
   stale(ids: Iterable<string>): void {
     for (const id of ids) this.superseded.add(id);
@@ -143,7 +161,7 @@ class DocWriter<T> {
    */
   private async sweep(): Promise<void> {
     if (this.obsolete.length) {
-      const seqs = this.obsolete;
+      const seqs = [...new Set(this.obsolete)];
       this.obsolete = [];
       for (let i = 0; i < seqs.length; i += 5000) await this.table.delete(`seq IN (${seqs.slice(i, i + 5000).join(",")})`);
     }
@@ -257,14 +275,14 @@ export class DocTable<T> {
       stored: (id, _group, seq) => onDisk.set(id, seq),
       deleted: (op) => "id" in op && onDisk.delete(op.id),
     };
-    const { latest, stale } = latestOf(await table.query().select(["id", "doc", "seq"]).toArray());
+    const { latest, stale, older } = latestOf(await table.query().select(["id", "doc", "seq"]).toArray());
     const t = new DocTable<T>(new DocWriter<T>(table, maxSeq(latest.values()), presence, refreshMs !== undefined));
     for (const [id, row] of latest) {
       t.cache.set(id, JSON.parse(row.doc as string) as T);
       t.seen.set(id, Number(row.seq));
       onDisk.set(id, Number(row.seq));
     }
-    if (stale.size) t.writer.stale(stale); // left by a stop before the last sweep
+    if (stale.size) t.writer.found(stale, older); // left by a stop before the last sweep
     if (refreshMs !== undefined) t.startRefresh(refreshMs);
     return t;
   }
@@ -461,8 +479,8 @@ export class GroupedDocTable<T> {
     for (let i = 0; i < query.length; i += 500) {
       const part = query.slice(i, i + 500);
       const rows = await this.writer.table.query().where(sqlIn("grp", part)).select(["id", "grp", "doc", "seq"]).toArray();
-      const { latest, stale } = latestOf(rows);
-      if (stale.size) this.writer.stale(stale);
+      const { latest, stale, older } = latestOf(rows);
+      if (stale.size) this.writer.found(stale, older);
       for (const g of part) out.set(g, new Map());
       for (const [id, r] of latest) out.get(r.grp as string)?.set(id, JSON.parse(r.doc as string) as T);
     }
@@ -479,8 +497,10 @@ export class GroupedDocTable<T> {
   }
 
   private async query(where: string): Promise<Map<string, T>> {
-    const { latest, stale } = latestOf(await this.writer.table.query().where(where).select(["id", "doc", "seq"]).toArray());
-    if (stale.size) this.writer.stale(stale);
+    const { latest, stale, older } = latestOf(
+      await this.writer.table.query().where(where).select(["id", "doc", "seq"]).toArray(),
+    );
+    if (stale.size) this.writer.found(stale, older);
     return new Map([...latest].map(([id, r]) => [id, JSON.parse(r.doc as string) as T]));
   }
 
