@@ -5,7 +5,7 @@ import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
 
 type Op<T> =
-  | { kind: "put"; id: string; doc: T; group: string }
+  | { kind: "put"; id: string; doc: T; group: string; fresh?: boolean }
   | { kind: "delete"; id: string }
   | { kind: "deleteGroup"; group: string };
 
@@ -201,7 +201,7 @@ class DocWriter<T> {
       this.seq = first + all.length - 1;
       const over: string[] = [];
       all.forEach((p, i) => {
-        const before = this.presence.versions(p.id, p.group);
+        const before = p.fresh ? [] : this.presence.versions(p.id, p.group);
         // Another daemon's versions of a shared table are not known here: its ids are read.
         if (before === undefined || (this.clock && before.length)) over.push(p.id);
         else this.obsolete.push(...before);
@@ -507,6 +507,15 @@ export class GroupedDocTable<T> {
   put(id: string, group: string, doc: T): Promise<void> {
     this.unread.get(group)?.set(id, doc);
     return this.track(group, this.writer.push({ kind: "put", id, doc, group }));
+  }
+
+  /**
+   * Write a document under an id never written before (an entry appended to a log): no older version
+   * can exist, so none is looked for (a put of an id it does not know has the next sweep read them).
+   */
+  append(id: string, group: string, doc: T): Promise<void> {
+    this.unread.get(group)?.set(id, doc);
+    return this.track(group, this.writer.push({ kind: "put", id, doc, group, fresh: true }));
   }
 
   /** Wait for the queued writes when one of them may touch these groups (read your own writes). */

@@ -43,7 +43,8 @@ export class SyncTables {
     seq += 1;
     this.logSeq.set(jobId, seq);
     const entry: LogEntry = { id: seq, timestamp: new Date().toISOString(), level, message, extra };
-    await this.logs.put(`${jobId}:${String(seq).padStart(9, "0")}`, jobId, entry);
+    // A new id (the job's next number): appended, no older version to look for.
+    await this.logs.append(`${jobId}:${String(seq).padStart(9, "0")}`, jobId, entry);
   }
 
   async idle(): Promise<void> {

@@ -127,6 +127,26 @@ describe("DocTable", () => {
 });
 
 describe("GroupedDocTable", () => {
+  it("appends entries under new ids (a job's log) without reading the table for older versions", async () => {
+    const t = await GroupedDocTable.open<{ n: number }>(await openDb(home()), "logs");
+    const raw = (t as unknown as { table: { query(): { where(w: string): unknown } } }).table;
+    const reads: string[] = [];
+    const query = raw.query.bind(raw);
+    raw.query = () => {
+      const q = query();
+      const where = q.where.bind(q);
+      q.where = (w: string) => {
+        reads.push(w);
+        return where(w);
+      };
+      return q;
+    };
+    await Promise.all(Array.from({ length: 700 }, (_, i) => t.append(`job:${String(i).padStart(9, "0")}`, "job", { n: i })));
+    await new Promise((r) => setTimeout(r, 1500)); // past a sweep's second
+    expect(reads.filter((w) => w.startsWith("id IN"))).toEqual([]);
+    expect((await t.group("job")).size).toBe(700);
+  });
+
   it("reads the latest version of every document, by id, by group and by text; old versions go", async () => {
     const path = home();
     const t = await GroupedDocTable.open<{ v: number; s?: string }>(await openDb(path), "fields");
