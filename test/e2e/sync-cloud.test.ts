@@ -1,6 +1,4 @@
 import { generateKeyPairSync } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import forge from "node-forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as find from "../../src/api/find.js";
@@ -12,6 +10,7 @@ import { TEAM_SITE } from "../helpers/cloud-apis.js";
 import { type CloudStandin, startCloudStandin } from "../helpers/cloud-standin.js";
 import type { CloudTree } from "../helpers/cloud-tree.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { storedText } from "../helpers/stored.js";
 import { waitIdle } from "./ingest-helpers.js";
 
 const CALLBACK = "http://127.0.0.1:9/api/v1/external_connections/callback";
@@ -211,12 +210,10 @@ describe("cloud-storage connections against local stand-ins of the providers' AP
     expect(more.next_page_token).toBeNull();
     expect(await status(browse(conn.id, { site_id: "x" }))).toBe(400);
     // Tokens are sealed at rest: not in the box's files in clear.
-    const lance = join(d.home, "data", "kbs", kbid, "lance", "sync_connections.lance", "data");
-    const bytes = readdirSync(lance)
-      .map((f) => readFileSync(join(lance, f)).toString("latin1"))
-      .join("");
-    expect(bytes).toContain("sealed_credentials");
-    expect(bytes).not.toMatch(/at-google|rt-google/);
+    const stored = await storedText(d.home, kbid, "sync_connections");
+    expect(stored.docs).toContain("sealed_credentials");
+    expect(stored.docs).not.toMatch(/at-google|rt-google/);
+    expect(stored.bytes).not.toMatch(/at-google|rt-google/);
     await syncScenario(t, "/team", conn.id, { folder_id: t.at("/team")!.id }, () => grants("google:refresh_token"));
   });
 

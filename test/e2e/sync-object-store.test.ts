@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { CopyObjectCommand, DeleteObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s3Client } from "../../daemon/store/bucket.js";
@@ -10,6 +8,7 @@ import * as sync from "../../src/api/sync.js";
 import { ApiError } from "../../src/client/errors.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { type LocalS3, startLocalS3 } from "../helpers/s3.js";
+import { storedText } from "../helpers/stored.js";
 import { type LocalSts, startLocalSts } from "../helpers/sts.js";
 import { waitIdle } from "./ingest-helpers.js";
 
@@ -134,12 +133,10 @@ describe("object-store external connection", () => {
       "S3RVER",
     );
     // The secret is not in the box's files in clear.
-    const lance = join(d.home, "data", "kbs", kbid, "lance", "sync_connections.lance", "data");
-    const bytes = readdirSync(lance)
-      .map((f) => readFileSync(join(lance, f)).toString("latin1"))
-      .join("");
-    expect(bytes).toContain("sealed_credentials");
-    expect(bytes).not.toContain("S3RVER");
+    const stored = await storedText(d.home, kbid, "sync_connections");
+    expect(stored.docs).toContain("sealed_credentials");
+    expect(stored.docs).not.toContain("S3RVER");
+    expect(stored.bytes).not.toContain("S3RVER");
 
     const top = await d.client.call(sync.browseStorage, { params: { kbid, connection_id: connId }, query: { drive_id: "docs" } });
     expect(top.folders?.map((f) => f.path).sort()).toEqual(["other/", "team/"]);
