@@ -17,3 +17,25 @@ export async function storedText(home: string, kbid: string, table: string): Pro
   const rows = await (await db.openTable(table)).query().select(["doc"]).toArray();
   return { bytes, docs: rows.map((r) => String(r.doc)).join("\n") };
 }
+
+/**
+ * Every row of every LanceDB table under `dir` (any depth), as JSON text: what the tables hold once
+ * decompressed, for checks that a secret is stored nowhere (raw bytes no longer show compressed text).
+ */
+export async function lanceRowsUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    const tables = readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory());
+    const lance = tables.filter((e) => e.name.endsWith(".lance")).map((e) => e.name.slice(0, -".lance".length));
+    if (lance.length) {
+      const db = await lancedb.connect(d);
+      for (const name of lance) {
+        const rows = await (await db.openTable(name)).query().toArray();
+        out.push(JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v)));
+      }
+    }
+    for (const e of tables) if (!e.name.endsWith(".lance")) await walk(join(d, e.name));
+  };
+  await walk(dir);
+  return out;
+}
