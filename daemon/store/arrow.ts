@@ -72,7 +72,14 @@ function utf8(type: InstanceType<typeof arrow.Utf8>, rows: Record<string, unknow
   }
   const bytes = Buffer.from(parts.join(""), "utf8");
   const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  return arrow.makeData({ type, length: n, nullCount: nulls, nullBitmap: nulls ? valid : undefined, valueOffsets: offsets, data });
+  return arrow.makeData({
+    type,
+    length: n,
+    nullCount: nulls,
+    nullBitmap: nulls ? valid : undefined,
+    valueOffsets: offsets,
+    data,
+  });
 }
 
 /**
