@@ -13,6 +13,23 @@ const ids = async (t: Raw) => (await t.table.query().select(["id"]).toArray()).m
 const settlesTo = (t: Raw, want: string[]) =>
   vi.waitFor(async () => expect(await ids(t)).toEqual(want), { timeout: 5000, interval: 100 });
 
+/** The filters of the queries a document table runs from now on (its reads of the table). */
+function filtersOf(t: unknown): string[] {
+  const raw = (t as { table: { query(): { where(w: string): unknown } } }).table;
+  const reads: string[] = [];
+  const query = raw.query.bind(raw);
+  raw.query = () => {
+    const q = query();
+    const where = q.where.bind(q);
+    q.where = (w: string) => {
+      reads.push(w);
+      return where(w);
+    };
+    return q;
+  };
+  return reads;
+}
+
 describe("DocTable", () => {
   it("every put appends a version; readers see the latest, before and after a reopen; old versions go", async () => {
     const path = home();
@@ -91,18 +108,7 @@ describe("DocTable", () => {
 
   it("deletes the versions it superseded by number, without reading the table's ids", async () => {
     const t = await DocTable.open<{ v: number }>(await openDb(home()), "docs");
-    const raw = (t as unknown as { table: { query(): { where(w: string): unknown } } }).table;
-    const reads: string[] = [];
-    const query = raw.query.bind(raw);
-    raw.query = () => {
-      const q = query();
-      const where = q.where.bind(q);
-      q.where = (w: string) => {
-        reads.push(w);
-        return where(w);
-      };
-      return q;
-    };
+    const reads = filtersOf(t);
     const ids = Array.from({ length: 600 }, (_, i) => `d${i}`);
     await Promise.all(ids.map((id) => t.put(id, { v: 1 })));
     await Promise.all(ids.map((id) => t.put(id, { v: 2 })));
@@ -129,18 +135,7 @@ describe("DocTable", () => {
 describe("GroupedDocTable", () => {
   it("appends entries under new ids (a job's log) without reading the table for older versions", async () => {
     const t = await GroupedDocTable.open<{ n: number }>(await openDb(home()), "logs");
-    const raw = (t as unknown as { table: { query(): { where(w: string): unknown } } }).table;
-    const reads: string[] = [];
-    const query = raw.query.bind(raw);
-    raw.query = () => {
-      const q = query();
-      const where = q.where.bind(q);
-      q.where = (w: string) => {
-        reads.push(w);
-        return where(w);
-      };
-      return q;
-    };
+    const reads = filtersOf(t);
     await Promise.all(Array.from({ length: 700 }, (_, i) => t.append(`job:${String(i).padStart(9, "0")}`, "job", { n: i })));
     await new Promise((r) => setTimeout(r, 1500)); // past a sweep's second
     expect(reads.filter((w) => w.startsWith("id IN"))).toEqual([]);
