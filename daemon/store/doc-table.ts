@@ -5,7 +5,7 @@ import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
 
 type Op<T> =
-  | { kind: "put"; id: string; doc: T; group: string; fresh?: boolean }
+  | { kind: "put"; id: string; doc: T; group: string; fresh?: boolean; json?: string }
   | { kind: "delete"; id: string }
   | { kind: "deleteGroup"; group: string };
 
@@ -191,7 +191,7 @@ class DocWriter<T> {
       puts = new Map();
       if (typeof this.seq === "function") this.seq = await this.seq();
       const first = this.clock ? Math.max(this.seq + 1, Date.now() * 1000) : this.seq + 1;
-      const rows = all.map((p, i) => ({ id: p.id, grp: p.group, doc: JSON.stringify(p.doc), seq: BigInt(first + i) }));
+      const rows = all.map((p, i) => ({ id: p.id, grp: p.group, doc: p.json ?? JSON.stringify(p.doc), seq: BigInt(first + i) }));
       this.schema ??= this.table.schema();
       const schema = await this.schema.catch((e) => {
         this.schema = undefined;
@@ -390,8 +390,14 @@ export class DocTable<T> {
   }
 }
 
-/** How many new groups keep their documents in memory until first read, at most (see GroupedDocTable.group). */
-const CACHED_GROUPS = 256;
+/**
+ * How many new groups keep their documents in memory until first read, at most, and their size (JSON)
+ * (see GroupedDocTable.group). A folder sync mints resources faster than ingestion reads their field
+ * records: with 256 groups, each ingestion batch read them with a scan of the table (`grp IN`), which
+ * grew with the box (13.5 s of LanceDB's time at 30,000 notes).
+ */
+const CACHED_GROUPS = 16_384;
+const CACHED_BYTES = 32 * 2 ** 20;
 
 /**
  * JSON documents grouped (e.g. fields by resource) and read on demand: for large records such as
@@ -402,6 +408,9 @@ export class GroupedDocTable<T> {
   private readonly fresh = new MintedKeys();
   /** All the documents of a few minted groups, until the group is first read: that read needs no query. */
   private readonly unread = new Map<string, Map<string, T>>();
+  /** The JSON size of each cached group's documents, and of all of them. */
+  private readonly unreadSize = new Map<string, number>();
+  private unreadBytes = 0;
   private readonly writer: DocWriter<T>;
   /**
    * Writes queued and not yet committed, by group (and deletes by id, whose group is unknown): a read
@@ -422,7 +431,7 @@ export class GroupedDocTable<T> {
         deleted: (op) => {
           if ("group" in op) {
             this.fresh.forget(op.group);
-            this.unread.delete(op.group);
+            this.forgetGroup(op.group);
           } else this.fresh.deleted(op.id);
         },
       },
@@ -439,8 +448,10 @@ export class GroupedDocTable<T> {
   markNew(group: string): void {
     this.fresh.mint(group);
     // Oldest out (a group that is never read must not hold its place): its read will simply query.
-    if (this.unread.size >= CACHED_GROUPS) this.unread.delete(this.unread.keys().next().value as string);
+    this.forgetGroup(group);
     this.unread.set(group, new Map());
+    this.unreadSize.set(group, 0);
+    this.trim();
   }
 
   get table(): Table {
@@ -455,7 +466,7 @@ export class GroupedDocTable<T> {
     await this.settled([group]);
     const docs = this.unread.get(group);
     if (docs) {
-      this.unread.delete(group);
+      this.forgetGroup(group);
       return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
     }
     return this.query(`grp = ${sqlString(group)}`);
@@ -473,7 +484,7 @@ export class GroupedDocTable<T> {
         query.push(g);
         continue;
       }
-      this.unread.delete(g);
+      this.forgetGroup(g);
       out.set(g, new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)])));
     }
     for (let i = 0; i < query.length; i += 500) {
@@ -505,8 +516,33 @@ export class GroupedDocTable<T> {
   }
 
   put(id: string, group: string, doc: T): Promise<void> {
-    this.unread.get(group)?.set(id, doc);
-    return this.track(group, this.writer.push({ kind: "put", id, doc, group }));
+    const json = this.cache(id, group, doc);
+    return this.track(group, this.writer.push({ kind: "put", id, doc, group, json }));
+  }
+
+  /** Keep a document of a cached group (its JSON, returned, is also what the writer stores). */
+  private cache(id: string, group: string, doc: T): string | undefined {
+    const docs = this.unread.get(group);
+    if (!docs) return undefined;
+    const json = JSON.stringify(doc);
+    docs.set(id, doc);
+    this.unreadSize.set(group, (this.unreadSize.get(group) ?? 0) + json.length);
+    this.unreadBytes += json.length;
+    this.trim();
+    return json;
+  }
+
+  /** Oldest groups out (a group that is never read must not hold its place): their reads will simply query. */
+  private trim(): void {
+    while (this.unread.size > CACHED_GROUPS || (this.unreadBytes > CACHED_BYTES && this.unread.size > 1)) {
+      this.forgetGroup(this.unread.keys().next().value as string);
+    }
+  }
+
+  private forgetGroup(group: string): void {
+    this.unread.delete(group);
+    this.unreadBytes -= this.unreadSize.get(group) ?? 0;
+    this.unreadSize.delete(group);
   }
 
   /**
@@ -514,8 +550,8 @@ export class GroupedDocTable<T> {
    * can exist, so none is looked for (a put of an id it does not know has the next sweep read them).
    */
   append(id: string, group: string, doc: T): Promise<void> {
-    this.unread.get(group)?.set(id, doc);
-    return this.track(group, this.writer.push({ kind: "put", id, doc, group, fresh: true }));
+    const json = this.cache(id, group, doc);
+    return this.track(group, this.writer.push({ kind: "put", id, doc, group, fresh: true, json }));
   }
 
   /** Wait for the queued writes when one of them may touch these groups (read your own writes). */

@@ -133,6 +133,25 @@ describe("DocTable", () => {
 });
 
 describe("GroupedDocTable", () => {
+  it("serves the field records of thousands of resources just created from memory, and big ones from the table", async () => {
+    const t = await GroupedDocTable.open<{ v: number; s?: string }>(await openDb(home()), "fields");
+    const reads = filtersOf(t);
+    const groups = Array.from({ length: 3000 }, (_, i) => `r${i}`);
+    for (const g of groups) t.markNew(g);
+    await Promise.all(groups.map((g, i) => t.put(`${g}/f/file`, g, { v: i })));
+    const got = await t.groups(groups);
+    expect(got.get("r2999")?.get("r2999/f/file")).toEqual({ v: 2999 });
+    expect(reads.filter((w) => w.startsWith("grp"))).toEqual([]);
+    // Past the byte budget (32 MiB) the oldest groups leave memory: their read queries the table.
+    const big = "x".repeat(9 * 2 ** 20);
+    for (const g of ["b1", "b2", "b3", "b4", "b5"]) {
+      t.markNew(g);
+      await t.put(`${g}/t/text`, g, { v: 0, s: big });
+    }
+    expect((await t.groups(["b1", "b5"])).get("b1")?.get("b1/t/text")?.s).toHaveLength(big.length);
+    expect(reads.filter((w) => w.startsWith("grp"))).toEqual([expect.stringContaining("'b1'")]);
+  });
+
   it("appends entries under new ids (a job's log) without reading the table for older versions", async () => {
     const t = await GroupedDocTable.open<{ n: number }>(await openDb(home()), "logs");
     const reads = filtersOf(t);
