@@ -131,7 +131,8 @@ function chrome(node: DomNode, tag: string): boolean {
   return cls === "header" && /^\s*(?:Next|Previous|Up):/.test(node.textContent ?? "");
 }
 
-function writeText(b: TextBuilder, text: string, pre: boolean): void {
+/** A text node's text: collapsed spaces, or in a `<pre>` its lines kept with their trailing spaces cut. */
+export function writeText(b: TextBuilder, text: string, pre: boolean): void {
   if (!pre) {
     b.inline(collapseSpaces(text));
     return;

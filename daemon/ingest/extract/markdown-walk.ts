@@ -1,6 +1,7 @@
 import { decodeHTML } from "entities";
 import type { Token, Tokens } from "marked";
 import { collapseSpaces, TextBuilder } from "./builder.js";
+import { writeText } from "./html-walk.js";
 
 /**
  * Marked's tokens written straight into a TextBuilder, with the same result as rendering them to HTML
@@ -183,21 +184,13 @@ function code(tok: Tokens.Code, b: TextBuilder): void {
     const c = text.charCodeAt(i);
     // & < > " '
     if (c === 38 || c === 60 || c === 62 || c === 34 || c === 39) {
-      if (i > from) preText(b, text.slice(from, i));
+      if (i > from) writeText(b, text.slice(from, i), true);
       b.inline(text[i]);
       from = i + 1;
     }
   }
-  if (from < text.length) preText(b, text.slice(from));
+  if (from < text.length) writeText(b, text.slice(from), true);
   b.endBlock();
-}
-
-function preText(b: TextBuilder, text: string): void {
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0) b.endLine();
-    b.inline(lines[i].replace(/\s+$/, ""));
-  }
 }
 
 /** Header row then body rows, each cell's text collapsed and trimmed (the DOM's textContent). */

@@ -7,8 +7,7 @@ import { walkMarkdown, walkMarkdownInline } from "./markdown-walk.js";
 
 /** Markdown rendered to plain text (headings start paragraphs, tables become table spans). */
 export function markdownToText(md: string, via: MarkdownPath = "walk"): Extracted {
-  const walked = via === "walk" ? walkMarkdown(Lexer.lex(md, { gfm: true })) : null;
-  const ex = walked ? walked.build() : extractHtml(marked.parse(md, { async: false, gfm: true }) as string);
+  const ex = markdownTokens(Lexer.lex(md, { gfm: true }), via);
   ex.metadata = { mime_type: "text/markdown" };
   return ex;
 }
