@@ -207,8 +207,7 @@ class DocWriter<T> {
         else this.obsolete.push(...before);
         this.presence.stored(p.id, p.group, first + i);
       });
-      if (over.length) this.stale(over);
-      else this.sweepSoon();
+      this.stale(over);
     };
     for (const op of ops) {
       if (op.kind === "put") {
@@ -264,8 +263,7 @@ export class DocTable<T> {
    */
   static async open<T>(db: Connection, name: string, refreshMs?: number): Promise<DocTable<T>> {
     const table = await openVersioned(db, name);
-    // The ids on disk (the cache runs ahead of them: it holds puts not yet committed).
-    // Every id on disk with its latest version (older ones found here are swept by a read, below).
+    // Every id on disk with its latest version (the cache runs ahead of them: it holds puts not yet committed).
     const onDisk = new Map<string, number>();
     const presence: Presence = {
       versions: (id) => {
@@ -406,10 +404,11 @@ const CACHED_BYTES = 32 * 2 ** 20;
 export class GroupedDocTable<T> {
   /** Groups minted by this process (resources just created) and their documents written since. */
   private readonly fresh = new MintedKeys();
-  /** All the documents of a few minted groups, until the group is first read: that read needs no query. */
-  private readonly unread = new Map<string, Map<string, T>>();
-  /** The JSON size of each cached group's documents, and of all of them. */
-  private readonly unreadSize = new Map<string, number>();
+  /**
+   * All the documents of minted groups, with their size (JSON), until the group is first read: that
+   * read needs no query.
+   */
+  private readonly unread = new Map<string, { docs: Map<string, T>; bytes: number }>();
   private unreadBytes = 0;
   private readonly writer: DocWriter<T>;
   /**
@@ -449,8 +448,7 @@ export class GroupedDocTable<T> {
     this.fresh.mint(group);
     // Oldest out (a group that is never read must not hold its place): its read will simply query.
     this.forgetGroup(group);
-    this.unread.set(group, new Map());
-    this.unreadSize.set(group, 0);
+    this.unread.set(group, { docs: new Map(), bytes: 0 });
     this.trim();
   }
 
@@ -464,7 +462,7 @@ export class GroupedDocTable<T> {
 
   async group(group: string): Promise<Map<string, T>> {
     await this.settled([group]);
-    const docs = this.unread.get(group);
+    const docs = this.unread.get(group)?.docs;
     if (docs) {
       this.forgetGroup(group);
       return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
@@ -479,7 +477,7 @@ export class GroupedDocTable<T> {
     const out = new Map<string, Map<string, T>>();
     const query: string[] = [];
     for (const g of wanted) {
-      const docs = this.unread.get(g);
+      const docs = this.unread.get(g)?.docs;
       if (!docs) {
         query.push(g);
         continue;
@@ -522,11 +520,11 @@ export class GroupedDocTable<T> {
 
   /** Keep a document of a cached group (its JSON, returned, is also what the writer stores). */
   private cache(id: string, group: string, doc: T): string | undefined {
-    const docs = this.unread.get(group);
-    if (!docs) return undefined;
+    const cached = this.unread.get(group);
+    if (!cached) return undefined;
     const json = JSON.stringify(doc);
-    docs.set(id, doc);
-    this.unreadSize.set(group, (this.unreadSize.get(group) ?? 0) + json.length);
+    cached.docs.set(id, doc);
+    cached.bytes += json.length;
     this.unreadBytes += json.length;
     this.trim();
     return json;
@@ -540,9 +538,8 @@ export class GroupedDocTable<T> {
   }
 
   private forgetGroup(group: string): void {
+    this.unreadBytes -= this.unread.get(group)?.bytes ?? 0;
     this.unread.delete(group);
-    this.unreadBytes -= this.unreadSize.get(group) ?? 0;
-    this.unreadSize.delete(group);
   }
 
   /**
@@ -600,7 +597,7 @@ export class GroupedDocTable<T> {
       .map((h) => JSON.parse(h.doc as string) as T);
   }
   delete(id: string): Promise<void> {
-    for (const docs of this.unread.values()) docs.delete(id);
+    for (const { docs } of this.unread.values()) docs.delete(id);
     return this.track(undefined, this.writer.push({ kind: "delete", id }));
   }
   deleteGroup(group: string): Promise<void> {
