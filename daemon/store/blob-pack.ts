@@ -282,21 +282,22 @@ export class BlobPack {
       this.deads.push(seq);
       for (const k of deletes) this.forget(k);
     }
-    while (this.needsCompaction()) await this.compact(); // a merge may fill the tier above
+    // A merge may fill the tier above; gathered tombstones are rewritten even with no pack to merge.
+    for (let merge = this.mergeable(); merge.length || this.deads.length > MAX_SMALL_PACKS; merge = this.mergeable())
+      await this.compact(new Set(merge));
   }
 
   /** Write records as one pack; the index is updated once it is on disk. Returns the file's size. */
   private async writePack(seq: number, records: PackRecord[]): Promise<number> {
-    const entries: ([string, number, number] | [string, number, number, number])[] = [];
     const locs: [string, Loc][] = [];
     let offset = 0;
     for (const r of records) {
       const loc: Loc = { pack: seq, offset, length: r.data.length };
       if (r.raw !== undefined) loc.raw = r.raw;
-      entries.push(r.raw === undefined ? [r.key, offset, r.data.length] : [r.key, offset, r.data.length, r.raw]);
       locs.push([r.key, loc]);
       offset += r.data.length;
     }
+    const entries = locs.map(([key, l]) => (l.raw === undefined ? [key, l.offset, l.length] : [key, l.offset, l.length, l.raw]));
     const json = Buffer.from(JSON.stringify(entries));
     const trailer = Buffer.alloc(TRAILER);
     trailer.writeUInt32LE(json.length, 0);
@@ -318,22 +319,17 @@ export class BlobPack {
     for (const [seq, i] of this.packs) {
       if (sweep && (i.dead * 2 > i.size || (i.dead > 0 && i.size < BIG_PACK))) out.push(seq);
       else if (i.size < BIG_PACK) {
-        const t = tiers.get(tierOf(i.size)) ?? [];
-        tiers.set(tierOf(i.size), t);
-        t.push(seq);
+        const tier = tiers.get(tierOf(i.size)) ?? [];
+        tiers.set(tierOf(i.size), tier);
+        tier.push(seq);
       }
     }
     for (const t of tiers.values()) if (t.length > MAX_SMALL_PACKS) out.push(...t);
     return out;
   }
 
-  private needsCompaction(): boolean {
-    return this.deads.length > MAX_SMALL_PACKS || this.mergeable().length > 0;
-  }
-
-  /** Merge the mergeable packs without their deleted records (runs between commits: nothing else writes). */
-  private async compact(): Promise<void> {
-    const merge = new Set(this.mergeable());
+  /** Merge packs without their deleted records (runs between commits: nothing else writes). */
+  private async compact(merge: Set<number>): Promise<void> {
     const live: [string, Loc][] = [];
     for (const seq of merge) for (const key of this.keysOf.get(seq) ?? []) live.push([key, this.index.get(key) as Loc]);
     const bytes = new Map<number, Buffer>();
