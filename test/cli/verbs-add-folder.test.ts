@@ -6,9 +6,8 @@ import * as addFolder from "../../src/api/add-folder.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as uploads from "../../src/api/uploads.js";
 import { FakeDaemon } from "../helpers/fake-daemon.js";
-import { KB_UUID, kbRecord, RID } from "../helpers/wire-fixtures.js";
+import { KB_UUID, kbRecord, RID, RID2 } from "../helpers/wire-fixtures.js";
 
-const RID2 = "00112233445566778899aabbccddeeff";
 let fake: FakeDaemon;
 let dir: string;
 

@@ -8,9 +8,8 @@ import * as resources from "../../src/api/resources.js";
 import * as sync from "../../src/api/sync.js";
 import * as uploads from "../../src/api/uploads.js";
 import { FakeDaemon } from "../helpers/fake-daemon.js";
-import { KB_UUID, kbRecord, RID, syncConfig } from "../helpers/wire-fixtures.js";
+import { KB_UUID, kbRecord, RID, RID2, syncConfig } from "../helpers/wire-fixtures.js";
 
-const RID2 = "00112233445566778899aabbccddeeff";
 const NOTES = "# Notes\n\nThe fox jumps.\n";
 let fake: FakeDaemon;
 let dir: string;

@@ -5,6 +5,8 @@ import type { SyncConfig } from "../../src/api/sync.js";
 
 export const KB_UUID = "0b5c9a1e2d3f4a5b6c7d8e9f0a1b2c3d";
 export const RID = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+/** A second resource id. */
+export const RID2 = "00112233445566778899aabbccddeeff";
 
 /** A knowledge box record as GET /kb/:kbid and /kb/s/:slug answer it. */
 export function kbRecord(slug: string, uuid = KB_UUID, title = slug): KbRecord {

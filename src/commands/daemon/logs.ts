@@ -54,7 +54,9 @@ export async function runLogs(ctx: Context, opts: LogsOptions, signal?: AbortSig
   const file = join(ctx.paths.logs, "kboxd.log");
   if (!existsSync(file)) throw new CliError(`no log yet at ${file}`, EXIT.failure, "start the daemon with `kbox daemon start`");
   const st = styles(ctx.io);
-  const show = (e: LogEvent) => LEVELS.indexOf(e.level) >= least;
+  /** The events of these lines at --level and above. */
+  const shown = (lines: string[]) =>
+    lines.map(parseLogLine).filter((e): e is LogEvent => !!e && LEVELS.indexOf(e.level) >= least);
   const print = (e: LogEvent) =>
     ctx.io.stdout.write(`${opts.json ? JSON.stringify(e) : formatEvent(e, ctx.io.stdout.isTTY, st)}\n`);
 
@@ -75,12 +77,11 @@ export async function runLogs(ctx: Context, opts: LogsOptions, signal?: AbortSig
     pos = size;
     const lines = (partial + buf.toString("utf8")).split("\n");
     partial = lines.pop() ?? "";
-    return lines.map(parseLogLine).filter((e): e is LogEvent => !!e && show(e));
+    return shown(lines);
   };
   // The events before the last rotation (kboxd.log.1) come first.
   const rotated = `${file}.1`;
-  const older = existsSync(rotated) ? readFileSync(rotated, "utf8").split("\n").map(parseLogLine) : [];
-  const past = [...older.filter((e): e is LogEvent => !!e && show(e)), ...readNew()];
+  const past = [...(existsSync(rotated) ? shown(readFileSync(rotated, "utf8").split("\n")) : []), ...readNew()];
   for (const e of n ? past.slice(-n) : past) print(e);
   if (!opts.follow) return;
   await new Promise<void>((resolve) => {
