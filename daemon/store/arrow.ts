@@ -36,8 +36,8 @@ export function tableOf(schema: ArrowSchema, rows: Record<string, unknown>[]): A
   return new arrow.Table(schema, [new arrow.RecordBatch(schema, data)]);
 }
 
+/** A required column's value for a row that lacks it (strings: see `utf8`). */
 function emptyOf(type: InstanceType<typeof arrow.DataType>): unknown {
-  if (arrow.DataType.isUtf8(type)) return "";
   if (arrow.DataType.isBool(type)) return false;
   if (arrow.DataType.isList(type)) return [];
   if (arrow.DataType.isInt(type)) return (type as InstanceType<typeof arrow.Int>).bitWidth === 64 ? 0n : 0;
