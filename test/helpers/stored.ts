@@ -13,8 +13,7 @@ export async function storedText(home: string, kbid: string, table: string): Pro
   const bytes = readdirSync(data)
     .map((f) => readFileSync(join(data, f)).toString("latin1"))
     .join("");
-  const db = await lancedb.connect(lance);
-  const rows = await (await db.openTable(table)).query().select(["doc"]).toArray();
+  const rows = await rowsOf(lance, table);
   return { bytes, docs: rows.map((r) => String(r.doc)).join("\n") };
 }
 
@@ -28,14 +27,17 @@ export async function lanceRowsUnder(dir: string): Promise<string[]> {
     const tables = readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory());
     const lance = tables.filter((e) => e.name.endsWith(".lance")).map((e) => e.name.slice(0, -".lance".length));
     if (lance.length) {
-      const db = await lancedb.connect(d);
       for (const name of lance) {
-        const rows = await (await db.openTable(name)).query().toArray();
-        out.push(JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v)));
+        out.push(JSON.stringify(await rowsOf(d, name), (_k, v) => (typeof v === "bigint" ? String(v) : v)));
       }
     }
     for (const e of tables) if (!e.name.endsWith(".lance")) await walk(join(d, e.name));
   };
   await walk(dir);
   return out;
+}
+
+/** Every row of the table `name` of the LanceDB folder `dir`, as LanceDB reads it back. */
+async function rowsOf(dir: string, name: string): Promise<Record<string, unknown>[]> {
+  return (await (await lancedb.connect(dir)).openTable(name)).query().toArray();
 }
