@@ -55,6 +55,11 @@ export class BlobStore {
     return this.packed;
   }
 
+  /** True when a blob of `size` bytes goes to a pack (which deflates what compresses well) rather than a file. */
+  packs(size: number): boolean {
+    return !this.remote && size <= PACK_MAX_BLOB;
+  }
+
   /** Wait until every acknowledged pack write is on disk (tests, close). */
   async idle(): Promise<void> {
     await (await this.packed?.catch(() => undefined))?.idle();

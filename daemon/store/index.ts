@@ -109,10 +109,12 @@ export class KbStore {
    * rewrote (and held in memory) all the text of the knowledge box.
    */
   async writeExtracted(rid: string, field: string, extracted: Record<string, unknown>): Promise<string> {
-    const name = `${fieldHash(field)}-${outputSuffix()}.json.gz`;
-    const key = extractedBlobKey(rid, name);
-    // gzip (fast level): the output is mostly the field's text again, which compresses several-fold.
-    await this.blobs.write(key, gzipSync(JSON.stringify(extracted), { level: 1 }));
+    const json = Buffer.from(JSON.stringify(extracted));
+    // The output is mostly the field's text again, which compresses several-fold: a pack deflates it
+    // itself; a file is gzipped (fast level) here. One compression either way.
+    const packed = this.blobs.packs(json.length);
+    const key = extractedBlobKey(rid, `${fieldHash(field)}-${outputSuffix()}.json${packed ? "" : ".gz"}`);
+    await this.blobs.write(key, packed ? json : gzipSync(json, { level: 1 }));
     return key;
   }
 
