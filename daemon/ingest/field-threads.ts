@@ -35,7 +35,7 @@ function spawn(): Worker {
  * entities: field-thread.ts), so that on a machine with more than one core the daemon's thread keeps
  * only the writes, which were waiting behind this work. Only small inputs come here (in-process.ts:
  * up to 256 KiB; big or binary documents go to the worker processes, which isolate them), and the
- * outcomes of worker processes are finished here too, so the language detector (about 130 MB) and
+ * outcomes of worker processes are finished here too, so the language detector and
  * the entity lexicon live in these threads, not in the daemon's. With no thread (one core), or when a
  * thread fails, the same work runs on the daemon's thread.
  *

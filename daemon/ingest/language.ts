@@ -1,39 +1,38 @@
+import { type Detection, LanguageModel } from "./language-model.js";
+
 /** Result of language detection: the main language and every language seen, as ISO 639-1 codes. */
 export interface DetectedLanguage {
   language?: string;
   languages: string[];
 }
 
-interface Eld {
-  detect(text: string): { language: string; isReliable(): boolean; getScores(): Record<string, number> };
-}
-
-let eld: Eld | null = null;
+let model: LanguageModel | null = null;
 let loading: Promise<void> | null = null;
 let deferred = false;
 
 /**
  * Leave detection to another process: extraction workers call this, so that none of them holds the
- * detector (about 145 MB each); the daemon detects once the text comes back (see finishField).
+ * detector; the daemon detects once the text comes back (see finishField).
  */
 export function deferLanguageDetection(): void {
   deferred = true;
 }
 
 /**
- * Loads the offline n-gram detector (about 0.7 s, once). Loaded on first use rather than at import so
- * that starting the daemon stays fast; extractors await it before calling `detectLanguage`.
+ * Loads the offline n-gram detector (eld's database, packed: language-model.ts; well under a second,
+ * once). Loaded on first use rather than at import so that starting the daemon stays fast;
+ * extractors await it before calling `detectLanguage`.
  */
 export function loadLanguageDetector(): Promise<void> {
   if (deferred) return Promise.resolve();
-  loading ??= import("eld/small").then((m) => {
-    eld = m.default as unknown as Eld;
+  loading ??= LanguageModel.load().then((m) => {
+    model = m;
   });
   return loading;
 }
 
 /** True once the detector is loaded here (never in a worker that defers detection). */
-export const detectorReady = (): boolean => eld !== null;
+export const detectorReady = (): boolean => model !== null;
 
 // Enough text to be reliable, little enough to stay cheap on big documents.
 const SAMPLE_CHARS = 1000;
@@ -45,14 +44,14 @@ const MIN_CHARS = 12;
  * guess. Call `loadLanguageDetector()` once before; until it has loaded this returns no language.
  */
 export function detectLanguage(text: string): DetectedLanguage {
-  if (!eld) {
+  if (!model) {
     void loadLanguageDetector();
     return { languages: [] };
   }
   const counts = new Map<string, number>();
   for (const sample of samples(text)) {
-    const r = eld.detect(sample);
-    if (!r.language || !r.isReliable() || !confident(sample, r.getScores())) continue;
+    const r = model.detect(sample);
+    if (!r?.reliable || !confident(sample, r)) continue;
     counts.set(r.language, (counts.get(r.language) ?? 0) + sample.length);
   }
   const languages = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
@@ -65,9 +64,8 @@ const LONG_TEXT = 200;
 const MIN_SCORE = 0.7;
 const MIN_LEAD = 0.08;
 
-function confident(sample: string, scores: Record<string, number>): boolean {
+function confident(sample: string, { top, second }: Detection): boolean {
   if (sample.length >= LONG_TEXT && letters(sample, LONG_TEXT) >= LONG_TEXT) return true;
-  const [top = 0, second = 0] = Object.values(scores).sort((a, b) => b - a);
   return top >= MIN_SCORE && top - second >= MIN_LEAD;
 }
 

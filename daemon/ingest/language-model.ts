@@ -1,0 +1,216 @@
+/**
+ * eld's language detector (n-grams of the UTF-8 bytes of the first words of a text, scored against
+ * per-language frequencies: the `small` database, 60 languages) with its database packed into typed
+ * arrays. eld keeps the database as 81,000 small objects of language -> score, 44 MB of the daemon's
+ * heap that every full collection marks, and scores by enumerating their keys; packed, the same data
+ * takes about 6 MB and a text is scored with array reads. The results are eld's own, bit for bit
+ * (test/daemon/ingest/language-model.test.ts compares them on thousands of texts), including its
+ * reliability test.
+ *
+ * eld exports only the detector; its data, byte dictionary, separators and average scores are read
+ * from the package's files next to its `small` entry (eld is pinned to the version this was checked
+ * against in package.json).
+ */
+
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { runInThisContext } from "node:vm";
+
+/** One detection, as eld reports it: the language, eld's reliability verdict, and the two best scores. */
+export interface Detection {
+  language: string;
+  reliable: boolean;
+  /** The best score and the runner-up's (0 when none), on eld's 0-1 scale. */
+  top: number;
+  second: number;
+}
+
+interface EldFiles {
+  ngramsData: { type: string; languages: Record<string, string>; ngrams: Record<string, Record<string, number>> };
+  dictionary: string[];
+  separators: RegExp;
+  avgScore: Record<string, number>;
+}
+
+/** eld subtracts this from every stored score to keep its database small. */
+const BASE_SCORE = 53;
+/** Raw scores are divided by the n-gram count and scaled by this (eld's hand-picked value). */
+const SCALE = 25;
+/** eld reads the first 1,000 characters, and of them words up to about 350 bytes (cut hard at 380). */
+const MAX_CHARS = 1000;
+const CUT_AFTER = 350;
+const ENFORCE_CUT_AFTER = 380;
+/** Characters of the text processed first: enough for the byte cut in all but unusual texts. */
+const FIRST_CHARS = 500;
+const RELIABLE_RATIO = 0.75;
+
+export class LanguageModel {
+  /** n-gram -> its row: the pairs of row i are at [start[i], start[i + 1]). */
+  private readonly rows = new Map<string, number>();
+  private readonly start: Uint32Array;
+  private readonly langs: Uint8Array;
+  private readonly scores: Uint8Array;
+  private readonly codes: string[];
+  /** eld's average score of a correct detection, by language number. */
+  private readonly average: Float64Array;
+  private readonly sums: Int32Array;
+  private readonly dictionary: string[];
+  private readonly separators: RegExp;
+
+  private constructor(files: EldFiles) {
+    this.dictionary = files.dictionary;
+    this.separators = files.separators;
+    const { ngrams, languages } = files.ngramsData;
+    this.codes = Object.keys(languages).map((k) => languages[k]);
+    this.average = Float64Array.from(this.codes, (c) => files.avgScore[c] ?? 0);
+    this.sums = new Int32Array(this.codes.length);
+    let keys = 0;
+    let pairs = 0;
+    for (const k in ngrams) {
+      keys++;
+      for (const _ in ngrams[k]) pairs++;
+    }
+    this.start = new Uint32Array(keys + 1);
+    this.langs = new Uint8Array(pairs);
+    this.scores = new Uint8Array(pairs);
+    let row = 0;
+    let at = 0;
+    for (const k in ngrams) {
+      this.rows.set(k, row);
+      this.start[row++] = at;
+      const entry = ngrams[k];
+      // Enumerated as eld does (integer keys ascending): sums are integers, so the order only keeps the data alike.
+      for (const lang in entry) {
+        this.langs[at] = Number(lang);
+        this.scores[at++] = entry[lang];
+      }
+    }
+    this.start[row] = at;
+  }
+
+  /**
+   * Load eld's `small` database from the installed package. Its data module is evaluated here rather
+   * than imported: an imported module stays in the module map for good, and with it the 44 MB object.
+   */
+  static async load(): Promise<LanguageModel> {
+    const entry = import.meta.resolve("eld/small");
+    const file = (rel: string) => import(new URL(rel, entry).href);
+    const source = await readFile(fileURLToPath(new URL("../ngrams/small.js", entry)), "utf8");
+    const literal = /export\s+const\s+ngramsData\s*=\s*([\s\S]*?);?\s*$/.exec(source)?.[1];
+    if (!literal) throw new Error("eld's ngrams database is not where this version keeps it");
+    const [dictionary, patterns, avg] = await Promise.all([
+      file("../dictionary.js"),
+      file("../regexPatterns.js"),
+      file("../avgScore.js"),
+    ]);
+    return new LanguageModel({
+      ngramsData: runInThisContext(`(${literal})`, { filename: "eld-ngrams-small.js" }),
+      dictionary: dictionary.dictionary,
+      separators: patterns.separators,
+      avgScore: avg.avgScore,
+    });
+  }
+
+  /** The language of a text as eld's `detect` would give it; undefined when no n-gram scores. */
+  detect(text: string): Detection | undefined {
+    const head = text.length > MAX_CHARS ? text.substring(0, MAX_CHARS) : text;
+    // Words of the first characters only when the byte cut falls within them (else of all of them).
+    const part = head.length > FIRST_CHARS ? partEnd(head) : 0;
+    const words = (part && this.words(head.substring(0, part), true)) || (this.words(head, false) as string[]);
+    return this.score(words);
+  }
+
+  /**
+   * eld's text processing: separators to spaces, trimmed, lower-cased, each character to its UTF-8
+   * bytes (as characters of eld's dictionary), cut into words up to the byte limit. With `partial` (a
+   * head of the text ending in an ASCII letter: see partEnd), undefined unless the cut came within it.
+   */
+  private words(text: string, partial: boolean): string[] | undefined {
+    const s = text.replace(this.separators, " ").trim().toLowerCase();
+    const dict = this.dictionary;
+    const words: string[] = [];
+    let encoded = "";
+    let bytes = 0;
+    let i = 0;
+    let cut = false;
+    for (; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        if (c === 32) {
+          if (encoded !== "") {
+            words.push(encoded);
+            encoded = "";
+          }
+          if (bytes > CUT_AFTER) {
+            cut = true;
+            break;
+          }
+        } else encoded += s[i];
+        bytes++;
+      } else if (c < 0x800) {
+        encoded += dict[0xc0 | (c >> 6)] + dict[0x80 | (c & 0x3f)];
+        bytes += 2;
+      } else if (c < 0xd800 || c >= 0xe000) {
+        encoded += dict[0xe0 | (c >> 12)] + dict[0x80 | ((c >> 6) & 0x3f)] + dict[0x80 | (c & 0x3f)];
+        bytes += 3;
+      } else {
+        i++;
+        c = 0x10000 + (((c & 0x3ff) << 10) | (s.charCodeAt(i) & 0x3ff));
+        encoded +=
+          dict[0xf0 | (c >> 18)] + dict[0x80 | ((c >> 12) & 0x3f)] + dict[0x80 | ((c >> 6) & 0x3f)] + dict[0x80 | (c & 0x3f)];
+        bytes += 4;
+      }
+      if (bytes > ENFORCE_CUT_AFTER) {
+        cut = true;
+        break;
+      }
+    }
+    if (partial && !cut) return undefined;
+    if (encoded !== "") words.push(encoded);
+    return words;
+  }
+
+  private score(words: string[]): Detection | undefined {
+    const seen = new Set<string>();
+    for (const word of words) {
+      const len = Math.min(word.length, 70);
+      let j = 0;
+      // 4-byte n-grams, 3 bytes apart; the first starts with a space, the last ends with one.
+      for (; j + 4 < len; j += 3) seen.add((j === 0 ? " " : "") + word.substring(j, j + 4));
+      seen.add(`${j === 0 ? " " : ""}${word.substring(len !== 3 ? len - 4 : 0)} `);
+    }
+    const sums = this.sums;
+    sums.fill(0);
+    for (const gram of seen) {
+      const row = this.rows.get(gram);
+      if (row === undefined) continue;
+      for (let k = this.start[row], end = this.start[row + 1]; k < end; k++) sums[this.langs[k]] += this.scores[k] + BASE_SCORE;
+    }
+    let best = -1;
+    for (let l = 0; l < sums.length; l++) if (sums[l] > 0 && (best < 0 || sums[l] > sums[best])) best = l;
+    if (best < 0) return undefined;
+    const n = seen.size;
+    const scaled = (l: number) => sums[l] / n / (sums[l] / n + SCALE);
+    // The runner-up in eld's order: the next score down, ties to the lower language number.
+    let second = -1;
+    for (let l = 0; l < sums.length; l++) if (l !== best && sums[l] > 0 && (second < 0 || sums[l] > sums[second])) second = l;
+    const top = scaled(best);
+    // eld compares the best score with the runner-up's language number, not its score: kept as eld has it.
+    const reliable = n >= 3 && !(this.average[best] * RELIABLE_RATIO > top || 0.01 > Math.abs(top - Math.max(second, 0)));
+    return { language: this.codes[best], reliable, top, second: second < 0 ? 0 : scaled(second) };
+  }
+}
+
+/**
+ * Where to cut the text's head so that processing it gives the whole text's processed characters up
+ * to the cut: right after an ASCII letter (a letter to eld, lower-cased alone), so that no separator
+ * run, trimmed end or context-dependent lower-casing spans the cut. 0 when there is none near
+ * FIRST_CHARS (text in other scripts is processed whole).
+ */
+function partEnd(text: string): number {
+  for (let i = FIRST_CHARS - 1; i >= FIRST_CHARS - 200; i--) {
+    const c = text.charCodeAt(i) | 0x20;
+    if (c >= 97 && c <= 122) return i + 1;
+  }
+  return 0;
+}
