@@ -17,3 +17,14 @@ export function childPids(pid: number): number[] {
     return [];
   }
 }
+
+/** CPU seconds (user + system, all threads) a process has used so far, 0 once it has gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

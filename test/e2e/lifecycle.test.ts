@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { kboxPaths } from "../../src/api/paths.js";
 import { PROTOCOL_VERSION } from "../../src/api/version.js";
 import { KboxClient } from "../../src/client/client.js";
-import { daemonEnv, hello, jemallocPath, waitGone } from "../../src/client/connect.js";
+import { daemonCommand, daemonEnv, hello, jemallocPath, waitGone } from "../../src/client/connect.js";
 import { removeHome, runCli, tempHome } from "../helpers/daemon.js";
 
 const homes: string[] = [];
@@ -86,6 +86,8 @@ describe("daemon lifecycle through the CLI", () => {
     // Started by kbox, the daemon runs on jemalloc wherever the system has it (.ci/apt-packages installs it).
     expect(sj.allocator).toBe(jemallocPath() ? "jemalloc" : "system");
     expect(sj.extract_workers).toEqual({ workers: 0, rss_bytes: 0 });
+    // With a young generation of 32 MB semi-spaces (daemonNodeFlags): on its command line.
+    expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=32");
 
     const logs = await t.cli(["daemon", "logs", "-n", "5"]);
     expect(logs.code).toBe(0);
@@ -120,6 +122,12 @@ describe("daemon lifecycle through the CLI", () => {
     expect(daemonEnv({ MALLOC_CONF: "narenas:1" }).MALLOC_CONF).toBe("narenas:1");
     expect(daemonEnv({ LD_PRELOAD: "/x.so" }).LD_PRELOAD).toBe(`${lib}:/x.so`);
     expect(daemonEnv({ KBOX_ALLOCATOR: "system" }).LD_PRELOAD).toBeUndefined();
+  });
+
+  it("starts node with the daemon's young generation unless NODE_OPTIONS sets its own", () => {
+    expect(daemonCommand({}).args).toContain("--max-semi-space-size=32");
+    expect(daemonCommand({ KBOX_DAEMON_BIN: "/x/kboxd.js" }).args).toEqual(["--max-semi-space-size=32", "/x/kboxd.js"]);
+    expect(daemonCommand({ NODE_OPTIONS: "--max-semi-space-size=8" }).args.join(" ")).not.toMatch(/semi-space/);
   });
 
   it("start, start again, restart and stop with the daemon verbs", async () => {
