@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { constants, createReadStream } from "node:fs";
-import { open, realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { readIfSmall, streamNoFollow } from "../sync/local-read.js";
 import { insideRoot } from "../sync/roots.js";
 
 /** A file of the folder, read (or hashed) once: its MD5 is the knowledge box's duplicate check. */
@@ -16,36 +16,31 @@ export interface FolderFile {
   bytes?: Buffer;
 }
 
-/** Files up to this size are read into memory once (hash and blob); larger ones are streamed twice. */
-const READ_ONCE_BYTES = 64 * 1024;
-/** A file swapped for a symlink since it was resolved is not followed. */
-const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
-
 /**
  * Open `rel` under the resolved folder `root` and hash it. Refused (an Error saying why): a path that
  * resolves outside the folder (a symlink out of it, as folder sync refuses), anything but a regular
- * file, a file over `maxBytes` (the upload limit).
+ * file, a file over `maxBytes` (the upload limit). A small file is read at once on this thread (see
+ * readIfSmall), a larger one streamed.
  */
 export async function readFolderFile(root: string, rel: string, maxBytes: number): Promise<FolderFile> {
-  const real = await realpath(join(root, ...rel.split("/"))).catch(() => undefined);
-  if (!real) throw new Error("no such file");
-  if (!insideRoot(real, root)) throw new Error(`a link to ${real}, outside the folder: not read (add that file itself)`);
-  const h = await open(real, NOFOLLOW);
+  let real: string;
   try {
-    const st = await h.stat();
-    if (!st.isFile()) throw new Error("not a regular file");
-    if (st.size > maxBytes)
-      throw new Error(`larger than the upload limit (${Math.round(maxBytes / 2 ** 20)} MiB, KBOX_MAX_UPLOAD_MB)`);
-    if (st.size <= READ_ONCE_BYTES) {
-      const bytes = await h.readFile();
-      return { rel, real, size: bytes.length, md5: createHash("md5").update(bytes).digest("hex"), bytes };
-    }
-    const md5 = createHash("md5");
-    for await (const chunk of h.createReadStream({ autoClose: false, start: 0 })) md5.update(chunk as Buffer);
-    return { rel, real, size: st.size, md5: md5.digest("hex") };
-  } finally {
-    await h.close();
+    real = realpathSync.native(join(root, ...rel.split("/")));
+  } catch {
+    throw new Error("no such file");
   }
+  if (!insideRoot(real, root)) throw new Error(`a link to ${real}, outside the folder: not read (add that file itself)`);
+  const { size, bytes } = readIfSmall(real, (n) => {
+    if (n > maxBytes) throw new Error(`larger than the upload limit (${Math.round(maxBytes / 2 ** 20)} MiB, KBOX_MAX_UPLOAD_MB)`);
+  });
+  if (bytes) return { rel, real, size, md5: createHash("md5").update(bytes).digest("hex"), bytes };
+  const md5 = createHash("md5");
+  let n = 0;
+  for await (const chunk of streamNoFollow(real)) {
+    md5.update(chunk as Buffer);
+    n += (chunk as Buffer).length;
+  }
+  return { rel, real, size: n, md5: md5.digest("hex") };
 }
 
 /** The bytes of a file for its blob: those read with its hash (once: not held after), else the file. */
@@ -53,7 +48,6 @@ export function sourceOf(f: FolderFile): () => Readable {
   return () => {
     const bytes = f.bytes;
     f.bytes = undefined;
-    // fs.createReadStream takes numeric flags; its options type only says string.
-    return bytes ? Readable.from([bytes]) : createReadStream(f.real, { flags: NOFOLLOW as unknown as string });
+    return bytes ? Readable.from([bytes]) : streamNoFollow(f.real);
   };
 }

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, createReadStream, fstatSync, openSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { contentTypeOf } from "../../src/api/mime.js";
 import type { SyncConfig } from "../../src/api/sync.js";
 import type { ResourceService } from "../resources/service.js";
 import type { KbStore, ResourceDoc } from "../store/index.js";
+import { READ_ONCE_BYTES, readIfSmall, streamNoFollow } from "./local-read.js";
 
 /** A file seen in a sync root. */
 export interface LocalFile {
@@ -20,41 +20,17 @@ export interface LocalFile {
   bytes?: Buffer;
 }
 
-/** Files up to this size are read into memory once (hash and blob); larger ones are streamed twice. */
-const READ_ONCE_BYTES = 64 * 1024;
-
-/** A synced file's bytes; a file swapped for a symlink since it was checked is not followed. */
-const readFile = (
-  abs: string, // fs.open takes numeric flags; the stream options type only says string.
-) => createReadStream(abs, { flags: (constants.O_RDONLY | constants.O_NOFOLLOW) as unknown as string });
-
-/**
- * The bytes of a small file, read at once without leaving the thread: for a note in the page cache
- * this costs a tenth of a stream's open, reads and close through the thread pool (which were most of
- * a pass's work). Not a regular file any more (a link or a pipe swapped in): refused.
- */
-function readSmall(abs: string): Buffer {
-  const fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** SHA-256 of a file; a small file is read once and its bytes kept on `f` for its blob, a larger one streamed. */
 export async function hashFile(f: LocalFile): Promise<string> {
   if (f.size <= READ_ONCE_BYTES) {
-    const bytes = readSmall(f.abs);
-    // Grown past the limit since its stat: its blob is streamed from the file.
-    f.bytes = bytes.length <= READ_ONCE_BYTES ? bytes : undefined;
-    return createHash("sha256").update(bytes).digest("hex");
+    const { bytes } = readIfSmall(f.abs);
+    f.bytes = bytes;
+    if (bytes) return createHash("sha256").update(bytes).digest("hex");
   }
   const h = createHash("sha256");
   const kept: Buffer[] = [];
   let n = 0;
-  for await (const chunk of readFile(f.abs)) {
+  for await (const chunk of streamNoFollow(f.abs)) {
     h.update(chunk as Buffer);
     n += (chunk as Buffer).length;
     if (n <= READ_ONCE_BYTES) kept.push(chunk as Buffer);
@@ -67,7 +43,7 @@ export async function hashFile(f: LocalFile): Promise<string> {
 const sourceOf = (f: LocalFile) => () => {
   const bytes = f.bytes;
   f.bytes = undefined; // read once: not held after its blob is written
-  return bytes ?? readFile(f.abs);
+  return bytes ?? streamNoFollow(f.abs);
 };
 
 /** Resources a sync configuration owns, by their sync file id (relative path or URL). */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 /**
  * `kbox add <folder>` through the local daemon's add-folder route (one request; the daemon reads the
  * files), and the route's rules over TCP: a key reads only folders of KBOX_SYNC_ROOTS, never the data
@@ -139,14 +140,16 @@ describe("the add-folder route over TCP", () => {
     expect(lines(ok.text)).toEqual([{ path: "one.txt", resource: expect.stringMatching(/^[0-9a-f]{32}$/), status: "PENDING" }]);
   });
 
-  it("fails a file a symlink leads out of the folder, a missing file and a folder, each with why", async () => {
+  it("fails a file a symlink leads out of the folder, a missing file, a folder and a pipe, each with why", async () => {
     write("links/real.txt", "A real file.\n");
     symlinkSync(outside, join(allowed, "links", "escape"));
     symlinkSync(join(outside, "secret.txt"), join(allowed, "links", "secret.txt"));
     mkdirSync(join(allowed, "links", "dir"));
+    // A named pipe nobody writes to: opened without blocking and refused, never waited on.
+    execFileSync("mkfifo", [join(allowed, "links", "pipe")]);
     const r = await call(owner, {
       root: join(allowed, "links"),
-      files: ["escape/secret.txt", "secret.txt", "missing.txt", "dir", "real.txt"],
+      files: ["escape/secret.txt", "secret.txt", "missing.txt", "dir", "pipe", "real.txt"],
     });
     expect(r.status).toBe(200);
     expect(r.text).not.toContain("the outside secret");
@@ -155,6 +158,7 @@ describe("the add-folder route over TCP", () => {
     expect(items["secret.txt"]).toMatchObject({ status: "FAILED", error: expect.stringContaining("outside the folder") });
     expect(items["missing.txt"]).toEqual({ path: "missing.txt", status: "FAILED", error: "no such file" });
     expect(items.dir).toEqual({ path: "dir", status: "FAILED", error: "not a regular file" });
+    expect(items.pipe).toEqual({ path: "pipe", status: "FAILED", error: "not a regular file" });
     expect(items["real.txt"].status).toBe("PENDING");
   });
 
