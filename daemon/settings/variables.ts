@@ -445,6 +445,6 @@ export const OTHER_VARIABLES: { name: string; type: string; default: string; doc
     name: "NODE_OPTIONS",
     type: "node flags",
     default: "unset",
-    doc: "A `--heap-growing-percent` there replaces kboxd's own 25 % (read at start, daemon/lifecycle/heap.ts); a `--max-semi-space-size` there replaces the 32 MB `kbox` starts kboxd with (src/client/connect.ts).",
+    doc: "A `--heap-growing-percent` there replaces kboxd's own 50 % (read at start, daemon/lifecycle/heap.ts); a `--max-semi-space-size` there replaces the 32 MB `kbox` starts kboxd with (src/client/connect.ts).",
   },
 ];
