@@ -3,8 +3,7 @@ import { close as closeFd, open as openFd, read as readFd } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { inflateRawSync } from "node:zlib";
-import { deflateMany } from "./deflate-thread.js";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { WriteQueue } from "./write-queue.js";
 
 /** Blobs up to this size are packed; larger ones keep a file of their own. */
@@ -273,7 +272,7 @@ export class BlobPack {
     const deletes = ops.filter((o) => o.kind === "delete").map((o) => o.key);
     if (puts.length) {
       const seq = ++this.seq;
-      const size = await this.writePack(seq, await packRecords(puts));
+      const size = await this.writePack(seq, puts.map(packed));
       this.packs.set(seq, { size, dead: 0 });
       for (const p of puts) this.remember(p.key, p.data);
     }
@@ -366,20 +365,16 @@ export class BlobPack {
 }
 
 /**
- * Blobs as a pack stores them: each deflated (level 1) when that saves an eighth of it or more, else
- * as it is. gzip output is not tried again. The deflates run on a thread of their own (deflate-thread.ts),
- * a batch at a time: zlib's asynchronous calls each held their own state (a quarter MB) until their
- * turn on libuv's threads, and a pack of a thousand notes held them all at once (+100 MB at the peak).
+ * A blob as its pack stores it: deflated (level 1) when that saves an eighth of it or more, else as
+ * it is. gzip output (extraction outputs) is not tried again. Synchronous on purpose: about 20 µs for
+ * a note, where zlib's asynchronous calls each hold their own state (a quarter MB) until their turn on
+ * libuv's threads, and a pack of a thousand notes held them all at once (+100 MB at the peak).
  */
-async function packRecords(puts: { key: string; data: Buffer }[]): Promise<PackRecord[]> {
-  const tried = puts.filter(({ data }) => data.length >= DEFLATE_MIN && !(data[0] === 0x1f && data[1] === 0x8b));
-  const zs = await deflateMany(tried.map((p) => p.data));
-  const deflated = new Map(tried.map((p, i) => [p, zs[i]]));
-  return puts.map((p) => {
-    const z = deflated.get(p);
-    const { key, data } = p;
-    return z && z.length <= data.length - (data.length >> 3) ? { key, data: z, raw: data.length } : { key, data };
-  });
+function packed(put: { key: string; data: Buffer }): PackRecord {
+  const { key, data } = put;
+  if (data.length < DEFLATE_MIN || (data[0] === 0x1f && data[1] === 0x8b)) return { key, data };
+  const z = deflateRawSync(data, { level: 1 });
+  return z.length <= data.length - (data.length >> 3) ? { key, data: z, raw: data.length } : { key, data };
 }
 
 const openAsync = promisify(openFd);

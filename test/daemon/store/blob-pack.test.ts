@@ -3,11 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { BlobPack, PACK_MAX_BLOB } from "../../../daemon/store/blob-pack.js";
 import { BlobStore } from "../../../daemon/store/blobs.js";
-import { deflateMany } from "../../../daemon/store/deflate-thread.js";
 
 const root = mkdtempSync(join(tmpdir(), "kbox-pack-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -127,14 +125,6 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     expect(packs().length).toBeLessThanOrEqual(3);
     const again = await BlobPack.open(dir);
     for (let i = 0; i < 90; i++) expect((await again.get(`t/${i}`))?.equals(blobs[i])).toBe(true);
-  });
-
-  it("deflates a batch on its thread: each buffer as zlib's raw deflate would, in order", async () => {
-    const bufs = Array.from({ length: 300 }, (_, i) => Buffer.from(`note ${i} `.repeat(1 + (i % 50))));
-    const out = await deflateMany(bufs);
-    expect(out.map((z) => inflateRawSync(z).toString())).toEqual(bufs.map((b) => b.toString()));
-    expect(out.map((z, i) => z.equals(deflateRawSync(bufs[i], { level: 1 })))).not.toContain(false);
-    expect(await deflateMany([])).toEqual([]);
   });
 
   it("reads packs written before records were deflated (KBP1)", async () => {
