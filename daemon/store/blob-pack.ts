@@ -366,7 +366,7 @@ export class BlobPack {
 
 /**
  * A blob as its pack stores it: deflated (level 1) when that saves an eighth of it or more, else as
- * it is. gzip output (extraction outputs) is not tried again. Synchronous on purpose: about 20 µs for
+ * it is. gzip output is not tried again. Synchronous on purpose: about 20 µs for
  * a note, where zlib's asynchronous calls each hold their own state (a quarter MB) until their turn on
  * libuv's threads, and a pack of a thousand notes held them all at once (+100 MB at the peak). A
  * worker thread deflating a pack's records in one message each way was tried too: no measurable gain
