@@ -100,8 +100,17 @@ export class BlobStore {
     if (pack) {
       const small = await smallPrefix(data);
       if (small.whole) {
-        await (await pack).put(key, small.bytes);
-        return { size: small.bytes.length, md5: createHash("md5").update(small.bytes).digest("hex") };
+        const bytes = small.bytes;
+        await (await pack).put(key, bytes);
+        // Hashed when asked (a file field's md5), not for every blob (an extraction output's is never read).
+        let md5: string | undefined;
+        return {
+          size: bytes.length,
+          get md5() {
+            md5 ??= createHash("md5").update(bytes).digest("hex");
+            return md5;
+          },
+        };
       }
       data = small.rest;
     }
