@@ -35,8 +35,13 @@ interface Token {
 
 const TOKEN = /\d+(?:[.,/:-]\d+)*(?:%|st|nd|rd|th|s)?|[\p{L}\p{M}\p{N}]+(?:['’\-&][\p{L}\p{M}\p{N}]+)*/gu;
 const UPPER = /^\p{Lu}/u;
-const POSSESSIVE = /['’]s$/;
-const DIGIT = /^\d/;
+/** Ends in a possessive `'s` (straight or curly apostrophe). */
+function possessive(lower: string): boolean {
+  const n = lower.length;
+  if (n < 2 || lower.charCodeAt(n - 1) !== 115) return false;
+  const c = lower.charCodeAt(n - 2);
+  return c === 39 || c === 0x2019;
+}
 const SENTENCE_END = /[.!?:;\n]/;
 /** Words before a year that make it a date ("in 1921"). */
 const YEAR_BEFORE = new Set([
@@ -74,24 +79,28 @@ function tokenize(text: string, lex: Lexicon): Token[] {
     const gap = text.slice(last, start);
     last = start + word.length;
     let end = last;
-    let lower = word.toLowerCase();
-    if (POSSESSIVE.test(lower)) {
+    const lowered = word.toLowerCase();
+    let lower = lowered;
+    if (possessive(lower)) {
       end -= 2;
       lower = lower.slice(0, -2);
     }
     const prev = out[out.length - 1];
     // "Dr. Smith", "J. Smith": the full stop of an abbreviation ends no sentence.
     const abbrev = prev && gap.startsWith(".") && (prev.bits & W.HONORIFIC || abbreviation(prev));
-    const num = DIGIT.test(word);
+    const first = word.charCodeAt(0);
+    const num = first >= 48 && first <= 57;
+    // Most words are lower-case already: no upper-casing to compare with.
+    const cased = word !== lowered;
     out.push({
       start,
       end,
       lower,
       bits: num ? 0 : (lex.words.get(lower) ?? 0),
-      cap: !num && UPPER.test(word),
-      shout: !num && word.length > 1 && word === word.toUpperCase() && word !== lower,
+      cap: !num && (first < 128 ? first >= 65 && first <= 90 : UPPER.test(word)),
+      shout: !num && cased && word.length > 1 && word === word.toUpperCase(),
       num,
-      initial: !prev || (SENTENCE_END.test(gap) && !abbrev),
+      initial: !prev || (gap !== " " && SENTENCE_END.test(gap) && !abbrev),
       gap,
     });
   }
