@@ -119,17 +119,28 @@ export function fold(word: string): string {
     .replace(/['’]/g, "");
 }
 
-// Stemming dominates indexing time and words repeat a lot: memoise terms (bounded).
-const TERMS = new Map<string, string>();
+// Stemming dominates indexing time and words repeat a lot: memoise terms (bounded), a map per
+// language (a key joining language and word was a new string to build and hash for every word).
+const TERMS = new Map<string, Map<string, string>>();
+let termCount = 0;
 
 /** One word to its index term in `lang`, or "" for a stop word. */
 export function term(word: string, lang: string): string {
-  const key = `${lang}\u0000${word}`;
-  const hit = TERMS.get(key);
+  let terms = TERMS.get(lang);
+  const hit = terms?.get(word);
   if (hit !== undefined) return hit;
-  if (TERMS.size >= 200_000) TERMS.clear();
+  if (termCount >= 200_000) {
+    TERMS.clear();
+    termCount = 0;
+    terms = undefined;
+  }
+  if (!terms) {
+    terms = new Map();
+    TERMS.set(lang, terms);
+  }
   const t = computeTerm(word, lang);
-  TERMS.set(key, t);
+  terms.set(word, t);
+  termCount++;
   return t;
 }
 
