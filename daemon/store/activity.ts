@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { arrow, ZSTD } from "./arrow.js";
+import { arrow, tableOf, ZSTD } from "./arrow.js";
 import { type Connection, openOrCreate, type Table } from "./db.js";
 
 const { Field, Int64, Schema, Utf8 } = arrow;
@@ -43,7 +43,7 @@ export function activityMonth(id: number): string {
   return activityDate(id).toISOString().slice(0, 7);
 }
 
-const tableOf = (month: string) => `activity_${month.replace("-", "_")}`;
+const tableName = (month: string) => `activity_${month.replace("-", "_")}`;
 const monthOf = (table: string) => /^activity_(\d{4})_(\d{2})$/.exec(table)?.slice(1, 3).join("-");
 
 /** Rows reach the tables this long after their journal write (or sooner, past FLUSH_ROWS): few, large commits, whose fixed cost (~0.1 s of LanceDB work) stays off the requests. */
@@ -143,13 +143,21 @@ export class ActivityLog {
     const byMonth = new Map<string, Entry[]>();
     for (const e of entries) {
       const m = activityMonth(e.id);
-      byMonth.set(m, [...(byMonth.get(m) ?? []), e]);
+      const list = byMonth.get(m);
+      if (list) list.push(e);
+      else byMonth.set(m, [e]);
     }
     for (const [month, list] of byMonth) {
       const table = await this.table(month);
-      await table.add(
-        list.map((e) => ({ seq: BigInt(e.seq), id: BigInt(e.id), kind: e.kind, event: e.event, doc: JSON.stringify(e.doc) })),
-      );
+      // Built in one pass by column (arrow.ts), with the table's own schema (an older one may lack the compression).
+      const rows = list.map((e) => ({
+        seq: BigInt(e.seq),
+        id: BigInt(e.id),
+        kind: e.kind,
+        event: e.event,
+        doc: JSON.stringify(e.doc),
+      }));
+      await table.add(tableOf(await table.schema(), rows));
     }
   }
 
@@ -182,7 +190,7 @@ export class ActivityLog {
   private table(month: string): Promise<Table> {
     let t = this.tables.get(month);
     if (!t) {
-      t = openOrCreate(this.db, tableOf(month), SCHEMA);
+      t = openOrCreate(this.db, tableName(month), SCHEMA);
       this.tables.set(month, t);
       t.catch(() => this.tables.delete(month));
     }
@@ -213,7 +221,7 @@ export class ActivityLog {
     const pending = this.uncommitted.filter((e) => activityMonth(e.id) === month);
     const names = await this.db.tableNames();
     const stored: Entry[] = [];
-    if (names.includes(tableOf(month))) {
+    if (names.includes(tableName(month))) {
       const rows = await (await this.table(month)).query().select(["seq", "id", "kind", "event", "doc"]).toArray();
       for (const r of rows)
         stored.push({ seq: Number(r.seq), id: Number(r.id), kind: r.kind, event: r.event, doc: JSON.parse(r.doc as string) });
