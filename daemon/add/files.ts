@@ -3,7 +3,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { readIfSmall, streamNoFollow } from "../sync/local-read.js";
-import { insideRoot } from "../sync/roots.js";
+import { within } from "../sync/roots.js";
 
 /** A file of the folder, read (or hashed) once: its MD5 is the knowledge box's duplicate check. */
 export interface FolderFile {
@@ -29,7 +29,7 @@ export async function readFolderFile(root: string, rel: string, maxBytes: number
   } catch {
     throw new Error("no such file");
   }
-  if (!insideRoot(real, root)) throw new Error(`a link to ${real}, outside the folder: not read (add that file itself)`);
+  if (!within(real, root)) throw new Error(`a link to ${real}, outside the folder: not read (add that file itself)`);
   const { size, bytes } = readIfSmall(real, (n) => {
     if (n > maxBytes) throw new Error(`larger than the upload limit (${Math.round(maxBytes / 2 ** 20)} MiB, KBOX_MAX_UPLOAD_MB)`);
   });

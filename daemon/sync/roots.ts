@@ -29,14 +29,14 @@ export interface Caller {
 
 const real = (p: string): string | undefined => {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return undefined;
   }
 };
 
 /** `child` is `parent` or inside it (both resolved). */
-const within = (child: string, parent: string) => {
+export const within = (child: string, parent: string) => {
   const rel = relative(parent, child);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 };
