@@ -303,6 +303,9 @@ describe("processing status", () => {
       cursor = page.cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(all.results.map((r) => r.resource_id));
+    // Oldest first, by creation then id: pages of 2 (picked without sorting all) and the page of all agree on it.
+    const key = (r: { created: string; resource_id: string }) => `${r.created} ${r.resource_id}`;
+    expect(all.results.map(key)).toEqual(all.results.map(key).sort());
     const errors = await d.client.call(processing.processingStatus, { params: { kbid }, query: { status: ["ERROR"] } });
     expect(errors.results.length).toBe(all.totals.ERROR);
     const broken = errors.results[0];
