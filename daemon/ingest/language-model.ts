@@ -1,9 +1,10 @@
 /**
  * eld's language detector (n-grams of the UTF-8 bytes of the first words of a text, scored against
  * per-language frequencies: the `small` database, 60 languages) with its database packed into typed
- * arrays. eld keeps the database as 81,000 small objects of language -> score, 44 MB of the daemon's
+ * arrays. eld keeps the database as 81,000 small objects of language -> score, 41 MiB of the daemon's
  * heap that every full collection marks, and scores by enumerating their keys; packed, the same data
- * takes about 6 MB and a text is scored with array reads. The results are eld's own, bit for bit
+ * takes 14 MiB (a map of the n-grams and three typed arrays) and a text is scored with array reads
+ * (bench/language.ts: 14 µs a note instead of 42). The results are eld's own, bit for bit
  * (test/daemon/ingest/language-model.test.ts compares them on thousands of texts), including its
  * reliability test.
  *
@@ -90,7 +91,7 @@ export class LanguageModel {
 
   /**
    * Load eld's `small` database from the installed package. Its data module is evaluated here rather
-   * than imported: an imported module stays in the module map for good, and with it the 44 MB object.
+   * than imported: an imported module stays in the module map for good, and with it the 41 MiB object.
    */
   static async load(): Promise<LanguageModel> {
     const entry = import.meta.resolve("eld/small");
