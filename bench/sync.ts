@@ -8,8 +8,9 @@
  *   npx tsx bench/sync.ts [--files 10000] [--saves 20] [--idle 10] [--settle 1] [--entities off] [--keep]
  * Uses the model cache of KBOX_HOME (or the XDG data dir) when it holds an embedder; otherwise the
  * knowledge box is keyword-only and no automatic model download is attempted.
- * The daemon runs in this process, so the bench runs itself again with the allocator settings the CLI
- * gives the daemon it starts (MALLOC_ARENA_MAX=2: src/client/connect.ts), unless they are set.
+ * The daemon runs in this process, so the bench runs itself again with the allocator settings and node
+ * flags the CLI gives the daemon it starts (MALLOC_ARENA_MAX=2, 32 MB semi-spaces: src/client/connect.ts),
+ * unless they are set, and applies kboxd's heap setting (daemon/lifecycle/heap.ts).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import * as lancedb from "@lancedb/lancedb";
+import { tuneHeap } from "../daemon/lifecycle/heap.js";
 import { readInstalled } from "../daemon/models/manifest.js";
 import type { Embedder } from "../daemon/models/types.js";
 import { startDaemon } from "../daemon/server.js";
@@ -27,7 +29,7 @@ import { kboxPaths } from "../src/api/paths.js";
 import * as sync from "../src/api/sync.js";
 import { hostDirs } from "../src/cli/paths.js";
 import { KboxClient } from "../src/client/client.js";
-import { GLIBC_MALLOC_ENV } from "../src/client/connect.js";
+import { daemonNodeFlags, GLIBC_MALLOC_ENV } from "../src/client/connect.js";
 import { noteRel, noteText, writeNotes } from "./notes.js";
 import { diskBytes, diskParts, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
@@ -316,17 +318,22 @@ async function saveLatencies(client: KboxClient, kbid: string, root: string): Pr
   return out;
 }
 
-if (Object.keys(GLIBC_MALLOC_ENV).some((k) => process.env[k] === undefined)) {
-  const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+// The daemon in this process runs with the malloc settings and node flags `kbox` gives kboxd
+// (src/client/connect.ts) and kboxd's heap setting (daemon/lifecycle/heap.ts).
+const flags = daemonNodeFlags(process.env).filter((f) => !process.execArgv.includes(f));
+if (flags.length || Object.keys(GLIBC_MALLOC_ENV).some((k) => process.env[k] === undefined)) {
+  const again = spawnSync(process.execPath, [...flags, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
     env: { ...GLIBC_MALLOC_ENV, ...process.env },
   });
   process.exitCode = again.status ?? 1;
-} else
+} else {
+  tuneHeap();
   main().catch((e) => {
     console.error(e);
     process.exitCode = 1;
   });
+}
 
 /** The disk of a KBOX_HOME by table and blob folder, those above 1 % of it. */
 function parts(home: string): string {
