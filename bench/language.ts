@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { getHeapStatistics } from "node:v8";
-import { type Detection, LanguageModel } from "../daemon/ingest/language-model.js";
+import { eldDetector, LanguageModel } from "../daemon/ingest/language-model.js";
 import { noteText } from "./notes.js";
 
 const N = Number(process.argv[2] ?? 10000);
@@ -19,18 +19,6 @@ const heapMib = () => {
   gc?.();
   return getHeapStatistics().used_heap_size / 1048576;
 };
-
-interface EldResult {
-  language: string;
-  isReliable(): boolean;
-  getScores(): Record<string, number>;
-}
-
-function asDetection(r: EldResult): Detection | undefined {
-  if (!r.language) return undefined;
-  const [top = 0, second = 0] = Object.values(r.getScores()).sort((a, b) => b - a);
-  return { language: r.language, reliable: r.isReliable(), top, second };
-}
 
 async function main(): Promise<void> {
   const docs = join(import.meta.dirname, "..", "docs");
@@ -46,17 +34,17 @@ async function main(): Promise<void> {
   const h0 = heapMib();
   const model = await LanguageModel.load();
   const h1 = heapMib();
-  const eld = (await import("eld/small")).default as { detect(t: string): EldResult };
+  const eld = await eldDetector();
   eld.detect("warm up");
   const h2 = heapMib();
   if (!gc) console.log("(run with node --expose-gc for the heap figures)");
   console.log(`heap once loaded: eld ${(h2 - h1).toFixed(1)} MiB, packed ${(h1 - h0).toFixed(1)} MiB`);
   for (const [name, texts] of sets) {
     let same = true;
-    for (const t of texts) same &&= isDeepStrictEqual(model.detect(t), asDetection(eld.detect(t)));
+    for (const t of texts) same &&= isDeepStrictEqual(model.detect(t), eld.detect(t));
     for (let r = 0; r < ROUNDS; r++) {
       let t0 = performance.now();
-      for (const t of texts) asDetection(eld.detect(t));
+      for (const t of texts) eld.detect(t);
       const a = performance.now() - t0;
       t0 = performance.now();
       for (const t of texts) model.detect(t);

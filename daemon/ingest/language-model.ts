@@ -45,7 +45,30 @@ const ENFORCE_CUT_AFTER = 380;
 const FIRST_CHARS = 500;
 const RELIABLE_RATIO = 0.75;
 
-export class LanguageModel {
+/** What detects: the packed model, or eld itself where the model cannot load. */
+export interface Detector {
+  detect(text: string): Detection | undefined;
+}
+
+/**
+ * eld's own detector behind the same interface: what the daemon uses if the packed model cannot read
+ * eld's files (a newer eld laid out otherwise), so that language detection never stops ingestion.
+ */
+export async function eldDetector(): Promise<Detector> {
+  const eld = (await import("eld/small")).default as unknown as {
+    detect(text: string): { language: string; isReliable(): boolean; getScores(): Record<string, number> };
+  };
+  return {
+    detect(text) {
+      const r = eld.detect(text);
+      if (!r.language) return undefined;
+      const [top = 0, second = 0] = Object.values(r.getScores()).sort((a, b) => b - a);
+      return { language: r.language, reliable: r.isReliable(), top, second };
+    },
+  };
+}
+
+export class LanguageModel implements Detector {
   /** n-gram -> its row: the pairs of row i are at [start[i], start[i + 1]). */
   private readonly rows = new Map<string, number>();
   private readonly start: Uint32Array;

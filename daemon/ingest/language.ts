@@ -1,4 +1,4 @@
-import { type Detection, LanguageModel } from "./language-model.js";
+import { type Detection, type Detector, eldDetector, LanguageModel } from "./language-model.js";
 
 /** Result of language detection: the main language and every language seen, as ISO 639-1 codes. */
 export interface DetectedLanguage {
@@ -6,7 +6,7 @@ export interface DetectedLanguage {
   languages: string[];
 }
 
-let model: LanguageModel | null = null;
+let model: Detector | null = null;
 let loading: Promise<void> | null = null;
 let deferred = false;
 
@@ -25,9 +25,11 @@ export function deferLanguageDetection(): void {
  */
 export function loadLanguageDetector(): Promise<void> {
   if (deferred) return Promise.resolve();
-  loading ??= LanguageModel.load().then((m) => {
-    model = m;
-  });
+  loading ??= LanguageModel.load()
+    .catch(eldDetector)
+    .then((m) => {
+      model = m;
+    });
   return loading;
 }
 

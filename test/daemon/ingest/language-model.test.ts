@@ -1,6 +1,6 @@
 import eld from "eld/small";
 import { beforeAll, describe, expect, test } from "vitest";
-import { LanguageModel } from "../../../daemon/ingest/language-model.js";
+import { type Detector, eldDetector, LanguageModel } from "../../../daemon/ingest/language-model.js";
 import { paragraphs, rng } from "../../fixtures/corpus.js";
 
 const SENTENCES = [
@@ -88,8 +88,11 @@ function texts(): string[] {
 
 describe("the packed language model", () => {
   let model: LanguageModel;
+  // What the daemon detects with where the model cannot load: eld itself, behind the same interface.
+  let fallback: Detector;
   beforeAll(async () => {
     model = await LanguageModel.load();
+    fallback = await eldDetector();
   });
 
   test("gives eld's own detection, language, reliability and the two best scores, on every text", () => {
@@ -103,6 +106,7 @@ describe("the packed language model", () => {
         : undefined;
       if (want) detected++;
       expect(model.detect(t), JSON.stringify(t.slice(0, 200))).toEqual(want);
+      expect(fallback.detect(t)).toEqual(want);
     }
     // Most texts are detected, in several languages: the comparison is not of empty results.
     expect(detected).toBeGreaterThan(all.length * 0.9);
