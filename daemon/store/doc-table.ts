@@ -462,12 +462,15 @@ export class GroupedDocTable<T> {
 
   async group(group: string): Promise<Map<string, T>> {
     await this.settled([group]);
+    return this.takeUnread(group) ?? this.query(`grp = ${sqlString(group)}`);
+  }
+
+  /** A cached group's documents (copies: the caller may change them), taken out of the cache; undefined when not cached. */
+  private takeUnread(group: string): Map<string, T> | undefined {
     const docs = this.unread.get(group)?.docs;
-    if (docs) {
-      this.forgetGroup(group);
-      return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
-    }
-    return this.query(`grp = ${sqlString(group)}`);
+    if (!docs) return undefined;
+    this.forgetGroup(group);
+    return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
   }
 
   /** The documents of several groups (one query for all those not in memory), by group then id. */
@@ -477,13 +480,9 @@ export class GroupedDocTable<T> {
     const out = new Map<string, Map<string, T>>();
     const query: string[] = [];
     for (const g of wanted) {
-      const docs = this.unread.get(g)?.docs;
-      if (!docs) {
-        query.push(g);
-        continue;
-      }
-      this.forgetGroup(g);
-      out.set(g, new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)])));
+      const docs = this.takeUnread(g);
+      if (docs) out.set(g, docs);
+      else query.push(g);
     }
     for (let i = 0; i < query.length; i += 500) {
       const part = query.slice(i, i + 500);
