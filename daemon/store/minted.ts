@@ -17,7 +17,7 @@ export class MintedKeys {
 
   /** Certainly absent from disk (false when unsure). */
   absent(group: string, key: string): boolean {
-    return this.groups.get(group)?.has(key) === false;
+    return this.versions(group, key)?.length === 0;
   }
 
   /**
