@@ -32,7 +32,8 @@ export function createLogger(logsDir: string, toStderr: boolean, level: LogLevel
   let fd = -1;
   let size = 0;
   const write = (line: string) => {
-    if (fd >= 0 && size + line.length > rotateBytes && size > 0) {
+    const bytes = Buffer.from(line);
+    if (fd >= 0 && size + bytes.length > rotateBytes && size > 0) {
       closeSync(fd);
       fd = -1;
       renameSync(file, `${file}.1`);
@@ -41,7 +42,7 @@ export function createLogger(logsDir: string, toStderr: boolean, level: LogLevel
       fd = openSync(file, "a", 0o600);
       size = fstatSync(fd).size;
     }
-    size += writeSync(fd, line);
+    size += writeSync(fd, bytes);
   };
   const emit = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (RANK[lvl] < RANK[level]) return;
