@@ -30,7 +30,7 @@ import { pullModel } from "../src/api/models.js";
 import { kboxPaths } from "../src/api/paths.js";
 import { processingStatus } from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
-import { daemonEnv, hello } from "../src/client/connect.js";
+import { daemonEnv, daemonNodeFlags, hello } from "../src/client/connect.js";
 import { directUpload } from "../src/client/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
@@ -75,11 +75,15 @@ class Daemon {
   ) {}
 
   static async start(home: string): Promise<Daemon> {
-    // As `kbox` starts it: with jemalloc preloaded when the system has it.
+    // As `kbox` starts it: with jemalloc preloaded when the system has it, and its node flags.
     const env = daemonEnv({ ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0" });
     const child = spawn(
       process.execPath,
-      [...(process.env.KBOXD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []), join(ROOT, "dist/bin/kboxd.js")],
+      [
+        ...daemonNodeFlags(env),
+        ...(process.env.KBOXD_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []),
+        join(ROOT, "dist/bin/kboxd.js"),
+      ],
       { env, stdio: ["ignore", "ignore", "inherit"] },
     );
     const client = new KboxClient({ kind: "unix", socket: kboxPaths(env).socket });
