@@ -2,9 +2,10 @@
  * `kbox add <folder> --wait` as a user runs it (issue 17): the compiled CLI (dist/; `--tsx` runs the
  * sources instead) starts kboxd itself on a fresh KBOX_HOME, adds a folder of N small Markdown notes
  * (bench/notes.ts, the folder of bench/sync.ts) and waits until all are processed. Prints the time to
- * all findable, files/s, the daemon's CPU seconds meanwhile (all its threads), the peak resident memory of the daemon and its extraction workers (sampled
- * every 100 ms from /proc) and, from the same run, recoll's full index of the same folder as a ratio
- * (bench/recoll.ts; installed from Debian when missing and possible).
+ * all findable, files/s, the daemon's CPU seconds meanwhile (all its threads), the peak resident
+ * memory of the daemon and its extraction workers (sampled every 100 ms from /proc) and, from the same
+ * run, recoll's full index of the same folder as a ratio (bench/recoll.ts; installed from Debian when
+ * missing and possible).
  *   npx tsx bench/add.ts [--files 10000] [--watch] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...] [--cli dist/bin/kbox.js]
  * `--cli` runs another build of the CLI (an older commit compiled elsewhere, for a before/after pair).
  * `--watch` measures `kbox sync add <folder>` instead (the folder synced and watched, as bench/sync.ts

@@ -226,14 +226,16 @@ async function main(): Promise<void> {
     ]);
 
     const lat = await saveLatencies(client, kbid, root);
-    rows.push([
-      `save -> findable (${SAVES} saves)`,
-      `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms${ratio(
-        pct(lat, 50),
-        recoll && pct(recoll.saveMs, 50),
-      )}`,
-    ]);
-    if (recoll)
+    // --saves 0 skips them (a run for the initial sync alone).
+    if (lat.length)
+      rows.push([
+        `save -> findable (${SAVES} saves)`,
+        `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms${ratio(
+          pct(lat, 50),
+          recoll && pct(recoll.saveMs, 50),
+        )}`,
+      ]);
+    if (recoll?.saveMs.length)
       rows.push([
         `  recoll: save -> findable (${recoll.saveMs.length} saves)`,
         `p50 ${pct(recoll.saveMs, 50).toFixed(0)} ms (incremental recollindex, then recollq)`,
