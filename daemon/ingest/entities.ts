@@ -62,7 +62,8 @@ export function annotateEntities(outcome: FieldOutcome, rows: ParagraphRow[]): v
 export function applyRelations(res: ResourceDoc, results: { key: string; outcome: FieldOutcome }[]): void {
   const by = { ...(res.field_relations ?? {}) } as Record<string, Relation[]>;
   for (const r of results) {
-    if (r.outcome.relations?.length) by[r.key] = r.outcome.relations;
+    // A copy of the exact size: the outcome's list, grown by push, keeps room for 17 (kept per resource).
+    if (r.outcome.relations?.length) by[r.key] = r.outcome.relations.slice();
     else delete by[r.key];
   }
   for (const k of Object.keys(by)) if (!res.fields[k]) delete by[k];

@@ -198,15 +198,21 @@ function applyLanguages(res: ResourceDoc, results: FieldResult[]): void {
 }
 const size = (r: FieldResult) => r.outcome.units.reduce((n, u) => n + u.paragraphs.length, 0);
 
+const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
 /** Record field statuses and the aggregate on the resource: a synchronous read-modify-write of the cached record. */
 function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): Promise<void> | undefined {
   const cur = ctx.store.resources.get(rid);
   if (!cur) return undefined;
-  const next = structuredClone(cur);
+  // Copies of what changes only: the cached record is never changed in place, and the rest (origin,
+  // other fields) is shared with it, not duplicated string by string as a deep copy would.
+  const next: ResourceDoc = { ...cur, metadata: { ...cur.metadata }, fields: { ...cur.fields } };
   const applied: FieldResult[] = [];
   for (const r of results) {
-    const f = next.fields[r.key];
-    if (!f || f.hash !== r.hash || ctx.superseded(r.key)) continue;
+    const was = next.fields[r.key];
+    if (!was || was.hash !== r.hash || ctx.superseded(r.key)) continue;
+    const f = { ...was };
+    next.fields[r.key] = f;
     if (r.outcome.transient) {
       // Still PENDING: the queue retries it at `retry.next`; the last error shows as a warning meanwhile.
       f.status = "PENDING";
@@ -223,7 +229,13 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
   applyLanguages(next, applied);
   applyRelations(next, applied);
   next.metadata.status = aggregateStatus(next);
-  if (JSON.stringify(next) === JSON.stringify(cur)) return undefined;
+  // Only these three parts can differ from the record read.
+  if (
+    sameJson(next.fields, cur.fields) &&
+    sameJson(next.metadata, cur.metadata) &&
+    sameJson(next.field_relations, cur.field_relations)
+  )
+    return undefined;
   // Set with the statuses, in the same put (see ResourceDoc.processed_at); tasks' own fields do not count.
   if (applied.some((r) => !r.key.startsWith("t/da-"))) next.processed_at = new Date().toISOString();
   return ctx.store.resources.put(rid, next);

@@ -64,15 +64,21 @@ export async function retitle(
   if (!cur || !current(src.key) || !defaulted(cur, src.key, src.doc)) return undefined;
   const doc: FieldDoc = { ...(old ?? {}), rid, type: "generic", id: "title", value: title };
   delete doc.errors;
-  const next = structuredClone(cur);
-  next.title = title;
-  next.titled_by = src.key;
-  next.fields[key] = {
-    type: "generic",
-    id: "title",
-    status: "PENDING",
-    hash: prepared.hash,
-    added: cur.fields[key]?.added ?? new Date().toISOString(),
+  // A new record sharing what did not change with the cached one (which is never changed in place).
+  const next: ResourceDoc = {
+    ...cur,
+    title,
+    titled_by: src.key,
+    fields: {
+      ...cur.fields,
+      [key]: {
+        type: "generic",
+        id: "title",
+        status: "PENDING",
+        hash: prepared.hash,
+        added: cur.fields[key]?.added ?? new Date().toISOString(),
+      },
+    },
   };
   await Promise.all([store.fields.put(fieldRecordKey(rid, key), rid, doc), store.resources.put(rid, next)]);
   return doc;

@@ -127,6 +127,41 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     for (let i = 0; i < 90; i++) expect((await again.get(`t/${i}`))?.equals(blobs[i])).toBe(true);
   });
 
+  it("keeps the latest blobs written in memory up to its bound, evicting the oldest first", async () => {
+    const p = await BlobPack.open(join(root, "recent"));
+    const seen = p as unknown as { recent: Map<string, Buffer>; recentBytes: number };
+    const blob = (i: number) => randomBytes(256 * 1024).fill(i % 251, 0, 8);
+    // 96 blobs of 256 KiB (24 MiB) in batches, with deletions among them: the cache holds 16 MiB at most.
+    for (let b = 0; b < 12; b++) {
+      await Promise.all(Array.from({ length: 8 }, (_, j) => p.put(`r/m${b * 8 + j}/f/file/x`, blob(b * 8 + j))));
+      if (b % 3 === 1) await p.delete([`r/m${b * 8}/f/file/x`]);
+    }
+    expect(seen.recentBytes).toBeLessThanOrEqual(16 * 2 ** 20);
+    expect(seen.recentBytes).toBe([...seen.recent.values()].reduce((n, x) => n + x.length, 0));
+    // The newest are the ones kept; the oldest went first.
+    expect(seen.recent.has("r/m95/f/file/x")).toBe(true);
+    expect(seen.recent.has("r/m0/f/file/x")).toBe(false);
+    // Evicted or not, every live blob reads back whole; deleted ones are gone.
+    for (let i = 1; i < 96; i++) {
+      const got = await p.get(`r/m${i}/f/file/x`);
+      if (i % 24 === 8) expect(got).toBeUndefined();
+      else expect(got?.subarray(0, 8)).toEqual(Buffer.alloc(8, i % 251));
+    }
+  });
+
+  it("lists a resource's keys through deletions, for a few keys and for many", async () => {
+    const p = await BlobPack.open(join(root, "groups"));
+    const keys = (g: string, n: number) => Array.from({ length: n }, (_, i) => `r/${g}/f/file/${String(i).padStart(2, "0")}`);
+    await Promise.all([...keys("few", 3), ...keys("many", 40)].map((k) => p.put(k, Buffer.from(k))));
+    await p.delete([keys("few", 3)[1], ...keys("many", 40).filter((_, i) => i % 3 === 0)]);
+    expect(p.keysUnder("r/few")).toEqual([keys("few", 3)[0], keys("few", 3)[2]]);
+    expect(p.keysUnder("r/many")).toEqual(keys("many", 40).filter((_, i) => i % 3 !== 0));
+    await p.delete([...keys("few", 3), ...keys("many", 40)]);
+    expect([...p.keysUnder("r/few"), ...p.keysUnder("r/many")]).toEqual([]);
+    const again = await BlobPack.open(join(root, "groups"));
+    expect(again.keysUnder("r/many")).toEqual([]);
+  });
+
   it("reads packs written before records were deflated (KBP1)", async () => {
     const dir = join(root, "v1");
     mkdirSync(dir, { recursive: true });
