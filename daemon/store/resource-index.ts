@@ -33,8 +33,8 @@ export class ResourceIndex {
     this.all = new SortedIds((id, created) => table.get(id)?.created === created, true);
     table.observe((id, before, after) => this.changed(id, before, after));
     this.loading = false;
-    this.all.sort();
-    for (const order of this.byStatus.values()) order.sort();
+    this.all.loaded();
+    for (const order of this.byStatus.values()) order.loaded();
   }
 
   /** The order of one status (made on first sight). */

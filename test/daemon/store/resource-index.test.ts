@@ -153,6 +153,33 @@ describe("ResourceIndex", () => {
     });
   }
 
+  it("keeps its order through adds far from the end (another daemon's commits, a reprocess of everything)", () => {
+    const rand = rng(11);
+    const table = new MemoryTable();
+    const index = new ResourceIndex(table);
+    const clock = { t: 0 };
+    const docs = Array.from({ length: 6000 }, (_, i) => doc(`r${i}`, time(i / 3), i % 7 ? "PROCESSED" : "PENDING"));
+    // In random order, checked as they come; then every one back to PENDING, also in random order.
+    docs.sort(() => rand() - 0.5);
+    for (const [i, d] of docs.entries()) {
+      table.set(d.id, d);
+      if (i % 13 === 0) {
+        // Removed and back before the next walk (a restore), it must still come once.
+        table.set(d.id, undefined);
+        table.set(d.id, { ...d, metadata: { status: "ERROR" } });
+      }
+      if (i % 500 === 0) check(index, table.docs, rand);
+      if (i % 50 === 0) change(table, rand, clock, []);
+    }
+    check(index, table.docs, rand);
+    for (const [i, d] of [...table.docs.values()].sort(() => rand() - 0.5).entries()) {
+      table.set(d.id, { ...d, metadata: { status: "PENDING" } });
+      if (i % 700 === 0) check(index, table.docs, rand);
+    }
+    check(index, table.docs, rand);
+    expect(index.totals()).toEqual({ PENDING: table.docs.size });
+  });
+
   it("follows a DocTable: its documents at open, puts, deletes, and another daemon's commits (refresh)", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "kbox-rindex-")), "db");
     const mine = await DocTable.open<ResourceDoc>(await openDb(path), "resources");
