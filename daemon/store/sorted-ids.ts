@@ -141,27 +141,23 @@ export class SortedIds {
   add(id: string, created: string): void {
     this.count++;
     const n = this.ids.length;
-    if (this.loading) return this.wait(id, created);
-    if (n === 0 || less(this.created[n - 1], this.ids[n - 1], created, id)) {
+    if (!this.loading && (n === 0 || less(this.created[n - 1], this.ids[n - 1], created, id))) {
       this.ids.push(id);
       this.created.push(created);
       return;
     }
-    const at = this.find(created, id);
-    // Its tombstone (it was removed, and is back): live again where it was.
+    const at = this.loading ? n : this.find(created, id);
     if (this.ids[at] === id && this.created[at] === created) {
+      // Its tombstone (it was removed, and is back): live again where it was.
       this.head = Math.min(this.head, at);
-      return;
+    } else if (this.loading || n - at > FAR) {
+      this.laterIds.push(id);
+      this.laterCreated.push(created);
+    } else {
+      this.ids.splice(at, 0, id);
+      this.created.splice(at, 0, created);
+      this.head = Math.min(this.head, at);
     }
-    if (n - at > FAR) return this.wait(id, created);
-    this.ids.splice(at, 0, id);
-    this.created.splice(at, 0, created);
-    this.head = Math.min(this.head, at);
-  }
-
-  private wait(id: string, created: string): void {
-    this.laterIds.push(id);
-    this.laterCreated.push(created);
   }
 
   /** An id (no longer live here) created at `created`. */
