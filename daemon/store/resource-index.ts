@@ -53,15 +53,15 @@ export class ResourceIndex {
 
   /** A document changed in the cache (it is never changed in place: `before` is the old version). */
   private changed(id: string, before: ResourceDoc | undefined, after: ResourceDoc | undefined): void {
-    const created = before && after && before.created === after.created;
+    const sameCreated = before && after && before.created === after.created;
     // Most puts change fields, not the status: nothing to do.
-    if (created && before.metadata.status === after.metadata.status) return;
+    if (sameCreated && before.metadata.status === after.metadata.status) return;
     if (before) {
-      if (!created) this.all.remove(id, before.created);
+      if (!sameCreated) this.all.remove(id, before.created);
       this.status(before.metadata.status).remove(id, before.created);
     }
     if (after) {
-      if (!created) this.all.add(id, after.created);
+      if (!sameCreated) this.all.add(id, after.created);
       this.status(after.metadata.status).add(id, after.created);
     }
   }
