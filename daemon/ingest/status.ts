@@ -15,32 +15,6 @@ function decodeCursor(c: string): [string, string] {
   throw invalid([{ type: "value_error", loc: ["query", "cursor"], msg: "Invalid cursor", input: c, ctx: {} }]);
 }
 
-/** Oldest first, by creation then id (as the cursor compares them). */
-const before = (a: ResourceDoc, b: ResourceDoc) => a.created < b.created || (a.created === b.created && a.id < b.id);
-
-/**
- * The first `limit` resources in order, without sorting them all: the status is polled (`--wait`, a
- * script) and a page is small, where a box may hold 100,000 resources.
- */
-function firstInOrder(rs: ResourceDoc[], limit: number): ResourceDoc[] {
-  // A large page (up to 1,000): sorting all of them bounds the work whatever their order.
-  if (limit > 100) return rs.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, limit);
-  const top: ResourceDoc[] = [];
-  for (const r of rs) {
-    if (top.length >= limit && !before(r, top[top.length - 1])) continue;
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (before(top[mid], r)) lo = mid + 1;
-      else hi = mid;
-    }
-    top.splice(lo, 0, r);
-    if (top.length > limit) top.pop();
-  }
-  return top;
-}
-
 function itemOf(kbid: string, r: ResourceDoc, state: ReturnType<ProcessingQueue["state"]>): ProcessingItem {
   const fields = Object.entries(r.fields).map(([key, f]) => ({
     field: key,
@@ -78,16 +52,8 @@ export async function processingStatus(
 ): Promise<ProcessingStatus> {
   const { kb, store } = await kbs.open(kbid);
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
-  const wanted = q.status?.length ? new Set(q.status) : undefined;
-  const totals: Record<string, number> = {};
-  const matching: ResourceDoc[] = [];
-  for (const r of store.resources.values()) {
-    totals[r.metadata.status] = (totals[r.metadata.status] ?? 0) + 1;
-    if (wanted && !wanted.has(r.metadata.status)) continue;
-    if (after && (r.created < after[0] || (r.created === after[0] && r.id <= after[1]))) continue;
-    matching.push(r);
-  }
-  const page = firstInOrder(matching, q.limit);
+  // Polled (`--wait`, scripts) on boxes of 100,000 resources: the index answers without reading them all.
+  const { resources: page, more } = store.resourceIndex.page(q.status, after, q.limit);
   const c = queue.counts(kb.uuid);
   return {
     queue: {
@@ -98,8 +64,8 @@ export async function processingStatus(
       retrying: c.retrying,
       retrying_fields: c.retrying_fields,
     },
-    totals,
+    totals: store.resourceIndex.totals(),
     results: page.map((r) => itemOf(kb.uuid, r, queue.state(kb.uuid, r.id))),
-    cursor: matching.length > q.limit ? encodeCursor(page[page.length - 1]) : null,
+    cursor: more ? encodeCursor(page[page.length - 1]) : null,
   };
 }

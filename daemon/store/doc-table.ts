@@ -10,6 +10,10 @@ type Op<T> =
   | { kind: "deleteGroup"; group: string };
 
 const { Field, Int64, Schema, Utf8 } = arrow;
+
+/** Told of every change to a document table's cache: the document before and after (undefined: none). */
+export type DocObserver<T> = (id: string, before: T | undefined, after: T | undefined) => void;
+
 /**
  * A row per version of a document: `grp` lets a document belong to a group (a field to its resource)
  * for bulk reads and deletes; `seq` orders versions, and readers take each id's highest.
@@ -255,6 +259,7 @@ export class DocTable<T> {
   private readonly pending = new Map<string, number>();
   private refreshTimer: NodeJS.Timeout | undefined;
   private tableVersion = -1;
+  private readonly observers: DocObserver<T>[] = [];
   private constructor(private readonly writer: DocWriter<T>) {}
 
   /**
@@ -314,13 +319,13 @@ export class DocTable<T> {
       const gone = [...this.seen.keys()].filter((id) => !latest.has(id) && !this.pending.has(id));
       for (const id of gone) {
         this.seen.delete(id);
-        this.cache.delete(id);
+        this.changed(id, undefined);
       }
       if (changed.length) {
         const rows = latestOf(await table.query().where(sqlIn("id", changed)).select(["id", "doc", "seq"]).toArray()).latest;
         for (const [id, r] of rows) {
           if (this.pending.has(id)) continue;
-          this.cache.set(id, JSON.parse(r.doc as string) as T);
+          this.changed(id, JSON.parse(r.doc as string) as T);
           this.seen.set(id, Number(r.seq));
         }
       }
@@ -361,9 +366,27 @@ export class DocTable<T> {
     return this.rev;
   }
 
+  /**
+   * Follow the cache (an index derived from the documents): `fn` is told of every document now held,
+   * then of every put, delete and refresh. Documents are never changed in place: a put passes a new one.
+   */
+  observe(fn: DocObserver<T>): void {
+    for (const [id, doc] of this.cache) fn(id, undefined, doc);
+    this.observers.push(fn);
+  }
+
+  /** Set (or, with undefined, drop) an id's document in the cache, and tell the observers. */
+  private changed(id: string, doc: T | undefined): void {
+    const before = this.cache.get(id);
+    if (doc === undefined) this.cache.delete(id);
+    else this.cache.set(id, doc);
+    if (before === undefined && doc === undefined) return;
+    for (const fn of this.observers) fn(id, before, doc);
+  }
+
   put(id: string, doc: T): Promise<void> {
     this.rev++;
-    this.cache.set(id, doc);
+    this.changed(id, doc);
     // A refresh must not take our own commit for another daemon's: it reads the id again, harmlessly.
     this.seen.delete(id);
     return this.track(id, this.writer.push({ kind: "put", id, doc, group: "" }));
@@ -371,7 +394,7 @@ export class DocTable<T> {
 
   delete(id: string): Promise<void> {
     this.rev++;
-    this.cache.delete(id);
+    this.changed(id, undefined);
     this.seen.delete(id);
     return this.track(id, this.writer.push({ kind: "delete", id }));
   }

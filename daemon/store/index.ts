@@ -12,6 +12,7 @@ import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { keyOf, lanceOptions, type ObjectLocation, uriOf } from "./location.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
+import { ResourceIndex } from "./resource-index.js";
 import type {
   AccountDoc,
   InviteDoc,
@@ -39,6 +40,9 @@ export interface ZoneTables {
 
 /** Everything stored for one knowledge box: its LanceDB tables and its blob folder. */
 export class KbStore {
+  /** The resources by status and in creation order (the processing status), kept with the resources table. */
+  readonly resourceIndex: ResourceIndex;
+
   private constructor(
     readonly kbid: string,
     readonly dir: string,
@@ -53,6 +57,7 @@ export class KbStore {
     readonly objects?: BoxObjects,
   ) {
     registerConnection(this, db);
+    this.resourceIndex = new ResourceIndex(resources);
   }
 
   /** Every table of this knowledge box: opened, counted and read (doctor). */
@@ -388,6 +393,7 @@ export type { ParagraphRow } from "./paragraph-row.js";
 export type { AnnSettings, HitColumns, IndexInfo, KeywordQuery, ParagraphHit } from "./paragraph-search.js";
 export type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 export { resourceRelations } from "./records.js";
+export type { ResourceIndex, ResourcePage } from "./resource-index.js";
 export type {
   DatasetDoc,
   DatasetType,

@@ -130,6 +130,43 @@ describe("DocTable", () => {
     await plain.add([{ id: "x" }, { id: "x" }]);
     expect(await countRecords(plain)).toBe(2);
   });
+
+  it("tells an observer of the documents it holds, then of every put, delete and other daemon's commit", async () => {
+    const path = home();
+    const t = await DocTable.open<{ v: number }>(await openDb(path), "docs");
+    await Promise.all([t.put("a", { v: 1 }), t.put("b", { v: 1 })]);
+    // A second daemon sharing the table (data on object storage): it learns of ours by refreshing.
+    const shared = await DocTable.open<{ v: number }>(
+      await openDb(path, undefined, { storageOptions: {}, refreshMs: 0 }),
+      "docs",
+      60_000,
+    );
+    const seen: [string, unknown, unknown][] = [];
+    shared.observe((id, before, after) => seen.push([id, before, after]));
+    expect(seen.sort()).toEqual([
+      ["a", undefined, { v: 1 }],
+      ["b", undefined, { v: 1 }],
+    ]);
+    seen.length = 0;
+    await shared.put("c", { v: 1 });
+    await shared.put("c", { v: 2 });
+    await shared.delete("c");
+    await shared.delete("nothing"); // nothing changed: nothing told
+    expect(seen).toEqual([
+      ["c", undefined, { v: 1 }],
+      ["c", { v: 1 }, { v: 2 }],
+      ["c", { v: 2 }, undefined],
+    ]);
+    seen.length = 0;
+    await Promise.all([t.put("a", { v: 5 }), t.delete("b")]);
+    await shared.refresh();
+    expect(seen.sort()).toEqual([
+      ["a", { v: 1 }, { v: 5 }],
+      ["b", { v: 1 }, undefined],
+    ]);
+    t.close();
+    shared.close();
+  });
 });
 
 describe("GroupedDocTable", () => {
