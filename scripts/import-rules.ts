@@ -12,7 +12,7 @@ const DOMAIN: Record<string, readonly string[]> = {
   text: [],
   store: ["text"],
   /** Named entities and their relations (compromise + the user's entities groups): pure, no storage. */
-  entities: [],
+  entities: ["text"],
   /** The outbound-fetch policy: every fetch the daemon makes for a request goes through it. */
   net: ["errors"],
   models: ["errors", "net"],

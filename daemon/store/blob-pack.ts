@@ -178,6 +178,7 @@ export class BlobPack {
     const inPack = this.keysOf.get(loc.pack) ?? new Set<string>();
     this.keysOf.set(loc.pack, inPack);
     inPack.add(key);
+    if (before) return; // moved by a compaction: its group has it already
     const g = groupOf(key);
     if (!g) return;
     const keys = this.groups.get(g);

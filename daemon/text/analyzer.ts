@@ -24,6 +24,10 @@ import { stemmer as sv } from "@orama/stemmers/swedish";
 import { stemmer as ta } from "@orama/stemmers/tamil";
 import { stemmer as tr } from "@orama/stemmers/turkish";
 import { stemmer as uk } from "@orama/stemmers/ukrainian";
+import { codePointAt, LETTER, NUMBER, runEnd, width } from "./chars.js";
+
+/** A letter or a digit: what words are made of. */
+const WORD = LETTER | NUMBER;
 
 /**
  * Text analysis for keyword search, done here rather than inside LanceDB: LanceDB's full-text
@@ -101,12 +105,32 @@ export function analysisLanguage(code: string | undefined | null): string {
   return c in LANGS ? c : "en";
 }
 
-/** Words with their offsets in the original text: letters and digits, split on everything else. */
+/**
+ * Each word of `text` as its offsets: a run of letters and digits, and an apostrophe with the letters
+ * after it (`don't`, `l'eau`); everything else splits. The same words as the expression
+ * `/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu`, read by code point without a match object per word: the
+ * analyzer reads every paragraph of every document with it.
+ */
+export function eachWord(text: string, fn: (start: number, end: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const end = runEnd(text, i, WORD);
+    if (end === i) {
+      i += width(codePointAt(text, i));
+      continue;
+    }
+    const q = end < n ? text.charCodeAt(end) : 0;
+    const after = q === 39 || q === 0x2019 ? runEnd(text, end + 1, LETTER) : end;
+    fn(i, after > end + 1 ? after : end);
+    i = after > end + 1 ? after : end;
+  }
+}
+
+/** Words with their offsets in the original text: letters and digits, split on everything else (see eachWord). */
 export function words(text: string): { word: string; start: number; end: number }[] {
   const out: { word: string; start: number; end: number }[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)) {
-    out.push({ word: m[0], start: m.index, end: m.index + m[0].length });
-  }
+  eachWord(text, (start, end) => out.push({ word: text.slice(start, end), start, end }));
   return out;
 }
 
@@ -156,10 +180,10 @@ function computeTerm(word: string, lang: string): string {
 /** The index terms of a text, in order (stop words dropped), space-separated. */
 export function analyze(text: string, lang: string): string {
   const out: string[] = [];
-  for (const w of words(text)) {
-    const t = term(w.word, lang);
+  eachWord(text, (start, end) => {
+    const t = term(text.slice(start, end), lang);
     if (t) out.push(t);
-  }
+  });
   return out.join(" ");
 }
 
