@@ -153,7 +153,9 @@ export class LanguageModel implements Detector {
     const s = text.replace(this.separators, " ").trim().toLowerCase();
     const dict = this.dictionary;
     const words: string[] = [];
+    // A word is its ASCII runs (sliced whole) and its other characters' bytes, joined.
     let encoded = "";
+    let run = 0;
     let bytes = 0;
     let i = 0;
     let cut = false;
@@ -161,36 +163,43 @@ export class LanguageModel implements Detector {
       let c = s.charCodeAt(i);
       if (c < 0x80) {
         if (c === 32) {
-          if (encoded !== "") {
-            words.push(encoded);
-            encoded = "";
-          }
+          const word = run < i ? encoded + s.slice(run, i) : encoded;
+          if (word !== "") words.push(word);
+          encoded = "";
+          run = i + 1;
           if (bytes > CUT_AFTER) {
             cut = true;
             break;
           }
-        } else encoded += s[i];
+        }
         bytes++;
-      } else if (c < 0x800) {
-        encoded += dict[0xc0 | (c >> 6)] + dict[0x80 | (c & 0x3f)];
-        bytes += 2;
-      } else if (c < 0xd800 || c >= 0xe000) {
-        encoded += dict[0xe0 | (c >> 12)] + dict[0x80 | ((c >> 6) & 0x3f)] + dict[0x80 | (c & 0x3f)];
-        bytes += 3;
       } else {
-        i++;
-        c = 0x10000 + (((c & 0x3ff) << 10) | (s.charCodeAt(i) & 0x3ff));
-        encoded +=
-          dict[0xf0 | (c >> 18)] + dict[0x80 | ((c >> 12) & 0x3f)] + dict[0x80 | ((c >> 6) & 0x3f)] + dict[0x80 | (c & 0x3f)];
-        bytes += 4;
+        if (run < i) encoded += s.slice(run, i);
+        if (c < 0x800) {
+          encoded += dict[0xc0 | (c >> 6)] + dict[0x80 | (c & 0x3f)];
+          bytes += 2;
+        } else if (c < 0xd800 || c >= 0xe000) {
+          encoded += dict[0xe0 | (c >> 12)] + dict[0x80 | ((c >> 6) & 0x3f)] + dict[0x80 | (c & 0x3f)];
+          bytes += 3;
+        } else {
+          i++;
+          c = 0x10000 + (((c & 0x3ff) << 10) | (s.charCodeAt(i) & 0x3ff));
+          encoded +=
+            dict[0xf0 | (c >> 18)] + dict[0x80 | ((c >> 12) & 0x3f)] + dict[0x80 | ((c >> 6) & 0x3f)] + dict[0x80 | (c & 0x3f)];
+          bytes += 4;
+        }
+        run = i + 1;
       }
       if (bytes > ENFORCE_CUT_AFTER) {
         cut = true;
+        i++;
         break;
       }
     }
     if (partial && !cut) return undefined;
-    if (encoded !== "") words.push(encoded);
+    // The characters read up to the cut (or the end), of the last word.
+    const last = run < Math.min(i, s.length) ? encoded + s.slice(run, Math.min(i, s.length)) : encoded;
+    if (last !== "") words.push(last);
     return words;
   }
 
