@@ -37,9 +37,14 @@ interface Token {
 /** What words are made of: letters, marks and numbers. */
 const WORDISH = LETTER | MARK | NUMBER;
 const isDigit = (c: number) => c >= 48 && c <= 57;
+/**
+ * The character code at `i`, -1 past the end: reading past the end (NaN) deoptimized the scanner's
+ * compiled code, again and again over a batch of notes.
+ */
+const at = (text: string, i: number) => (i < text.length ? text.charCodeAt(i) : -1);
 const digitsEnd = (text: string, i: number) => {
   let j = i;
-  while (isDigit(text.charCodeAt(j))) j++;
+  while (isDigit(at(text, j))) j++;
   return j;
 };
 
@@ -47,20 +52,20 @@ const digitsEnd = (text: string, i: number) => {
  * The end of the token that starts at `i`, or `i` when none does: ASCII digits with groups of
  * `.,/:-` and digits and an optional `%`, `st`, `nd`, `rd`, `th` or `s` (3, 3,000, 2.5%, 1990s,
  * 2024-01-31, 3rd); else letters, marks and numbers, in runs joined by an apostrophe, a hyphen or an
- * ampersand. The tokens of the expression the tagger used (test/daemon/entities/tokens.test.ts),
+ * ampersand. The tokens of the expression the tagger used (test/daemon/entities/tagger.test.ts),
  * read by character code without a match object per word.
  */
 function tokenEnd(text: string, i: number): number {
-  if (isDigit(text.charCodeAt(i))) {
+  if (isDigit(at(text, i))) {
     let j = digitsEnd(text, i);
     for (
-      let c = text.charCodeAt(j);
-      (c === 46 || c === 44 || c === 47 || c === 58 || c === 45) && isDigit(text.charCodeAt(j + 1));
-      c = text.charCodeAt(j)
+      let c = at(text, j);
+      (c === 46 || c === 44 || c === 47 || c === 58 || c === 45) && isDigit(at(text, j + 1));
+      c = at(text, j)
     )
       j = digitsEnd(text, j + 1);
-    const a = text.charCodeAt(j);
-    const b = text.charCodeAt(j + 1);
+    const a = at(text, j);
+    const b = at(text, j + 1);
     if (a === 37) return j + 1; // %
     if ((a === 115 && b === 116) || (a === 110 && b === 100) || (a === 114 && b === 100) || (a === 116 && b === 104))
       return j + 2; // st nd rd th
@@ -68,7 +73,7 @@ function tokenEnd(text: string, i: number): number {
   }
   let j = runEnd(text, i, WORDISH);
   if (j === i) return i;
-  for (let c = text.charCodeAt(j); c === 39 || c === 0x2019 || c === 45 || c === 38; c = text.charCodeAt(j)) {
+  for (let c = at(text, j); c === 39 || c === 0x2019 || c === 45 || c === 38; c = at(text, j)) {
     const k = runEnd(text, j + 1, WORDISH);
     if (k === j + 1) break;
     j = k;
