@@ -60,7 +60,8 @@ export function annotateEntities(outcome: FieldOutcome, rows: ParagraphRow[]): v
 
 /** Keep the relations of the fields just processed on the resource record, and drop those of removed fields. */
 export function applyRelations(res: ResourceDoc, results: { key: string; outcome: FieldOutcome }[]): void {
-  const by = { ...(res.field_relations ?? {}) } as Record<string, Relation[]>;
+  // Object.assign, not spread: a spread copy given keys after gets a hidden class of its own.
+  const by = Object.assign({}, res.field_relations) as Record<string, Relation[]>;
   for (const r of results) {
     // A copy of the exact size: the outcome's list, grown by push, keeps room for 17 (kept per resource).
     if (r.outcome.relations?.length) by[r.key] = r.outcome.relations.slice();

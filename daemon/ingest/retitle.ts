@@ -64,13 +64,12 @@ export async function retitle(
   if (!cur || !current(src.key) || !defaulted(cur, src.key, src.doc)) return undefined;
   const doc: FieldDoc = { ...(old ?? {}), rid, type: "generic", id: "title", value: title };
   delete doc.errors;
-  // A new record sharing what did not change with the cached one (which is never changed in place).
-  const next: ResourceDoc = {
-    ...cur,
+  // A new record sharing what did not change with the cached one (which is never changed in place);
+  // Object.assign, not spread, keeps the records' hidden classes shared (see commitStatuses).
+  const next: ResourceDoc = Object.assign({}, cur, {
     title,
     titled_by: src.key,
-    fields: {
-      ...cur.fields,
+    fields: Object.assign({}, cur.fields, {
       [key]: {
         type: "generic",
         id: "title",
@@ -78,8 +77,8 @@ export async function retitle(
         hash: prepared.hash,
         added: cur.fields[key]?.added ?? new Date().toISOString(),
       },
-    },
-  };
+    }),
+  });
   await Promise.all([store.fields.put(fieldRecordKey(rid, key), rid, doc), store.resources.put(rid, next)]);
   return doc;
 }
