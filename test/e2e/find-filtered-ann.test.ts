@@ -62,24 +62,33 @@ const semantic = (vector: number[], filters?: string[]) =>
 
 describe("a label on 10 % of the resources, with an ANN index", () => {
   it("finds the nearest paragraphs of labelled resources, with exact scores", async () => {
-    const q = vec(77).map((x, k) => x + Math.cos(k));
-    const r = await semantic(q, ["/l/topic/ten"]);
-    expect(r.best_matches).toHaveLength(20);
-    // Exact filtered top 20, computed here over every labelled paragraph.
-    const exact = Array.from({ length: R * 2 }, (_, n) => n)
-      .filter((n) => Math.floor(n / 2) % 10 === 0)
-      .map((n) => ({ n, score: cosine(vec(n), q) }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, 20)
-      .map((x) => x.n);
-    const got = r.best_matches.map((id) => Number(id.split("/")[3].split("-")[0]));
-    expect(got.every((n) => Math.floor(n / 2) % 10 === 0)).toBe(true);
-    // An approximate index: its k-means starts from a random seed, so a few of the exact top 20 may be
-    // missed on one build and not on the next (17 and 18–20 were both seen). bench/find measures recall.
-    expect(got.filter((n) => exact.includes(n)).length).toBeGreaterThanOrEqual(16);
-    const first = r.resources[ridOf(Math.floor(got[0] / 2))].fields["/t/body"].paragraphs[r.best_matches[0]];
-    expect(first.score).toBeCloseTo(cosine(vec(got[0]), q), 4);
-    expect(first.text).toBe(`paragraph ${Math.floor(got[0] / 2)} ${got[0] % 2}`); // completed after fusion
+    // Exact filtered top 20 of a query, computed here over every labelled paragraph.
+    const exactTop = (q: number[]) =>
+      Array.from({ length: R * 2 }, (_, n) => n)
+        .filter((n) => Math.floor(n / 2) % 10 === 0)
+        .map((n) => ({ n, score: cosine(vec(n), q) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 20)
+        .map((x) => x.n);
+    const overlaps: number[] = [];
+    for (const seed of [77, 5, 301, 1402, 2222, 3999, 4560, 911]) {
+      const q = vec(seed).map((x, k) => x + Math.cos(k + seed));
+      const r = await semantic(q, ["/l/topic/ten"]);
+      expect(r.best_matches).toHaveLength(20);
+      const got = r.best_matches.map((id) => Number(id.split("/")[3].split("-")[0]));
+      // Always: only labelled resources' paragraphs, with exact scores, completed after fusion.
+      expect(got.every((n) => Math.floor(n / 2) % 10 === 0)).toBe(true);
+      const first = r.resources[ridOf(Math.floor(got[0] / 2))].fields["/t/body"].paragraphs[r.best_matches[0]];
+      expect(first.score).toBeCloseTo(cosine(vec(got[0]), q), 4);
+      expect(first.text).toBe(`paragraph ${Math.floor(got[0] / 2)} ${got[0] % 2}`);
+      const exact = exactTop(q);
+      overlaps.push(got.filter((n) => exact.includes(n)).length / 20);
+    }
+    // An approximate index: its k-means starts from a random seed, so one query may miss a few of the
+    // exact top 20 on one build and not on the next (15 to 20 of 20 were seen for a single query). Over
+    // eight queries the recall is steady; bench/find measures it over many more (0.98–0.99).
+    const recall = overlaps.reduce((a, b) => a + b, 0) / overlaps.length;
+    expect(recall, JSON.stringify(overlaps)).toBeGreaterThanOrEqual(0.8);
   });
 
   it("a PATCH of labels filters at once: a newly labelled resource's paragraph comes first", async () => {
