@@ -147,7 +147,7 @@ function tokenize(text: string, lex: Lexicon): Token[] {
     // "Dr. Smith", "J. Smith": the full stop of an abbreviation ends no sentence.
     const abbrev = prev && gap.startsWith(".") && (prev.bits & W.HONORIFIC || abbreviation(prev));
     const first = word.charCodeAt(0);
-    const num = first >= 48 && first <= 57;
+    const num = isDigit(first);
     // Most words are lower-case already: no upper-casing to compare with.
     const cased = word !== lowered;
     out.push({

@@ -225,8 +225,9 @@ export class BlobPack {
     const keys = g ? this.groups.get(g) : undefined;
     if (g && keys) {
       let left: string[] | Set<string> = keys;
+      const at = Array.isArray(keys) ? keys.indexOf(key) : -1;
       if (!Array.isArray(keys)) keys.delete(key);
-      else if (keys.includes(key)) left = without(keys, keys.indexOf(key));
+      else if (at >= 0) left = without(keys, at);
       if (!(Array.isArray(left) ? left.length : left.size)) this.groups.delete(g);
       else if (left !== keys) this.groups.set(g, left);
     }

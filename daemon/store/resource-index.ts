@@ -1,6 +1,6 @@
 import type { DocObserver } from "./doc-table.js";
 import type { ResourceDoc } from "./records.js";
-import { type OrderKey, SortedIds } from "./sorted-ids.js";
+import { less, type OrderKey, SortedIds } from "./sorted-ids.js";
 
 /** What the index reads of the resources table: its cached documents, and their changes. */
 export interface ObservedResources {
@@ -98,7 +98,7 @@ function merged(walks: Generator<OrderKey>[], n: number): OrderKey[] {
       const h = heads[i];
       if (h.done) continue;
       const b = best < 0 ? undefined : (heads[best].value as OrderKey);
-      if (!b || h.value[0] < b[0] || (h.value[0] === b[0] && h.value[1] < b[1])) best = i;
+      if (!b || less(h.value[0], h.value[1], b[0], b[1])) best = i;
     }
     if (best < 0) break;
     out.push(heads[best].value as OrderKey);

@@ -2,10 +2,10 @@
 export type OrderKey = readonly [created: string, id: string];
 
 /** `a` before `b`: by creation, then id (compared as text, as the processing status's cursor compares them). */
-const less = (ac: string, ai: string, bc: string, bi: string) => ac < bc || (ac === bc && ai < bi);
+export const less = (ac: string, ai: string, bc: string, bi: string) => ac < bc || (ac === bc && ai < bi);
 
 /** -1, 0 or 1 as (ac, ai) comes before, with or after (bc, bi). */
-const compare = (ac: string, ai: string, bc: string, bi: string) => (ac < bc ? -1 : ac > bc ? 1 : ai < bi ? -1 : ai > bi ? 1 : 0);
+const compare = (ac: string, ai: string, bc: string, bi: string) => (less(ac, ai, bc, bi) ? -1 : less(bc, bi, ac, ai) ? 1 : 0);
 
 /** Removed entries stay in place until they are this many more than an eighth of the live ones. */
 const SLACK = 256;

@@ -122,8 +122,10 @@ export function eachWord(text: string, fn: (start: number, end: number) => void)
     }
     const q = end < n ? text.charCodeAt(end) : 0;
     const after = q === 39 || q === 0x2019 ? runEnd(text, end + 1, LETTER) : end;
-    fn(i, after > end + 1 ? after : end);
-    i = after > end + 1 ? after : end;
+    // The apostrophe joins only with a letter after it.
+    const stop = after > end + 1 ? after : end;
+    fn(i, stop);
+    i = stop;
   }
 }
 
