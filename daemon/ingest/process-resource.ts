@@ -282,11 +282,13 @@ export async function processBatch(items: BatchItem[]): Promise<BatchResult[]> {
   const live = items.map((_, i) => i).filter((i) => items[i].ctx.store.resources.get(items[i].rid));
   const store = items[0]?.ctx.store;
   if (!store || !live.length) return out;
-  // One read of the field records of every resource of the batch.
-  const docs = await store.fields.groups(live.filter((i) => items[i].fields.length).map((i) => items[i].rid));
+  // One read of the field records the batch processes (those just written come from memory).
+  const docs = await store.fields.docs(
+    live.flatMap((i) => items[i].fields.map((key) => [items[i].rid, fieldRecordKey(items[i].rid, key)] as const)),
+  );
   const works = await phase(live, out, (i) => {
     const { ctx, rid, fields } = items[i];
-    return fields.length ? extractAll(ctx, rid, fields, docs.get(rid) ?? new Map()) : [];
+    return fields.length ? extractAll(ctx, rid, fields, docs) : [];
   });
   await phase(live, out, (i) => indexAll(items[i].ctx, items[i].rid, works.get(i) ?? [], stats(i)));
   for (const i of live) {

@@ -421,6 +421,14 @@ const CACHED_GROUPS = 16_384;
 const CACHED_BYTES = 32 * 2 ** 20;
 
 /**
+ * How many documents written lately (to groups not held whole) stay in memory, at most, and their size
+ * (JSON): a saved file's field record is read back by its ingestion a few milliseconds after its update
+ * wrote it, and a query for it scans the table (10–20 ms at 10,000 notes, growing with the box).
+ */
+const RECENT_DOCS = 1024;
+const RECENT_BYTES = 4 * 2 ** 20;
+
+/**
  * JSON documents grouped (e.g. fields by resource) and read on demand: for large records such as
  * field values with their extracted text, which must not all sit in memory.
  */
@@ -433,6 +441,13 @@ export class GroupedDocTable<T> {
    */
   private readonly unread = new Map<string, { docs: Map<string, T>; bytes: number }>();
   private unreadBytes = 0;
+  /**
+   * The JSON of documents put lately to other groups, by id, oldest first (none for a table several
+   * daemons write: another one may have written since). A put whose commit fails takes its entry out.
+   */
+  private readonly recent = new Map<string, { group: string; json: string }>();
+  private recentBytes = 0;
+  private readonly shared: boolean;
   private readonly writer: DocWriter<T>;
   /**
    * Writes queued and not yet committed, by group (and deletes by id, whose group is unknown): a read
@@ -442,6 +457,7 @@ export class GroupedDocTable<T> {
   private pendingById = 0;
 
   private constructor(table: Table, shared: boolean) {
+    this.shared = shared;
     // Reading the versions waits for the first write: opening a knowledge box stays a manifest read.
     const highest = async () => maxSeq(await table.query().select(["seq"]).toArray());
     this.writer = new DocWriter<T>(
@@ -496,24 +512,37 @@ export class GroupedDocTable<T> {
     return new Map([...docs].map(([id, doc]) => [id, structuredClone(doc)]));
   }
 
-  /** The documents of several groups (one query for all those not in memory), by group then id. */
-  async groups(groups: Iterable<string>): Promise<Map<string, Map<string, T>>> {
-    const wanted = new Set(groups);
-    await this.settled(wanted);
-    const out = new Map<string, Map<string, T>>();
-    const query: string[] = [];
-    for (const g of wanted) {
-      const docs = this.takeUnread(g);
-      if (docs) out.set(g, docs);
-      else query.push(g);
+  /**
+   * Documents by id (each with its group), for reading a few fields of many resources at once: those of
+   * groups held whole (resources just created: every document of such a group is returned, and the
+   * group leaves memory, read once) and those put lately come from memory, the rest from one query.
+   */
+  async docs(wanted: Iterable<readonly [group: string, id: string]>): Promise<Map<string, T>> {
+    const list = [...wanted];
+    await this.settled(list.map(([group]) => group));
+    const out = new Map<string, T>();
+    const query = new Set<string>();
+    for (const [group, id] of list) {
+      if (out.has(id)) continue;
+      const whole = this.takeUnread(group);
+      if (whole) {
+        for (const [k, doc] of whole) out.set(k, doc);
+        continue;
+      }
+      const json = this.recent.get(id)?.json;
+      if (json !== undefined) out.set(id, JSON.parse(json) as T);
+      else query.add(id);
     }
-    for (let i = 0; i < query.length; i += 500) {
-      const part = query.slice(i, i + 500);
-      const rows = await this.writer.table.query().where(sqlIn("grp", part)).select(["id", "grp", "doc", "seq"]).toArray();
+    const ids = [...query];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.writer.table
+        .query()
+        .where(sqlIn("id", ids.slice(i, i + 500)))
+        .select(["id", "doc", "seq"])
+        .toArray();
       const { latest, stale, older } = latestOf(rows);
       if (stale.size) this.writer.found(stale, older);
-      for (const g of part) out.set(g, new Map());
-      for (const [id, r] of latest) out.get(r.grp as string)?.set(id, JSON.parse(r.doc as string) as T);
+      for (const [id, r] of latest) out.set(id, JSON.parse(r.doc as string) as T);
     }
     return out;
   }
@@ -536,8 +565,36 @@ export class GroupedDocTable<T> {
   }
 
   put(id: string, group: string, doc: T): Promise<void> {
-    const json = this.cache(id, group, doc);
-    return this.track(group, this.writer.push({ kind: "put", id, doc, group, json }));
+    const json = this.cache(id, group, doc) ?? this.remember(id, group, doc);
+    const write = this.writer.push({ kind: "put", id, doc, group, json });
+    return this.track(
+      group,
+      json === undefined
+        ? write
+        : write.catch((e) => {
+            if (this.recent.get(id)?.json === json) this.forgetRecent(id);
+            throw e;
+          }),
+    );
+  }
+
+  /** Keep a document put to a group not held whole, newest last (its JSON, returned, is also what the writer stores). */
+  private remember(id: string, group: string, doc: T): string | undefined {
+    if (this.shared) return undefined;
+    const json = JSON.stringify(doc);
+    this.forgetRecent(id);
+    this.recent.set(id, { group, json });
+    this.recentBytes += json.length;
+    while (this.recent.size > RECENT_DOCS || (this.recentBytes > RECENT_BYTES && this.recent.size > 1))
+      this.forgetRecent(this.recent.keys().next().value as string);
+    return json;
+  }
+
+  private forgetRecent(id: string): void {
+    const had = this.recent.get(id);
+    if (!had) return;
+    this.recentBytes -= had.json.length;
+    this.recent.delete(id);
   }
 
   /** Keep a document of a cached group (its JSON, returned, is also what the writer stores). */
@@ -620,9 +677,11 @@ export class GroupedDocTable<T> {
   }
   delete(id: string): Promise<void> {
     for (const { docs } of this.unread.values()) docs.delete(id);
+    this.forgetRecent(id);
     return this.track(undefined, this.writer.push({ kind: "delete", id }));
   }
   deleteGroup(group: string): Promise<void> {
+    for (const [id, r] of this.recent) if (r.group === group) this.forgetRecent(id);
     return this.track(group, this.writer.push({ kind: "deleteGroup", group }));
   }
   idle(): Promise<void> {

@@ -10,6 +10,7 @@ import { DocTable, GroupedDocTable } from "./doc-table.js";
 import { checkTables, registerConnection, type TableHealth } from "./health.js";
 import { extractedBlobKey, resourceBlobPrefix } from "./keys.js";
 import { keyOf, lanceOptions, type ObjectLocation, uriOf } from "./location.js";
+import { OriginIndex } from "./origin-index.js";
 import { ParagraphStore } from "./paragraphs.js";
 import type { FieldDoc, KbDoc, ResourceDoc, ServiceAccountDoc } from "./records.js";
 import { ResourceIndex } from "./resource-index.js";
@@ -42,6 +43,8 @@ export interface ZoneTables {
 export class KbStore {
   /** The resources by status and in creation order (the processing status), kept with the resources table. */
   readonly resourceIndex: ResourceIndex;
+  /** The resources each sync configuration owns, by file id, kept with the resources table. */
+  readonly origins: OriginIndex;
 
   private constructor(
     readonly kbid: string,
@@ -58,6 +61,7 @@ export class KbStore {
   ) {
     registerConnection(this, db);
     this.resourceIndex = new ResourceIndex(resources);
+    this.origins = new OriginIndex(resources);
   }
 
   /** Every table of this knowledge box: opened, counted and read (doctor). */

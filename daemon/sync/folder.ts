@@ -107,16 +107,22 @@ export async function syncFolder(
   opts: { full: boolean; partial?: Set<string>; settled?: boolean },
 ): Promise<SyncStats> {
   const stats = ctx.stats;
-  const owned = ownedResources(ctx.store, ctx.config.id);
+  // A watch batch looks up its own paths; the owned files outside it are read only for a move.
+  const owned = ownedResources(ctx.store, ctx.config.id, opts.partial);
+  let everyOwned = opts.partial ? undefined : owned;
+  const allOwned = () => {
+    everyOwned ??= ownedResources(ctx.store, ctx.config.id);
+    return everyOwned;
+  };
   // Owned files not met yet (the only set a pass keeps besides the resources: the walk holds no list).
-  const unmet = new Set([...owned.keys()].filter((rel) => !opts.partial || opts.partial.has(rel)));
+  const unmet = new Set(owned.keys());
   const movedFrom = new Set<string>();
   // Owned files by content, built when a new file first asks (a pass that only updates never needs it).
   let byHash: Map<string, string[]> | undefined;
   const withHash = (hash: string) => {
     if (!byHash) {
       byHash = new Map();
-      for (const [rel, r] of owned) {
+      for (const [rel, r] of allOwned()) {
         const h = r.origin?.sync_metadata?.content_hash;
         if (h) byHash.set(h, [...(byHash.get(h) ?? []), rel]);
       }
@@ -175,7 +181,7 @@ export async function syncFolder(
       }
       const from = await movedSource(f.hash);
       if (from) {
-        const r = owned.get(from)!;
+        const r = allOwned().get(from)!;
         await moveTo(ctx.resources, ctx.kbid, ctx.config, r, f);
         stats.moved++;
         return note(ctx.log("INFO", `moved ${from} -> ${f.rel}`, { rid: r.id, from, path: f.rel }));

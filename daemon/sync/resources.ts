@@ -46,13 +46,19 @@ const sourceOf = (f: LocalFile) => () => {
   return bytes ?? streamNoFollow(f.abs);
 };
 
-/** Resources a sync configuration owns, by their sync file id (relative path or URL). */
-export function ownedResources(store: KbStore, configId: string): Map<string, ResourceDoc> {
+/**
+ * Resources a sync configuration owns, by their sync file id (relative path or URL): all of them, or
+ * those of the listed ids (a watch batch: a look-up each, whatever the size of the box).
+ */
+export function ownedResources(store: KbStore, configId: string, only?: Iterable<string>): Map<string, ResourceDoc> {
+  const index = store.origins.owned(configId);
   const out = new Map<string, ResourceDoc>();
-  for (const r of store.resources.values()) {
-    const id = r.origin?.sync_metadata?.file_id;
-    if (r.origin?.source_id === configId && id) out.set(id, r);
-  }
+  const take = (file: string, rid: string | undefined) => {
+    const r = rid === undefined ? undefined : store.resources.get(rid);
+    if (r) out.set(file, r);
+  };
+  if (only) for (const file of only) take(file, index.get(file));
+  else for (const [file, rid] of index) take(file, rid);
   return out;
 }
 

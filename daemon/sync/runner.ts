@@ -227,12 +227,11 @@ export class SyncRunner {
       await syncFolder(ctx, root, walkFolder(root, filter, ctx.signal), { full: job.options.full_sync });
       return;
     }
-    const owned = ownedResources(ctx.store, ctx.config.id);
     const partial = new Set<string>();
     const files: LocalFile[] = [];
     for (const p of paths) {
       if (p.endsWith("/")) {
-        for (const rel of owned.keys()) if (rel.startsWith(p)) partial.add(rel);
+        for (const rel of ctx.store.origins.owned(ctx.config.id).keys()) if (rel.startsWith(p)) partial.add(rel);
         continue;
       }
       partial.add(p);
