@@ -1,3 +1,4 @@
+import * as lancedb from "@lancedb/lancedb";
 import { arrow, tableOf, ZSTD } from "./arrow.js";
 import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
@@ -35,6 +36,24 @@ async function openVersioned(db: Connection, name: string): Promise<Table> {
   const table = await openOrCreate(db, name, SCHEMA);
   if (!(await versioned(table))) await table.addColumns([{ name: "seq", valueSql: "CAST(0 AS BIGINT)" }]);
   return table;
+}
+
+/**
+ * BTREE indexes on a grouped table's `id` and `grp`: a read of one document or group looks it up
+ * instead of scanning every fragment of the table (16 ms at 20,000 records in 150 fragments, 1–2 ms
+ * with the index; a saved file's field record is read on every save). Compactions fold new rows in.
+ * A table from before them gets them in the background (reads meanwhile scan, as before); an index
+ * that cannot be built leaves reads scanning.
+ */
+async function indexKeys(table: Table): Promise<void> {
+  const have = new Set((await table.listIndices()).map((i) => i.columns[0]));
+  const missing = ["id", "grp"].filter((c) => !have.has(c));
+  if (!missing.length) return;
+  const build = async () => {
+    for (const c of missing) await table.createIndex(c, { config: lancedb.Index.btree(), replace: false });
+  };
+  if ((await table.countRows()) === 0) await build().catch(() => undefined);
+  else void build().catch(() => undefined);
 }
 
 /** The highest version among `rows` (0 when none). */
@@ -479,7 +498,9 @@ export class GroupedDocTable<T> {
 
   /** Open a table; `shared`: several daemons write it (data on object storage), see DocWriter's `clock`. */
   static async open<T>(db: Connection, name: string, shared = false): Promise<GroupedDocTable<T>> {
-    return new GroupedDocTable<T>(await openVersioned(db, name), shared);
+    const table = await openVersioned(db, name);
+    await indexKeys(table);
+    return new GroupedDocTable<T>(table, shared);
   }
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */

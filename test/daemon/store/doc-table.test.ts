@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type * as lancedb from "@lancedb/lancedb";
 import { describe, expect, it, vi } from "vitest";
 import { openDb } from "../../../daemon/store/db.js";
 import { countRecords, DocTable, GroupedDocTable } from "../../../daemon/store/doc-table.js";
@@ -255,6 +256,27 @@ describe("GroupedDocTable", () => {
     await expect(again.put("r3/f/file", "r3", { v: 301 })).rejects.toThrow("closed for the test");
     expect((await again.docs([["r3", "r3/f/file"]])).get("r3/f/file")).toEqual({ v: 300 });
     t.close();
+  });
+
+  it("looks documents and groups up through indexes on id and grp, built for a table from before them", async () => {
+    const db = await openDb(home());
+    const indexed = async (t: GroupedDocTable<unknown>) =>
+      (await (t as unknown as { table: { listIndices(): Promise<{ columns: string[] }[]> } }).table.listIndices())
+        .map((i) => i.columns[0])
+        .sort();
+    const t = await GroupedDocTable.open<{ v: number }>(db, "fields");
+    expect(await indexed(t)).toEqual(["grp", "id"]);
+    // A table written without them (an older kbox): opened, it gets them in the background.
+    const old = await db.createTable("old_fields", [{ id: "r1/f/file", grp: "r1", doc: '{"v":1}', seq: 1n }]);
+    expect(await old.listIndices()).toEqual([]);
+    const reopened = await GroupedDocTable.open<{ v: number }>(db, "old_fields");
+    expect((await reopened.docs([["r1", "r1/f/file"]])).get("r1/f/file")).toEqual({ v: 1 });
+    await vi.waitFor(async () => expect(await indexed(reopened)).toEqual(["grp", "id"]), { timeout: 10_000 });
+    // A read of one document is a look-up in the index.
+    const plan = await (reopened as unknown as { table: lancedb.Table }).table.query().where("id = 'r1/f/file'").explainPlan();
+    expect(plan).toContain("ScalarIndexQuery");
+    t.close();
+    reopened.close();
   });
 
   it("appends entries under new ids (a job's log) without reading the table for older versions", async () => {
