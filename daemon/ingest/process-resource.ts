@@ -134,20 +134,40 @@ async function indexAll(ctx: RunContext, rid: string, work: Work[], stats: RunSt
   }
 }
 
+/** A field's record with the run's results: its extraction output, type and error. */
+function resultRecord(w: Work, output: string | undefined): FieldDoc | undefined {
+  if (!w.doc) return undefined;
+  const next: FieldDoc = { ...w.doc, extracted_blob: output, mime: w.outcome.mime };
+  delete next.extracted; // inline in older records; the output is in the blob folder now
+  if (!next.extracted_blob) delete next.extracted_blob;
+  if (!next.mime) delete next.mime;
+  if (w.outcome.error) next.errors = [w.outcome.error];
+  else delete next.errors;
+  return next;
+}
+
 /**
- * Write the results: paragraphs first (one atomic replace per field, committed together), then the
- * extracted data, then (by the caller) the statuses, the commit point of the work. A crash in between
- * leaves the fields PENDING and they are simply processed again.
+ * Write the results: the paragraphs (one atomic replace per field, committed together) and the field
+ * records with their extraction outputs, side by side, then (by the caller) the statuses, the commit
+ * point of the work. A crash in between leaves the fields PENDING and they are simply processed again
+ * (a record already pointing to this run's output has it removed by that next run).
  */
 async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats): Promise<FieldResult[]> {
   // A transient failure leaves what the field had indexed in place: only its status (PENDING, retry) changes.
   const retrying = work.filter((w) => w.outcome.transient);
   const live = work.filter((w) => !w.outcome.transient && current(ctx, rid, w.key, w.hash));
   const outputs = new Map<Work, string>(); // blob keys of the extraction outputs written
+  const recorded = new Set<Work>();
   await Promise.all([
     ...live.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)),
     ...live.map(async (w) => {
       if (w.outcome.extracted) outputs.set(w, await ctx.store.writeExtracted(rid, w.key, w.outcome.extracted));
+      // A writer touches a field (synchronously) before writing its new value: checking right before our
+      // put means a newer value is never overwritten with the result of an older one.
+      if (!current(ctx, rid, w.key, w.hash)) return;
+      recorded.add(w);
+      const next = resultRecord(w, outputs.get(w));
+      if (next) await ctx.store.fields.put(fieldRecordKey(rid, w.key), rid, next);
     }),
   ]);
   if (!ctx.store.resources.get(rid)) {
@@ -155,23 +175,10 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
     await ctx.store.removeBlobs(outputs.values());
     return [];
   }
+  // A field removed while we wrote: its record went with it (the removal's delete came after our put).
   const gone = live.filter((w) => !ctx.store.resources.get(rid)?.fields[w.key]);
   await Promise.all(gone.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, [])));
-  // A writer touches a field (synchronously) before writing its new value: checking right before our
-  // put means a newer value is never overwritten with the result of an older one.
-  const done = live.filter((w) => !gone.includes(w) && current(ctx, rid, w.key, w.hash));
-  await Promise.all(
-    done.map((w) => {
-      if (!w.doc) return undefined;
-      const next: FieldDoc = { ...w.doc, extracted_blob: outputs.get(w), mime: w.outcome.mime };
-      delete next.extracted; // inline in older records; the output is in the blob folder now
-      if (!next.extracted_blob) delete next.extracted_blob;
-      if (!next.mime) delete next.mime;
-      if (w.outcome.error) next.errors = [w.outcome.error];
-      else delete next.errors;
-      return ctx.store.fields.put(fieldRecordKey(rid, w.key), rid, next);
-    }),
-  );
+  const done = live.filter((w) => recorded.has(w) && !gone.includes(w));
   // The outputs the records no longer point to: the previous ones (new outputs always get new keys),
   // and those of results dropped as stale.
   await ctx.store.removeBlobs([

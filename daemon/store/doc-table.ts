@@ -517,6 +517,13 @@ export class GroupedDocTable<T> {
   }
 
   async get(id: string): Promise<T | undefined> {
+    // A document put lately (a file saved again while it is being edited) needs no query.
+    const hit = this.recent.get(id);
+    if (hit) {
+      await this.settled([hit.group]);
+      const json = this.recent.get(id)?.json;
+      if (json !== undefined) return JSON.parse(json) as T;
+    }
     return (await this.latest(`id = ${sqlString(id)}`)).get(id);
   }
 

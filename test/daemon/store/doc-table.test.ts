@@ -230,6 +230,7 @@ describe("GroupedDocTable", () => {
     ]);
     await saved;
     expect(Object.fromEntries(got)).toEqual({ "r1/f/file": { v: 100 }, "r2/f/file": { v: 200 } });
+    expect(await again.get("r2/f/file")).toEqual({ v: 200 }); // the record a save replaces
     expect(reads).toEqual([]);
     // The others come from one query, and a copy is returned: changing it changes nothing kept.
     const mixed = await again.docs([
@@ -255,6 +256,8 @@ describe("GroupedDocTable", () => {
     again.close("closed for the test");
     await expect(again.put("r3/f/file", "r3", { v: 301 })).rejects.toThrow("closed for the test");
     expect((await again.docs([["r3", "r3/f/file"]])).get("r3/f/file")).toEqual({ v: 300 });
+    expect(await again.get("r3/f/file")).toEqual({ v: 300 });
+    expect(await again.get("r1/f/file")).toBeUndefined();
     t.close();
   });
 
