@@ -3,9 +3,16 @@ import type { Extracted, PageSpan } from "../types.js";
 /** Separator between blocks: a blank line, which the splitter treats as a paragraph boundary. */
 const BLOCK_SEP = "\n\n";
 
-/** Collapses runs of whitespace (HTML-style) into single spaces. */
+/** Two whitespace characters in a row, or one other than a space: what collapsing changes. */
+const UNCOLLAPSED = /\s\s|[^\S ]/;
+
+/**
+ * Collapses runs of whitespace (HTML-style) into single spaces. Most text has none to collapse, and
+ * is returned as it is (a replace copied every inline text of every document: 4 % of what ingesting
+ * 10,000 notes allocated).
+ */
 export function collapseSpaces(s: string): string {
-  return s.replace(/\s+/g, " ");
+  return UNCOLLAPSED.test(s) ? s.replace(/\s+/g, " ") : s;
 }
 
 /**
