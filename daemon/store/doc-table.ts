@@ -6,7 +6,16 @@ import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
 
 type Op<T> =
-  | { kind: "put"; id: string; doc: T; group: string; fresh?: boolean; json?: string }
+  | {
+      kind: "put";
+      id: string;
+      doc: T;
+      group: string;
+      fresh?: boolean;
+      json?: string;
+      /** Told the table's version just before the commit that writes this put (see GroupedDocTable.replacing). */
+      based?: (version: number) => void;
+    }
   | { kind: "delete"; id: string }
   | { kind: "deleteGroup"; group: string };
 
@@ -208,10 +217,16 @@ class DocWriter<T> {
   private async commit(ops: Op<T>[]): Promise<void> {
     // Applied in order; consecutive puts are one append.
     let puts = new Map<string, Extract<Op<T>, { kind: "put" }>>();
+    let based: ((version: number) => void)[] = [];
     const flush = async () => {
       if (!puts.size) return;
       const all = [...puts.values()];
       puts = new Map();
+      if (based.length) {
+        const version = await this.table.version();
+        for (const fn of based) fn(version);
+        based = [];
+      }
       if (typeof this.seq === "function") this.seq = await this.seq();
       const first = this.clock ? Math.max(this.seq + 1, Date.now() * 1000) : this.seq + 1;
       const rows = all.map((p, i) => ({ id: p.id, grp: p.group, doc: p.json ?? JSON.stringify(p.doc), seq: BigInt(first + i) }));
@@ -235,6 +250,7 @@ class DocWriter<T> {
     for (const op of ops) {
       if (op.kind === "put") {
         puts.set(op.id, op);
+        if (op.based) based.push(op.based);
         continue;
       }
       await flush();
@@ -475,7 +491,12 @@ export class GroupedDocTable<T> {
   private readonly pending = new Map<string, number>();
   private pendingById = 0;
 
-  private constructor(table: Table, shared: boolean) {
+  private constructor(
+    table: Table,
+    shared: boolean,
+    /** Opens another handle on the table (to read an earlier version of it). */
+    private readonly reopen: () => Promise<Table>,
+  ) {
     this.shared = shared;
     // Reading the versions waits for the first write: opening a knowledge box stays a manifest read.
     const highest = async () => maxSeq(await table.query().select(["seq"]).toArray());
@@ -500,7 +521,7 @@ export class GroupedDocTable<T> {
   static async open<T>(db: Connection, name: string, shared = false): Promise<GroupedDocTable<T>> {
     const table = await openVersioned(db, name);
     await indexKeys(table);
-    return new GroupedDocTable<T>(table, shared);
+    return new GroupedDocTable<T>(table, shared, () => db.openTable(name));
   }
 
   /** Declare a group that was just minted (a new resource id): none of its documents is on disk yet. */
@@ -594,7 +615,12 @@ export class GroupedDocTable<T> {
 
   put(id: string, group: string, doc: T): Promise<void> {
     const json = this.cache(id, group, doc) ?? this.remember(id, group, doc);
-    const write = this.writer.push({ kind: "put", id, doc, group, json });
+    return this.write(id, group, { kind: "put", id, doc, group, json }, json);
+  }
+
+  /** Queue a put; one that fails takes its document out of memory. */
+  private write(id: string, group: string, op: Op<T>, json: string | undefined): Promise<void> {
+    const write = this.writer.push(op);
     return this.track(
       group,
       json === undefined
@@ -604,6 +630,41 @@ export class GroupedDocTable<T> {
             throw e;
           }),
     );
+  }
+
+  /**
+   * Put a document, and learn the one it replaces without waiting for it: resolves once the put is
+   * committed, with a reader of the previous document (undefined: none). That is the one in memory
+   * when it was put lately, else the table's as it was just before the commit (a version kept
+   * for minutes): the put never waits for the read, and a write queued before it is what it replaces.
+   */
+  async replacing(id: string, group: string, doc: T): Promise<() => Promise<T | undefined>> {
+    // In memory: a group held whole has every document (null: none), else one put lately.
+    const whole = this.unread.get(group)?.docs;
+    const lately = whole ? (whole.has(id) ? JSON.stringify(whole.get(id)) : null) : this.recent.get(id)?.json;
+    let version: number | undefined;
+    const json = this.cache(id, group, doc) ?? this.remember(id, group, doc);
+    await this.write(id, group, { kind: "put", id, doc, group, json, based: (v) => (version = v) }, json);
+    if (lately === null) return async () => undefined;
+    if (lately !== undefined) return async () => JSON.parse(lately) as T;
+    return () => (version === undefined ? Promise.resolve(undefined) : this.at(version, id));
+  }
+
+  /** A document as it was at a version of the table (from another handle: this one stays on the latest). */
+  private async at(version: number, id: string): Promise<T | undefined> {
+    const t = await this.reopen();
+    try {
+      await t.checkout(version);
+      const rows = await t
+        .query()
+        .where(`id = ${sqlString(id)}`)
+        .select(["id", "doc", "seq"])
+        .toArray();
+      const row = latestOf(rows).latest.get(id);
+      return row ? (JSON.parse(row.doc as string) as T) : undefined;
+    } finally {
+      t.close();
+    }
   }
 
   /** Keep a document put to a group not held whole, newest last (its JSON, returned, is also what the writer stores). */

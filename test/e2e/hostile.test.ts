@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, syml
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as daemonApi from "../../src/api/daemon.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
@@ -526,8 +526,11 @@ describe("hostile input", () => {
     // The uploaded file and the extraction outputs of the resource's fields, all under its folder.
     // Small blobs are packed (blobs/packs/): their keys are what kbox named, never a filename.
     const store = await d.daemon.services.store.kb(kbid);
+    // Each upload's bytes replaced the last's (removed once the new record is committed).
+    await vi.waitFor(async () =>
+      expect((await store.blobs.keysUnder("r")).filter((k) => !k.includes("/extracted/"))).toHaveLength(1),
+    );
     const keys = await store.blobs.keysUnder("r");
-    expect(keys.filter((k) => !k.includes("/extracted/"))).toHaveLength(1);
     for (const k of keys) expect(k.startsWith(`r/${rid}/`)).toBe(true);
     const blobDir = join(home, "data", "kbs", kbid, "blobs");
     for (const b of filesUnder(blobDir))

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as findApi from "../../src/api/find.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as processing from "../../src/api/processing.js";
@@ -211,7 +211,7 @@ describe("extraction output", () => {
       body: { body: "Lakes lie still.", format: "PLAIN" },
     });
     await waitIdle(d.client, kbid);
-    expect(await store.blobs.readBuffer(beforeEdit)).toBeUndefined();
+    await vi.waitFor(async () => expect(await store.blobs.readBuffer(beforeEdit)).toBeUndefined());
     expect(await store.blobs.keysUnder(`r/${uuid}/extracted`)).toHaveLength(1);
     expect((await show(uuid)).data.texts.body.extracted?.text.text).toBe("Lakes lie still.");
 

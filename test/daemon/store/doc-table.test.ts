@@ -261,6 +261,34 @@ describe("GroupedDocTable", () => {
     t.close();
   });
 
+  it("tells what a put replaced: from memory when put lately, else the table as it was just before the commit", async () => {
+    const db = await openDb(home());
+    const t = await GroupedDocTable.open<{ v: number }>(db, "fields");
+    await t.put("r1/f/file", "r1", { v: 1 });
+    await t.put("r2/f/file", "r2", { v: 2 });
+    const fresh = await GroupedDocTable.open<{ v: number }>(db, "fields"); // nothing of them in memory
+    const reads = filtersOf(fresh);
+    // A put queued before counts: what the second one replaces is the first.
+    const first = fresh.replacing("r1/f/file", "r1", { v: 10 });
+    const second = fresh.replacing("r1/f/file", "r1", { v: 11 });
+    expect(await (await first)()).toEqual({ v: 1 });
+    expect(await (await second)()).toEqual({ v: 10 }); // put lately: from memory
+    expect(reads).toEqual([]); // the version before the first commit is read through another handle
+    // Read after later commits, still the version it replaced; and none for a new document.
+    const read = await fresh.replacing("r2/f/file", "r2", { v: 20 });
+    await fresh.put("r2/f/file", "r2", { v: 21 });
+    expect(await read()).toEqual({ v: 2 });
+    expect(await (await fresh.replacing("r3/f/file", "r3", { v: 3 }))()).toBeUndefined();
+    // A group just created is held whole: what a put replaces there needs no read either.
+    fresh.markNew("r4");
+    expect(await (await fresh.replacing("r4/f/file", "r4", { v: 4 }))()).toBeUndefined();
+    expect(await (await fresh.replacing("r4/f/file", "r4", { v: 5 }))()).toEqual({ v: 4 });
+    expect(reads.filter((w) => w.includes("r4"))).toEqual([]);
+    expect((await fresh.docs([["r2", "r2/f/file"]])).get("r2/f/file")).toEqual({ v: 21 });
+    t.close();
+    fresh.close();
+  });
+
   it("looks documents and groups up through indexes on id and grp, built for a table from before them", async () => {
     const db = await openDb(home());
     const indexed = async (t: GroupedDocTable<unknown>) =>
