@@ -33,7 +33,10 @@ type StoredJob = SyncJob & { seq: number };
 /** Config ids are unique within a knowledge box only (a restored box keeps its configs' ids). */
 const key = (kbid: string, configId: string) => `${kbid}/${configId}`;
 const SCHEDULE_TICK_MS = 30_000;
-/** Deletions seen by the watcher wait this long for the matching add of a rename. */
+/**
+ * Deletions seen by the watcher wait this long for the matching add of a rename: a renamed folder's
+ * files are reported as the watcher walks its new name, possibly over several batches.
+ */
 const MOVE_GRACE_MS = 2000;
 
 /** Runs sync jobs (one at a time per config), keeps folder watchers, and fires periodic syncs. */
@@ -245,20 +248,30 @@ export class SyncRunner {
     await syncFolder(ctx, root, files, { full: false, partial, settled: job.trigger === "watch" });
   }
 
-  /** Batches from a folder watcher become small watch jobs; lone deletions wait for a possible rename. */
-  private onWatchBatch(kbid: string, config: SyncConfig, paths: Set<string>): void {
+  /**
+   * Batches from a folder watcher become small watch jobs. Paths gone (files, and removed folders as
+   * `dir/`) wait for a possible rename and make a job of their own once they waited (`waited`): a job
+   * that had a renamed folder's old name with only some of the files of its new one would delete the
+   * others (their new names come in a later batch), and create them again as new resources. Meanwhile
+   * a batch with a moved file's new name finds the old one gone from the folder: a move.
+   */
+  private onWatchBatch(kbid: string, config: SyncConfig, paths: Set<string>, waited = false): void {
     const deferred = this.deferred.get(key(kbid, config.id)) ?? new Set<string>();
     this.deferred.set(key(kbid, config.id), deferred);
     const root = config.sync_root_path!;
-    const present = new Set([...paths].filter((p) => !p.endsWith("/") && existsSync(join(root, p))));
-    const missing = [...paths].filter((p) => !present.has(p));
-    if (!present.size && missing.some((p) => !deferred.has(p))) {
-      for (const p of missing) deferred.add(p);
-      setTimeout(() => this.onWatchBatch(kbid, config, new Set(missing)), MOVE_GRACE_MS).unref();
-      return;
+    const batch = new Set([...paths].filter((p) => !p.endsWith("/") && existsSync(join(root, p))));
+    const gone = [...paths].filter((p) => !batch.has(p));
+    if (waited) {
+      for (const p of gone) {
+        deferred.delete(p);
+        batch.add(p);
+      }
+    } else {
+      const later = gone.filter((p) => !deferred.has(p));
+      for (const p of later) deferred.add(p);
+      if (later.length) setTimeout(() => this.onWatchBatch(kbid, config, new Set(later), true), MOVE_GRACE_MS).unref();
     }
-    const batch = new Set([...paths, ...deferred]);
-    deferred.clear();
+    if (!batch.size) return;
     const k = key(kbid, config.id);
     const waiting = this.watchPending.get(k);
     if (waiting) {

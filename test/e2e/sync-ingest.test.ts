@@ -196,6 +196,38 @@ describe("folder sync with ingestion", () => {
     await waitFor("the new path", async () => (await foundUnder("lynx", "/wildlife/cats/lynx.txt")).includes(lynx));
   });
 
+  it("a removed folder's files whose new names come in a later batch are moved, not deleted and added again", async () => {
+    await quiet();
+    mkdirSync(join(root, "pond/deep"), { recursive: true });
+    writeFileSync(join(root, "pond/frog.txt"), "The frog sings from the lily pads after rain.\n");
+    writeFileSync(join(root, "pond/deep/carp.txt"), "The carp noses through the silt for larvae.\n");
+    mkdirSync(join(root, "marsh/deep"), { recursive: true });
+    await waitFor("the pond", async () => (await found("frog")).length > 0 && (await found("carp")).length > 0);
+    await quiet();
+    const frog = (await resourceAt("pond/frog.txt"))!.id;
+    const carp = (await resourceAt("pond/deep/carp.txt"))!.id;
+    const jobsOf = async () =>
+      (await d.client.call(sync.listJobs, { params: { kbid, config_id: configId }, query: { limit: 20 } })).items;
+    const earlier = new Set((await jobsOf()).map((j) => j.id));
+    // The folder goes in one batch with only one of its files' new names (as the watcher walking a
+    // renamed folder may report them); the other's comes half a second later, within the grace.
+    const aside = join(mkdtempSync(join(tmpdir(), "kbox-aside-")), "carp.txt");
+    renameSync(join(root, "pond/deep/carp.txt"), aside);
+    renameSync(join(root, "pond/frog.txt"), join(root, "marsh/frog.txt"));
+    rmSync(join(root, "pond"), { recursive: true });
+    await new Promise((r) => setTimeout(r, 500));
+    renameSync(aside, join(root, "marsh/deep/carp.txt"));
+    await waitFor(
+      "both moves",
+      async () => (await resourceAt("marsh/frog.txt"))?.id === frog && (await resourceAt("marsh/deep/carp.txt"))?.id === carp,
+    );
+    await quiet();
+    expect(await resourceAt("pond/deep/carp.txt")).toBeUndefined();
+    const since = (await jobsOf()).filter((j) => !earlier.has(j.id));
+    expect(since.reduce((n, j) => n + j.stats.moved, 0)).toBe(2);
+    expect(since.reduce((n, j) => n + j.stats.added + j.stats.deleted, 0)).toBe(0);
+  });
+
   it("a deleted file's paragraphs leave the index", async () => {
     await quiet();
     const rid = (await resourceAt("pangolin.txt"))!.id;
