@@ -571,10 +571,12 @@ export class GroupedDocTable<T> {
     await this.settled(list.map(([group]) => group));
     const out = new Map<string, T>();
     const query = new Set<string>();
+    const held = new Set<string>(); // groups taken whole: an id of theirs not in `out` has no document
     for (const [group, id] of list) {
-      if (out.has(id)) continue;
+      if (out.has(id) || held.has(group)) continue;
       const whole = this.takeUnread(group);
       if (whole) {
+        held.add(group);
         for (const [k, doc] of whole) out.set(k, doc);
         continue;
       }
@@ -614,13 +616,13 @@ export class GroupedDocTable<T> {
   }
 
   put(id: string, group: string, doc: T): Promise<void> {
-    const json = this.cache(id, group, doc) ?? this.remember(id, group, doc);
-    return this.write(id, group, { kind: "put", id, doc, group, json }, json);
+    return this.queuePut(id, group, doc);
   }
 
-  /** Queue a put; one that fails takes its document out of memory. */
-  private write(id: string, group: string, op: Op<T>, json: string | undefined): Promise<void> {
-    const write = this.writer.push(op);
+  /** Keep a document in memory and queue its put (`based`: see Op); one that fails takes it out of memory. */
+  private queuePut(id: string, group: string, doc: T, based?: (version: number) => void): Promise<void> {
+    const json = this.cache(id, group, doc) ?? this.remember(id, group, doc);
+    const write = this.writer.push({ kind: "put", id, doc, group, json, based });
     return this.track(
       group,
       json === undefined
@@ -643,8 +645,7 @@ export class GroupedDocTable<T> {
     const whole = this.unread.get(group)?.docs;
     const lately = whole ? (whole.has(id) ? JSON.stringify(whole.get(id)) : null) : this.recent.get(id)?.json;
     let version: number | undefined;
-    const json = this.cache(id, group, doc) ?? this.remember(id, group, doc);
-    await this.write(id, group, { kind: "put", id, doc, group, json, based: (v) => (version = v) }, json);
+    await this.queuePut(id, group, doc, (v) => (version = v));
     if (lately === null) return async () => undefined;
     if (lately !== undefined) return async () => JSON.parse(lately) as T;
     return () => (version === undefined ? Promise.resolve(undefined) : this.at(version, id));
