@@ -4,7 +4,7 @@ import * as kbs from "../../src/api/kbs.js";
 import * as resources from "../../src/api/resources.js";
 import type { KboxClient } from "../../src/client/client.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../helpers/daemon.js";
-import { exited, noteToken, sleep, syncedBox, tokenFolder } from "../helpers/kill.js";
+import { exited, noteToken, sleep, syncedBox, tokenFolder, whyNotProcessed } from "../helpers/kill.js";
 
 const N = 300;
 const homes: string[] = [];
@@ -51,7 +51,8 @@ describe("kill -9 during a folder sync", () => {
         list = await allResources(second.client, kbid);
         if (list.length >= N && list.every((r) => r.metadata?.status === "PROCESSED")) break;
       }
-      expect(list.filter((r) => r.metadata?.status !== "PROCESSED")).toEqual([]);
+      const stuck = list.filter((r) => r.metadata?.status !== "PROCESSED").map((r) => r.id);
+      if (stuck.length) expect.fail(`${stuck.length} not PROCESSED\n${await whyNotProcessed(second.client, home, kbid, stuck)}`);
       // Each file is one resource: the origin paths of all resources are the files, none twice.
       const paths: string[] = [];
       for (let i = 0; i < list.length; i += 20) {

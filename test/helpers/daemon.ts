@@ -9,6 +9,13 @@ import { KboxClient } from "../../src/client/client.js";
 import { hello } from "../../src/client/connect.js";
 import { main } from "../../src/main.js";
 
+/**
+ * The model hub of every test daemon unless a test names one: a loopback port nothing listens on.
+ * A daemon's automatic pull of the default model then fails at once (keyword retrieval), and no test
+ * ever asks an address off this machine; a test of pulls starts its own hub and names it.
+ */
+export const NO_HUB: NodeJS.ProcessEnv = { KBOX_HF_ENDPOINT: "http://127.0.0.1:9" };
+
 /** Daemon settings for tests that run offline: no automatic model download (keyword retrieval unless a test registers an embedder). */
 export const OFFLINE: NodeJS.ProcessEnv = { KBOX_MODELS_AUTOPULL: "0" };
 
@@ -61,7 +68,7 @@ export async function startTestDaemon(
   } = {},
 ): Promise<TestDaemon> {
   const home = opts.home ?? tempHome();
-  const env = { KBOX_HOME: home, NO_COLOR: "1", ...opts.env } as NodeJS.ProcessEnv;
+  const env = { KBOX_HOME: home, NO_COLOR: "1", ...NO_HUB, ...opts.env } as NodeJS.ProcessEnv;
   const daemon = await startDaemon({ ...opts, env });
   const client = new KboxClient({ kind: "unix", socket: daemon.paths.socket });
   const url = daemon.tcp ? `http://127.0.0.1:${daemon.tcp.port}` : undefined;
@@ -97,7 +104,7 @@ export async function spawnTestDaemon(
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcess; client: KboxClient }> {
   const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../bin/kboxd.ts"), ...args], {
-    env: { ...process.env, ...env, KBOX_HOME: home },
+    env: { ...process.env, ...NO_HUB, ...env, KBOX_HOME: home },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

@@ -1,9 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
+import { kboxPaths } from "../../src/api/paths.js";
+import * as resources from "../../src/api/resources.js";
 import * as search from "../../src/api/search.js";
 import * as sync from "../../src/api/sync.js";
 import type { KboxClient } from "../../src/client/client.js";
@@ -58,4 +60,27 @@ export async function syncedBox(client: KboxClient, root: string): Promise<strin
     body: { name: "notes", external_connection_id: conn.id, sync_root_path: root },
   });
   return kbid;
+}
+
+/**
+ * What to show when resources did not end PROCESSED after a restart: the daemons' warnings and errors
+ * (their log under `home`) and the field statuses and errors of a few of those resources. A failure
+ * seen once under load then says why.
+ */
+export async function whyNotProcessed(client: KboxClient, home: string, kbid: string, rids: string[]): Promise<string> {
+  const log = join(kboxPaths({ KBOX_HOME: home }).logs, "kboxd.log");
+  const lines = existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => /"level":"(warn|error)"/.test(l))
+    : [];
+  const fields = await Promise.all(
+    rids.slice(0, 3).map((rid) =>
+      client.call(resources.getResource.byId, { params: { kbid, rid }, query: { show: ["basic", "errors"] } }).then(
+        (r) => JSON.stringify(r).slice(0, 2000),
+        (e: Error) => `${rid}: ${e.message}`,
+      ),
+    ),
+  );
+  return [`daemon warnings and errors (${lines.length}):`, ...lines.slice(0, 20), "resources:", ...fields].join("\n");
 }
