@@ -61,6 +61,8 @@ const keyOf = (kbid: string, rid: string) => `${kbid}/${rid}`;
 export class ProcessingQueue implements ProcessingSink {
   private readonly waiting = new Map<string, Item>();
   private readonly running = new Map<string, Item>();
+  /** The stores whose maintenance waits while this queue has work for them. */
+  private readonly held = new WeakSet<KbStore>();
   private readonly attempts = new Map<string, number>();
   private readonly abort = new AbortController();
   private readonly touched = new Set<string>();
@@ -346,6 +348,12 @@ export class ProcessingQueue implements ProcessingSink {
     } catch {
       return undefined; // the knowledge box is gone
     }
+    if (!this.held.has(store)) {
+      // The box's paragraph table keeps its compaction for the end of the run (see holdMaintenanceWhile).
+      this.held.add(store);
+      const kbid = store.kbid;
+      store.paragraphs.holdMaintenanceWhile(() => !this.stopping && this.hasWork(kbid));
+    }
     let embedders: Promise<VectorsetEmbedder[]> | undefined;
     const shared = {
       store,
@@ -371,6 +379,14 @@ export class ProcessingQueue implements ProcessingSink {
       if ("stats" in r) this.afterRun(item, kb, store, r.stats, ms);
     });
     return results;
+  }
+
+  /** Is any resource of the box waiting or running? */
+  private hasWork(kbid: string): boolean {
+    const prefix = keyOf(kbid, "");
+    for (const k of this.running.keys()) if (k.startsWith(prefix)) return true;
+    for (const k of this.waiting.keys()) if (k.startsWith(prefix)) return true;
+    return false;
   }
 
   /** An unexpected failure (storage, a bug): retry a few times, then record ERROR so nothing stays PENDING forever. */

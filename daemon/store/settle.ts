@@ -12,6 +12,9 @@ const SETTLE_MS = 3000;
  * the versions of the last writes are past the retention, so that a table that stopped changing
  * ends up with one version of compact fragments rather than the trail of every commit. Under writes
  * that never stop, it runs once a retention period, so the versions kept stay about that many.
+ * While `busy` says more writes are on their way (a pause between two batches of an ingestion, such
+ * as PDFs that take seconds to extract), a quiet spell is not the end: the run waits for it, or for
+ * the retention rule.
  */
 export class Settler {
   private timer: NodeJS.Timeout | undefined;
@@ -19,6 +22,8 @@ export class Settler {
   /** The first write since the last run: under writes that never stop, a run comes once this is a retention old. */
   private pendingSince: number | undefined;
   private closed = false;
+  /** More writes are coming (see the class): set by the table's owner; none by default. */
+  busy: () => boolean = () => false;
 
   constructor(
     private readonly run: () => Promise<unknown>,
@@ -48,6 +53,10 @@ export class Settler {
   private async fire(): Promise<void> {
     this.timer = undefined;
     const started = Date.now();
+    if (this.pendingSince !== undefined && started - this.pendingSince < this.retentionMs && this.busy()) {
+      this.arm(this.settleMs); // not settled: look again later (a write re-arms it meanwhile)
+      return;
+    }
     this.pendingSince = undefined;
     await this.run().catch(() => undefined);
     // Versions written less than the retention before this run are still kept: look again once they are not

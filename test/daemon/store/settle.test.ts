@@ -40,4 +40,47 @@ describe("Settler (compaction and cleanup of old versions)", () => {
     expect(runs).toBeGreaterThanOrEqual(3);
     expect(runs).toBeLessThanOrEqual(7);
   });
+
+  it("waits through quiet spells while more writes are coming, then runs once they are done", async () => {
+    let runs = 0;
+    let busy = true;
+    const s = new Settler(
+      async () => {
+        runs++;
+      },
+      50,
+      2000,
+    );
+    s.busy = () => busy;
+    // Batches with pauses longer than the settle time between them (PDFs being extracted).
+    for (let batch = 0; batch < 3; batch++) {
+      s.wrote();
+      await sleep(120);
+    }
+    expect(runs).toBe(0); // no run at each pause
+    busy = false;
+    await sleep(150);
+    expect(runs).toBe(1); // the run is over: settled
+    s.close();
+  });
+
+  it("still runs once a retention period when the writer stays busy", async () => {
+    let runs = 0;
+    const s = new Settler(
+      async () => {
+        runs++;
+      },
+      30,
+      200,
+    );
+    s.busy = () => true;
+    const until = Date.now() + 700;
+    while (Date.now() < until) {
+      s.wrote();
+      await sleep(80);
+    }
+    s.close();
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(runs).toBeLessThanOrEqual(4);
+  });
 });
