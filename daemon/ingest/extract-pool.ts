@@ -65,6 +65,14 @@ function entry(): { script: string; execArgv: string[] } {
  * daemon. (Worker threads were tried first: V8 aborts the whole process when a thread's heap limit
  * is hit by one large allocation, so they isolate nothing.)
  */
+/**
+ * A worker's young generation (MB per semi-space; V8's default is 16). What a parse allocates mostly
+ * dies within the job, and a small young generation keeps each worker ~25 MB smaller: 300 PDFs of
+ * the bench's set extracted in one process peaked at 137 MB of RSS against 161 MB, in the same time
+ * (58 s against 59 s).
+ */
+const WORKER_SEMI_SPACE_MB = 4;
+
 /** Worker processes unless told: the core count, at most 4. */
 export const defaultExtractWorkers = (): number => Math.min(4, availableParallelism());
 
@@ -144,7 +152,7 @@ export class ExtractPool {
   private spawn(i: number): Slot {
     const { script, execArgv } = entry();
     const worker = fork(script, [], {
-      execArgv: [...execArgv, `--max-old-space-size=${this.maxHeapMb}`],
+      execArgv: [...execArgv, `--max-old-space-size=${this.maxHeapMb}`, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`],
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
