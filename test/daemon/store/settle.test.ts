@@ -3,6 +3,23 @@ import { Settler } from "../../../daemon/store/settle.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A Settler whose runs are counted. */
+function counted(settleMs: number, retentionMs: number): { s: Settler; runs: () => number } {
+  let n = 0;
+  const s = new Settler(async () => void n++, settleMs, retentionMs);
+  return { s, runs: () => n };
+}
+
+/** Write every `everyMs` for `forMs`, then close the settler. */
+async function writeFor(s: Settler, forMs: number, everyMs: number): Promise<void> {
+  const until = Date.now() + forMs;
+  while (Date.now() < until) {
+    s.wrote();
+    await sleep(everyMs);
+  }
+  s.close();
+}
+
 describe("Settler (compaction and cleanup of old versions)", () => {
   it("runs when writes settle, and again once the last writes are past the retention", async () => {
     const runs: number[] = [];
@@ -23,64 +40,33 @@ describe("Settler (compaction and cleanup of old versions)", () => {
   });
 
   it("under writes that never stop, still runs about once a retention period", async () => {
-    let runs = 0;
-    const s = new Settler(
-      async () => {
-        runs++;
-      },
-      50,
-      100,
-    );
-    const until = Date.now() + 550;
-    while (Date.now() < until) {
-      s.wrote();
-      await sleep(10);
-    }
-    s.close();
-    expect(runs).toBeGreaterThanOrEqual(3);
-    expect(runs).toBeLessThanOrEqual(7);
+    const { s, runs } = counted(50, 100);
+    await writeFor(s, 550, 10);
+    expect(runs()).toBeGreaterThanOrEqual(3);
+    expect(runs()).toBeLessThanOrEqual(7);
   });
 
   it("waits through quiet spells while more writes are coming, then runs once they are done", async () => {
-    let runs = 0;
     let busy = true;
-    const s = new Settler(
-      async () => {
-        runs++;
-      },
-      50,
-      2000,
-    );
+    const { s, runs } = counted(50, 2000);
     s.busy = () => busy;
     // Batches with pauses longer than the settle time between them (PDFs being extracted).
     for (let batch = 0; batch < 3; batch++) {
       s.wrote();
       await sleep(120);
     }
-    expect(runs).toBe(0); // no run at each pause
+    expect(runs()).toBe(0); // no run at each pause
     busy = false;
     await sleep(150);
-    expect(runs).toBe(1); // the run is over: settled
+    expect(runs()).toBe(1); // the run is over: settled
     s.close();
   });
 
   it("still runs once a retention period when the writer stays busy", async () => {
-    let runs = 0;
-    const s = new Settler(
-      async () => {
-        runs++;
-      },
-      30,
-      200,
-    );
+    const { s, runs } = counted(30, 200);
     s.busy = () => true;
-    const until = Date.now() + 700;
-    while (Date.now() < until) {
-      s.wrote();
-      await sleep(80);
-    }
-    s.close();
-    expect(runs).toBeGreaterThanOrEqual(2);
-    expect(runs).toBeLessThanOrEqual(4);
+    await writeFor(s, 700, 80); // pauses longer than the settle time, but the writer is busy
+    expect(runs()).toBeGreaterThanOrEqual(2);
+    expect(runs()).toBeLessThanOrEqual(4);
   });
 });
