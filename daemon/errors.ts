@@ -11,10 +11,20 @@ export class KboxError extends Error {
   }
 }
 
+/** Linux's numbers of the codes `exhausted` answers, as native libraries (LanceDB) print them: "(os error 28)". */
+const OS_ERRORS: Record<string, string> = { "28": "ENOSPC", "122": "EDQUOT", "24": "EMFILE", "23": "ENFILE" };
+
 /** The system error code (ENOSPC, EMFILE...) somewhere in an error's cause chain. */
 export function systemCode(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++)
+  for (
+    let e = err as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0;
+    e && i < 6;
+    e = e.cause as typeof e, i++
+  ) {
     if (typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
+    const os = typeof e.message === "string" ? /\(os error (\d+)\)/.exec(e.message) : null;
+    if (os && OS_ERRORS[os[1]]) return OS_ERRORS[os[1]];
+  }
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { exhausted } from "../errors.js";
 import type { KbService } from "../kbs/service.js";
 import { type Log, silentLog } from "../lifecycle/logger.js";
 import type { ProcessingSink } from "../resources/service.js";
@@ -42,6 +43,8 @@ interface Item {
 }
 
 const MAX_ATTEMPTS = 3;
+/** The longest wait between two attempts of a resource whose run found the disk full (see `failed`). */
+const MAX_WAIT_FOR_ROOM_MS = 30_000;
 /** Paragraphs a batch aims to hold at most (its resources' rows wait in memory for the batch's commits). */
 const BATCH_PARAGRAPHS = 20_000;
 
@@ -393,6 +396,22 @@ export class ProcessingQueue implements ProcessingSink {
   private async failed(k: string, item: Item, err: unknown): Promise<void> {
     const n = (this.attempts.get(k) ?? 0) + 1;
     this.attempts.set(k, n);
+    const out = exhausted(err);
+    if (out) {
+      // The machine ran out of disk or file descriptors: not the document's fault, and nothing was
+      // written. The fields stay PENDING and are tried again, less and less often (up to every
+      // 30 s), until there is room: they resume on their own once space is freed.
+      const wait = Math.min(MAX_WAIT_FOR_ROOM_MS, 1000 * 2 ** Math.min(n - 1, 5));
+      if (n === 1 || wait === MAX_WAIT_FOR_ROOM_MS)
+        this.log.warn(`ingest: ${item.rid} waits for room (${out.message}); next attempt in ${wait / 1000} s`, {
+          kb: item.kbid,
+          rid: item.rid,
+        });
+      const at = Date.now() + wait;
+      for (const f of item.fields)
+        this.retries.schedule(item.kbid, item.rid, f, at, () => this.retryField(item.kbid, item.rid, f, true));
+      return;
+    }
     this.log[n < MAX_ATTEMPTS ? "warn" : "error"](
       `ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`,
       {
@@ -475,13 +494,16 @@ export class ProcessingQueue implements ProcessingSink {
         .catch((e) => this.log.error(`ingest: a processed listener failed: ${(e as Error).message}`, { rid: event.rid }));
   }
 
-  /** A retry is due: queue the field again if its record still waits for one. */
-  private retryField(kbid: string, rid: string, field: string): void {
+  /**
+   * A retry is due: queue the field again if its record still waits for one (`anyPending`: if it is
+   * still PENDING, for a wait the record does not hold, such as one for room on the disk).
+   */
+  private retryField(kbid: string, rid: string, field: string, anyPending = false): void {
     if (this.stopping) return;
     void this.kbs.open(kbid).then(
       ({ store }) => {
         const f = store.resources.get(rid)?.fields[field];
-        if (f?.status === "PENDING" && f.retry) this.add(kbid, rid, [field]);
+        if (f?.status === "PENDING" && (f.retry || anyPending)) this.add(kbid, rid, [field]);
       },
       () => undefined,
     );

@@ -4,10 +4,12 @@
  * writes of file bytes hit ENOSPC while the tables stay writable.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kbs from "../../src/api/kbs.js";
+import * as processing from "../../src/api/processing.js";
+import * as resources from "../../src/api/resources.js";
 import { OFFLINE, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { rawCall } from "../helpers/raw.js";
 import { seedKb } from "../helpers/seed-kb.js";
@@ -76,4 +78,39 @@ describe("a full disk", () => {
     // The failed writes left nothing behind: a small file fits.
     expect((await upload(100 * 1024)).status).toBe(201);
   });
+
+  it("ingestion waits for room instead of failing, and resumes once space is freed", async (ctx) => {
+    if (!mounted) ctx.skip();
+    // Fill what is left of the blob folder's disk: the extraction output of a new text cannot be written.
+    // (The tmpfs hides the packs folder the box had before it was mounted: make it on the tmpfs.)
+    mkdirSync(join(blobs, "packs"), { recursive: true });
+    const filler = join(blobs, "filler");
+    try {
+      writeFileSync(filler, Buffer.alloc(2 * 1024 ** 2, 99));
+    } catch (e) {
+      expect((e as NodeJS.ErrnoException).code).toBe("ENOSPC");
+    }
+    const rid = (
+      await d.client.call(resources.createResource, {
+        params: { kbid },
+        body: { title: "Ferries", texts: { body: { body: "Night ferries cross the sound to the islands." } } },
+      })
+    ).uuid;
+    const status = async () =>
+      (await d.client.call(resources.getResource.byId, { params: { kbid, rid }, query: { show: ["basic"] } })).metadata?.status;
+    // Three attempts used to end it as ERROR within a second; it waits instead, as a retry.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await status()).toBe("PENDING");
+    // Scheduled for another attempt, not failed.
+    const waiting = await d.client.call(processing.processingStatus, { params: { kbid }, query: { limit: 10 } });
+    const item = waiting.results.find((r) => r.resource_id === rid);
+    expect([item?.scheduled, item?.failed]).toEqual([true, false]);
+    rmSync(filler, { force: true });
+    // The next attempt (at most 30 s later) finds room: processed and findable.
+    for (const until = Date.now() + 45_000; Date.now() < until && (await status()) === "PENDING"; )
+      await new Promise((r) => setTimeout(r, 250));
+    expect(await status()).toBe("PROCESSED");
+    const found = await rawCall(d.client, "POST", `/api/v1/kb/${kbid}/find`, { query: "night ferries", features: ["keyword"] });
+    expect(found.text).toContain(rid);
+  }, 90_000);
 });
