@@ -50,21 +50,6 @@ interface Slot {
   rss: number;
 }
 
-/** The worker's entry: compiled JavaScript next to this file, or the TypeScript source through tsx (tests, benches). */
-function entry(): { script: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL("./extract-worker.js", import.meta.url));
-  if (existsSync(js)) return { script: js, execArgv: [] };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-  return { script: fileURLToPath(new URL("./extract-worker.ts", import.meta.url)), execArgv: ["--import", tsx] };
-}
-
-/**
- * Runs extraction and splitting in worker processes: parsing a PDF or a spreadsheet no longer holds
- * the event loop that serves requests and writes the index, the cores work in parallel, and each
- * worker's heap is capped, so one huge or hostile document costs an ERROR on its field, not the
- * daemon. (Worker threads were tried first: V8 aborts the whole process when a thread's heap limit
- * is hit by one large allocation, so they isolate nothing.)
- */
 /**
  * A worker's young generation (MB per semi-space; V8's default is 16). What a parse allocates mostly
  * dies within the job, and a small young generation keeps each worker ~25 MB smaller: 300 PDFs of
@@ -73,9 +58,24 @@ function entry(): { script: string; execArgv: string[] } {
  */
 const WORKER_SEMI_SPACE_MB = 4;
 
+/** The worker's entry: compiled JavaScript next to this file, or the TypeScript source through tsx (tests, benches). */
+function entry(): { script: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL("./extract-worker.js", import.meta.url));
+  if (existsSync(js)) return { script: js, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  return { script: fileURLToPath(new URL("./extract-worker.ts", import.meta.url)), execArgv: ["--import", tsx] };
+}
+
 /** Worker processes unless told: the core count, at most 4. */
 export const defaultExtractWorkers = (): number => Math.min(4, availableParallelism());
 
+/**
+ * Runs extraction and splitting in worker processes: parsing a PDF or a spreadsheet no longer holds
+ * the event loop that serves requests and writes the index, the cores work in parallel, and each
+ * worker's heap is capped, so one huge or hostile document costs an ERROR on its field, not the
+ * daemon. (Worker threads were tried first: V8 aborts the whole process when a thread's heap limit
+ * is hit by one large allocation, so they isolate nothing.)
+ */
 export class ExtractPool {
   readonly size: number;
   private readonly maxHeapMb: number;

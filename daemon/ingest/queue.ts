@@ -67,6 +67,8 @@ export class ProcessingQueue implements ProcessingSink {
   /** The stores whose maintenance waits while this queue has work for them. */
   private readonly held = new WeakSet<KbStore>();
   private readonly attempts = new Map<string, number>();
+  /** Runs of a resource in a row that found the disk full (the wait before the next grows with it). */
+  private readonly roomWaits = new Map<string, number>();
   private readonly abort = new AbortController();
   private readonly touched = new Set<string>();
   /** Fields being written right now (before their enqueue): results computed from older values are dropped. */
@@ -324,10 +326,10 @@ export class ProcessingQueue implements ProcessingSink {
         if (r && "stats" in r) {
           for (const [name, v] of Object.entries(r.stats)) this.totals[name as keyof RunStats] += v;
           paragraphs += r.stats.paragraphs;
-          this.attempts.delete(k);
+          this.forgetFailures(k);
         } else if (results || error) {
           if (!this.stopping) await this.failed(k, item, r ? r.error : error);
-        } else this.attempts.delete(k); // the knowledge box is gone
+        } else this.forgetFailures(k); // the knowledge box is gone
       } catch (e) {
         this.log.error(`ingest: ${item.rid}: ${(e as Error).message}`, { kb: item.kbid, rid: item.rid });
       } finally {
@@ -384,6 +386,12 @@ export class ProcessingQueue implements ProcessingSink {
     return results;
   }
 
+  /** A run of the resource went through (or its box is gone): its failures in a row start again from none. */
+  private forgetFailures(k: string): void {
+    this.attempts.delete(k);
+    this.roomWaits.delete(k);
+  }
+
   /** Is any resource of the box waiting or running? */
   private hasWork(kbid: string): boolean {
     const prefix = keyOf(kbid, "");
@@ -394,10 +402,10 @@ export class ProcessingQueue implements ProcessingSink {
 
   /** An unexpected failure (storage, a bug): retry a few times, then record ERROR so nothing stays PENDING forever. */
   private async failed(k: string, item: Item, err: unknown): Promise<void> {
-    const n = (this.attempts.get(k) ?? 0) + 1;
-    this.attempts.set(k, n);
     const out = exhausted(err);
     if (out) {
+      const n = (this.roomWaits.get(k) ?? 0) + 1;
+      this.roomWaits.set(k, n);
       // The machine ran out of disk or file descriptors: not the document's fault, and nothing was
       // written. The fields stay PENDING and are tried again, less and less often (up to every
       // 30 s), until there is room: they resume on their own once space is freed.
@@ -412,6 +420,8 @@ export class ProcessingQueue implements ProcessingSink {
         this.retries.schedule(item.kbid, item.rid, f, at, () => this.retryField(item.kbid, item.rid, f, true));
       return;
     }
+    const n = (this.attempts.get(k) ?? 0) + 1;
+    this.attempts.set(k, n);
     this.log[n < MAX_ATTEMPTS ? "warn" : "error"](
       `ingest: ${item.rid} failed (attempt ${n}): ${(err as Error)?.stack ?? String(err)}`,
       {
@@ -423,7 +433,7 @@ export class ProcessingQueue implements ProcessingSink {
       setTimeout(() => !this.stopping && this.add(item.kbid, item.rid, item.fields), 200 * n).unref();
       return;
     }
-    this.attempts.delete(k);
+    this.forgetFailures(k);
     await markFailed(this.kbs, item.kbid, item.rid, item.fields, err);
   }
 
