@@ -1,5 +1,7 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldError } from "../../src/api/common.js";
 import { find } from "../../src/api/find.js";
@@ -250,6 +252,41 @@ describe("blocked links", () => {
       }
     } finally {
       removeHome(home);
+    }
+  });
+});
+
+describe("unexpected failures", () => {
+  it("a run that keeps failing for a reason not the document's is tried three times, then ERROR; reprocess once mended processes it", async () => {
+    const d = await startTestDaemon({ env: FAST });
+    try {
+      const kbid = (await d.client.call(kbs.createKb, { body: { slug: "broken" } })).uuid;
+      // Break the box's blob packs: a file where their folder goes (not a full disk, which waits).
+      const packs = join((await d.daemon.services.kbs.open(kbid)).store.dir, "blobs", "packs");
+      rmSync(packs, { recursive: true, force: true });
+      mkdirSync(join(packs, ".."), { recursive: true });
+      writeFileSync(packs, "not a folder");
+      const rid = (
+        await d.client.call(api.createResource, {
+          params: { kbid },
+          body: { title: "Gulls", texts: { body: { body: "Gulls follow the trawlers home." } } },
+        })
+      ).uuid;
+      // Nothing stays PENDING forever: the third failure records ERROR on the fields.
+      const failed = await settled(d.client, kbid, rid);
+      expect(failed.status).toBe("ERROR");
+      const body = failed.fields.find((f) => f.field === "t/body")?.error as FieldError;
+      expect(body).toMatchObject({ code_str: "PROCESSING_FAILED", severity: "ERROR" });
+      expect(body.body).toMatch(/^Processing failed: /);
+      const log = readFileSync(join(d.home, "logs", "kboxd.log"), "utf8");
+      expect(log).toContain(`ingest: ${rid} failed (attempt 3)`);
+      expect(log).not.toContain(`ingest: ${rid} failed (attempt 4)`);
+      // Mended, a reprocess goes through.
+      rmSync(packs, { force: true });
+      await d.client.call(api.reprocessResource.byId, { params: { kbid, rid } });
+      await until("the reprocess", async () => ((await itemOf(d.client, kbid, rid))?.status === "PROCESSED" ? true : undefined));
+    } finally {
+      await d.stop();
     }
   });
 });
