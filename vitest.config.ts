@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { NO_HUB } from "./test/helpers/no-hub.js";
 
 export default defineConfig({
   test: {
@@ -7,8 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
-    // Daemons that tests start as processes inherit it: their automatic model pull asks loopback only
-    // (nothing listens there), never the public hub (test/helpers/daemon.ts NO_HUB says the same).
-    env: { KBOX_HF_ENDPOINT: "http://127.0.0.1:9" },
+    // Daemons that tests start as processes inherit it: their automatic model pull asks loopback only.
+    env: NO_HUB,
   },
 });

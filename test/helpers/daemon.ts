@@ -8,13 +8,7 @@ import { bufferIO } from "../../src/cli/io.js";
 import { KboxClient } from "../../src/client/client.js";
 import { hello } from "../../src/client/connect.js";
 import { main } from "../../src/main.js";
-
-/**
- * The model hub of every test daemon unless a test names one: a loopback port nothing listens on.
- * A daemon's automatic pull of the default model then fails at once (keyword retrieval), and no test
- * ever asks an address off this machine; a test of pulls starts its own hub and names it.
- */
-export const NO_HUB: NodeJS.ProcessEnv = { KBOX_HF_ENDPOINT: "http://127.0.0.1:9" };
+import { NO_HUB } from "./no-hub.js";
 
 /** Daemon settings for tests that run offline: no automatic model download (keyword retrieval unless a test registers an embedder). */
 export const OFFLINE: NodeJS.ProcessEnv = { KBOX_MODELS_AUTOPULL: "0" };
@@ -104,7 +98,7 @@ export async function spawnTestDaemon(
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcess; client: KboxClient }> {
   const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../bin/kboxd.ts"), ...args], {
-    env: { ...process.env, ...NO_HUB, ...env, KBOX_HOME: home },
+    env: { ...process.env, ...env, KBOX_HOME: home },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
