@@ -394,9 +394,8 @@ export class ProcessingQueue implements ProcessingSink {
 
   /** Is any resource of the box waiting or running? */
   private hasWork(kbid: string): boolean {
-    const prefix = keyOf(kbid, "");
-    for (const k of this.running.keys()) if (k.startsWith(prefix)) return true;
-    for (const k of this.waiting.keys()) if (k.startsWith(prefix)) return true;
+    for (const i of this.running.values()) if (i.kbid === kbid) return true;
+    for (const i of this.waiting.values()) if (i.kbid === kbid) return true;
     return false;
   }
 
