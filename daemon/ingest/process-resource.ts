@@ -13,7 +13,7 @@ import {
   type ProcessOptions,
   transientOf,
 } from "./process-field.js";
-import { retitle } from "./retitle.js";
+import { applyRetitle, planRetitle, type Retitle, stillRetitles, TITLE_KEY } from "./retitle.js";
 import { expireIfDue, nextRetry, type RetryPolicy } from "./retry.js";
 import { buildRows } from "./rows.js";
 import { splitOptionsFor } from "./strategy.js";
@@ -46,6 +46,8 @@ interface FieldResult {
   key: string;
   hash: string | undefined;
   outcome: FieldOutcome;
+  /** The title field's result when the content retitles the resource: the plan, applied with the statuses. */
+  retitle?: Retitle;
 }
 
 /**
@@ -64,6 +66,19 @@ export function aggregateStatus(res: ResourceDoc): ResourceStatus {
 function current(ctx: RunContext, rid: string, key: string, hash: string | undefined): boolean {
   const f = ctx.store.resources.get(rid)?.fields[key];
   return Boolean(f) && f?.hash === hash && !ctx.superseded(key);
+}
+
+/**
+ * Is a work item still worth writing: a field the version this run read, or the title a retitle plans
+ * while the plan holds (the title field untouched since, its source field current).
+ */
+function live(ctx: RunContext, rid: string, w: FieldResult): boolean {
+  return w.retitle ? holds(ctx, rid, w.retitle) : current(ctx, rid, w.key, w.hash);
+}
+
+function holds(ctx: RunContext, rid: string, plan: Retitle): boolean {
+  const res = ctx.store.resources.get(rid);
+  return Boolean(res && stillRetitles(res, plan)) && !ctx.superseded(TITLE_KEY) && current(ctx, rid, plan.by, plan.sourceHash);
 }
 
 async function indexRows(
@@ -98,7 +113,7 @@ interface Work extends FieldResult {
   rows: ParagraphRow[];
 }
 
-/** Extract and split the fields (all fields at once), and retitle the resource when its content names it. */
+/** Extract and split the fields (all fields at once), and the title the content gives the resource (see planRetitle). */
 async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: Map<string, FieldDoc>): Promise<Work[]> {
   const keys = fields.filter((key) => ctx.store.resources.get(rid)?.fields[key]);
   // Entities are read with the extraction where it runs on a field thread (see indexRows for the rest).
@@ -114,23 +129,22 @@ async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: 
     }),
   );
   // A page or Markdown document that names itself titles a resource nobody titled (before its rows take the title).
-  const hashOf = (key: string) => work.find((w) => w.key === key)?.hash;
-  const titled = await retitle(ctx.store, rid, work, (key) => current(ctx, rid, key, hashOf(key)), docs);
-  if (titled) {
-    const key = fieldKey("generic", "title");
-    const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
-    const split = await splitOptionsFor(ctx.store, titled);
-    const outcome = await ctx.extract(titled, ctx.store.blobs, ctx.signal, { split, entities });
-    work = [...work.filter((w) => w.key !== key), { key, hash, doc: titled, outcome, rows: [] }];
+  const plan = await planRetitle(ctx.store, rid, work, docs);
+  if (plan && holds(ctx, rid, plan)) {
+    const split = await splitOptionsFor(ctx.store, plan.doc);
+    const outcome = await ctx.extract(plan.doc, ctx.store.blobs, ctx.signal, { split, entities });
+    work = [...work.filter((w) => w.key !== TITLE_KEY), { key: TITLE_KEY, hash: plan.hash, doc: plan.doc, outcome, rows: [], retitle: plan }];
   }
   return work;
 }
 
-/** Build (and embed) the paragraph rows of the fields still current. */
+/** Build (and embed) the paragraph rows of the fields still current; with the title a retitle plans as their context. */
 async function indexAll(ctx: RunContext, rid: string, work: Work[], stats: RunStats): Promise<void> {
+  const plan = work.find((w) => w.retitle)?.retitle;
   for (const w of work) {
-    const res = ctx.store.resources.get(rid);
-    if (res && w.doc && current(ctx, rid, w.key, w.hash)) w.rows = await indexRows(ctx, res, w.doc, w.outcome, stats);
+    const cur = ctx.store.resources.get(rid);
+    const res = cur && plan && holds(ctx, rid, plan) ? Object.assign({}, cur, { title: plan.title }) : cur;
+    if (res && w.doc && live(ctx, rid, w)) w.rows = await indexRows(ctx, res, w.doc, w.outcome, stats);
   }
 }
 
@@ -155,16 +169,20 @@ function resultRecord(w: Work, output: string | undefined): FieldDoc | undefined
 async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats): Promise<FieldResult[]> {
   // A transient failure leaves what the field had indexed in place: only its status (PENDING, retry) changes.
   const retrying = work.filter((w) => w.outcome.transient);
-  const live = work.filter((w) => !w.outcome.transient && current(ctx, rid, w.key, w.hash));
+  const writing = work.filter((w) => !w.outcome.transient && live(ctx, rid, w));
   const outputs = new Map<Work, string>(); // blob keys of the extraction outputs written
   const recorded = new Set<Work>();
   await Promise.all([
-    ...live.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)),
-    ...live.map(async (w) => {
+    // A planned title retried later: its retry reads the new value from the record.
+    ...retrying
+      .filter((w) => w.retitle && w.doc && live(ctx, rid, w))
+      .map((w) => ctx.store.fields.put(fieldRecordKey(rid, w.key), rid, w.doc as FieldDoc)),
+    ...writing.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, w.rows)),
+    ...writing.map(async (w) => {
       if (w.outcome.extracted) outputs.set(w, await ctx.store.writeExtracted(rid, w.key, w.outcome.extracted));
       // A writer touches a field (synchronously) before writing its new value: checking right before our
       // put means a newer value is never overwritten with the result of an older one.
-      if (!current(ctx, rid, w.key, w.hash)) return;
+      if (!live(ctx, rid, w)) return;
       recorded.add(w);
       const next = resultRecord(w, outputs.get(w));
       if (next) await ctx.store.fields.put(fieldRecordKey(rid, w.key), rid, next);
@@ -176,9 +194,10 @@ async function write(ctx: RunContext, rid: string, work: Work[], stats: RunStats
     return [];
   }
   // A field removed while we wrote: its record went with it (the removal's delete came after our put).
-  const gone = live.filter((w) => !ctx.store.resources.get(rid)?.fields[w.key]);
+  // (A planned title field is in the record only once the statuses are written.)
+  const gone = writing.filter((w) => !w.retitle && !ctx.store.resources.get(rid)?.fields[w.key]);
   await Promise.all(gone.map((w) => ctx.store.paragraphs.replaceField(rid, w.key, [])));
-  const done = live.filter((w) => recorded.has(w) && !gone.includes(w));
+  const done = writing.filter((w) => recorded.has(w) && !gone.includes(w));
   // The outputs the records no longer point to: the previous ones (new outputs always get new keys),
   // and those of results dropped as stale.
   await ctx.store.removeBlobs([
@@ -220,6 +239,9 @@ function commitStatuses(ctx: RunContext, rid: string, results: FieldResult[]): P
     fields: Object.assign({}, cur.fields),
   });
   const applied: FieldResult[] = [];
+  // The title the content gives, if the plan still holds (else whoever changed the title field enqueued it again).
+  const plan = results.find((r) => r.retitle)?.retitle;
+  if (plan && holds(ctx, rid, plan)) applyRetitle(next, plan);
   for (const r of results) {
     const was = next.fields[r.key];
     if (!was || was.hash !== r.hash || ctx.superseded(r.key)) continue;

@@ -10,6 +10,8 @@ const TITLED = new Set(["text/html", "application/xhtml+xml", "text/markdown"]);
 /** A field just extracted, as processResource holds it. */
 export interface TitleSource {
   key: string;
+  /** The hash of the field's value this run read. */
+  hash: string | undefined;
   doc: FieldDoc | undefined;
   outcome: FieldOutcome;
 }
@@ -30,19 +32,41 @@ function defaulted(res: ResourceDoc, key: string, doc: FieldDoc): boolean {
 }
 
 /**
- * A web page or Markdown document names itself: when the resource's title was defaulted, its content's
- * title becomes the resource title. The record and the title field (`a/title`) are updated here, and the
- * title field's new value is returned to be processed in this same run (its paragraph is what finds the
- * resource by its title; the other fields' paragraphs are indexed with the new title as context).
+ * A resource's new title from its content, planned while its fields are extracted and written with the
+ * run's results: the title field's new record in the field records' phase, the title and the field's
+ * entry in the resource record with the statuses. One write of each instead of a first one at
+ * extraction (adding 10,000 Markdown notes, each titled by its heading, wrote every record twice).
  */
-export async function retitle(
+export interface Retitle {
+  title: string;
+  /** The field whose content gave the title (`f/file`, `u/link`). */
+  by: string;
+  /** That field's record, as the run read it, and the hash of its value. */
+  source: FieldDoc;
+  sourceHash: string | undefined;
+  /** The title field's new record, and the hash of its value. */
+  doc: FieldDoc;
+  hash: string;
+  /** The title field's hash when planned (undefined: the resource had none): another since means it was retitled. */
+  base: string | undefined;
+}
+
+/** The title field's key. */
+export const TITLE_KEY = fieldKey("generic", "title");
+
+/**
+ * A web page or Markdown document names itself: when the resource's title was defaulted, its content's
+ * title becomes the resource title. Returns the plan (the title field's new value is processed in this
+ * same run: its paragraph is what finds the resource by its title, and the other fields' paragraphs are
+ * indexed with the new title as context); nothing is written here.
+ */
+export async function planRetitle(
   store: KbStore,
   rid: string,
   work: TitleSource[],
-  current: (key: string) => boolean,
   /** The resource's field records as this run read them (spares a read of the title field's). */
   docs?: Map<string, FieldDoc>,
-): Promise<FieldDoc | undefined> {
+): Promise<Retitle | undefined> {
   const res = store.resources.get(rid);
   if (!res) return undefined;
   const src = work.find(
@@ -54,31 +78,40 @@ export async function retitle(
   );
   const title = src?.outcome.title?.trim();
   if (!src?.doc || !title || title === res.title) return undefined;
-  const key = fieldKey("generic", "title");
+  const base = res.fields[TITLE_KEY]?.hash;
   const prepared = await prepareField("generic", "title", title, { kbid: store.kbid, rid, blobs: store.blobs, loc: [] });
-  const old = res.fields[key]
-    ? (docs?.get(fieldRecordKey(rid, key)) ?? (await store.fields.get(fieldRecordKey(rid, key))))
+  const old = res.fields[TITLE_KEY]
+    ? (docs?.get(fieldRecordKey(rid, TITLE_KEY)) ?? (await store.fields.get(fieldRecordKey(rid, TITLE_KEY))))
     : undefined;
-  // Checked again after the awaits: the user may have titled the resource meanwhile.
-  const cur = store.resources.get(rid);
-  if (!cur || !current(src.key) || !defaulted(cur, src.key, src.doc)) return undefined;
   const doc: FieldDoc = { ...(old ?? {}), rid, type: "generic", id: "title", value: title };
   delete doc.errors;
-  // A new record sharing what did not change with the cached one (which is never changed in place);
+  const plan: Retitle = { title, by: src.key, source: src.doc, sourceHash: src.hash, doc, hash: prepared.hash, base };
+  // Checked again after the awaits: the user may have titled the resource meanwhile.
+  const cur = store.resources.get(rid);
+  return cur && stillRetitles(cur, plan) ? plan : undefined;
+}
+
+/**
+ * Does the plan still hold for the resource as it is now: its title field untouched since (nobody set a
+ * title) and its title still a default one? The caller also checks that the source field is current
+ * (the version this run read, not enqueued again).
+ */
+export function stillRetitles(res: ResourceDoc, plan: Retitle): boolean {
+  return res.fields[TITLE_KEY]?.hash === plan.base && defaulted(res, plan.by, plan.source);
+}
+
+/**
+ * Apply the plan to a new resource record (a copy whose `fields` is its own): the title, who gave it,
+ * and the title field's entry with the new value's hash, PENDING until its status is set.
+ */
+export function applyRetitle(next: ResourceDoc, plan: Retitle): void {
   // Object.assign, not spread, keeps the records' hidden classes shared (see commitStatuses).
-  const next: ResourceDoc = Object.assign({}, cur, {
-    title,
-    titled_by: src.key,
-    fields: Object.assign({}, cur.fields, {
-      [key]: {
-        type: "generic",
-        id: "title",
-        status: "PENDING",
-        hash: prepared.hash,
-        added: cur.fields[key]?.added ?? new Date().toISOString(),
-      },
-    }),
-  });
-  await Promise.all([store.fields.put(fieldRecordKey(rid, key), rid, doc), store.resources.put(rid, next)]);
-  return doc;
+  Object.assign(next, { title: plan.title, titled_by: plan.by });
+  next.fields[TITLE_KEY] = {
+    type: "generic",
+    id: "title",
+    status: "PENDING",
+    hash: plan.hash,
+    added: next.fields[TITLE_KEY]?.added ?? new Date().toISOString(),
+  };
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as find from "../../src/api/find.js";
 import * as kbs from "../../src/api/kbs.js";
 import * as api from "../../src/api/resources.js";
@@ -109,6 +109,34 @@ describe("resource titles from the content", () => {
     expect(r.title).toBe("Fern Propagation Notes");
     expect(r.text).toBe("Sow the spores on moist peat.");
     await foundByTitle(rid, "Fern Propagation Notes");
+  });
+
+  it("processing writes the resource record and the title field's record once each: the title comes with the statuses", async () => {
+    const { store } = await d.daemon.services.kbs.open(kbid);
+    const resourcePuts = vi.spyOn(store.resources, "put");
+    const fieldPuts = vi.spyOn(store.fields, "put");
+    try {
+      const f = join(dir, "lilies.md");
+      writeFileSync(f, "# Lily Pond Almanac\n\nLilies float on still water.\n");
+      const rid = await add(f);
+      const puts = resourcePuts.mock.calls.filter(([id]) => id === rid).map(([, doc]) => doc);
+      const titlePuts = fieldPuts.mock.calls.filter(([, group, doc]) => group === rid && doc.id === "title").map(([, , doc]) => doc);
+      // Created (titled by its file name, PENDING), then processed: the new title, its field and the statuses at once.
+      expect(puts.map((p) => [p.title, p.metadata.status, p.fields["a/title"].status])).toEqual([
+        ["lilies.md", "PENDING", "PENDING"],
+        ["Lily Pond Almanac", "PROCESSED", "PROCESSED"],
+      ]);
+      expect(puts[1].titled_by).toBe("f/file");
+      expect(puts[1].fields["a/title"].hash).not.toBe(puts[0].fields["a/title"].hash);
+      expect(puts[1].fields["a/title"].added).toBe(puts[0].fields["a/title"].added);
+      // The title field's record: created with the file name, then its new value with its extraction output.
+      expect(titlePuts.map((t) => t.value)).toEqual(["lilies.md", "Lily Pond Almanac"]);
+      expect(titlePuts[1].extracted_blob).toBeTruthy();
+      await foundByTitle(rid, "Lily Pond Almanac");
+    } finally {
+      resourcePuts.mockRestore();
+      fieldPuts.mockRestore();
+    }
   });
 
   it("never replaces a title the user gave", async () => {
