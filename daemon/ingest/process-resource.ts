@@ -133,7 +133,10 @@ async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: 
   if (plan && holds(ctx, rid, plan)) {
     const split = await splitOptionsFor(ctx.store, plan.doc);
     const outcome = await ctx.extract(plan.doc, ctx.store.blobs, ctx.signal, { split, entities });
-    work = [...work.filter((w) => w.key !== TITLE_KEY), { key: TITLE_KEY, hash: plan.hash, doc: plan.doc, outcome, rows: [], retitle: plan }];
+    work = [
+      ...work.filter((w) => w.key !== TITLE_KEY),
+      { key: TITLE_KEY, hash: plan.hash, doc: plan.doc, outcome, rows: [], retitle: plan },
+    ];
   }
   return work;
 }

@@ -120,7 +120,9 @@ describe("resource titles from the content", () => {
       writeFileSync(f, "# Lily Pond Almanac\n\nLilies float on still water.\n");
       const rid = await add(f);
       const puts = resourcePuts.mock.calls.filter(([id]) => id === rid).map(([, doc]) => doc);
-      const titlePuts = fieldPuts.mock.calls.filter(([, group, doc]) => group === rid && doc.id === "title").map(([, , doc]) => doc);
+      const titlePuts = fieldPuts.mock.calls
+        .filter(([, group, doc]) => group === rid && doc.id === "title")
+        .map(([, , doc]) => doc);
       // Created (titled by its file name, PENDING), then processed: the new title, its field and the statuses at once.
       expect(puts.map((p) => [p.title, p.metadata.status, p.fields["a/title"].status])).toEqual([
         ["lilies.md", "PENDING", "PENDING"],
