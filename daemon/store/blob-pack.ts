@@ -3,7 +3,7 @@ import { close as closeFd, open as openFd, read as readFd } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync, type ZlibOptions } from "node:zlib";
 import { appended, without } from "./small-arrays.js";
 import { WriteQueue } from "./write-queue.js";
 
@@ -30,6 +30,16 @@ const MAGIC_DEFLATE = 0x3250424b; // "KBP2"
 const TRAILER = 8;
 /** Records this small are stored as they are: deflate would gain a few bytes for its time. */
 const DEFLATE_MIN = 256;
+/**
+ * Deflate's settings for a record of `n` bytes: the fastest level, with a window no larger than the
+ * record and a hash table to match. zlib's defaults set up about 256 KB of state for each call, for a
+ * 1.5 KB note; a window as large as the record finds the same matches (the same size within 0.1 % on
+ * notes, SciFact abstracts and 12 to 64 KB of docs/). Any inflate reads it (its default window is the largest).
+ */
+function deflateOptions(n: number): ZlibOptions {
+  const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(n + 1))));
+  return { level: 1, windowBits, memLevel: Math.min(8, Math.max(4, windowBits - 6)) };
+}
 
 type Op = { kind: "put"; key: string; data: Buffer } | { kind: "delete"; key: string };
 interface Loc {
@@ -403,7 +413,7 @@ export class BlobPack {
 function packed(put: { key: string; data: Buffer }): PackRecord {
   const { key, data } = put;
   if (data.length < DEFLATE_MIN || (data[0] === 0x1f && data[1] === 0x8b)) return { key, data };
-  const z = deflateRawSync(data, { level: 1 });
+  const z = deflateRawSync(data, deflateOptions(data.length));
   return z.length <= data.length - (data.length >> 3) ? { key, data: z, raw: data.length } : { key, data };
 }
 

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { deflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { BlobPack, PACK_MAX_BLOB } from "../../../daemon/store/blob-pack.js";
 import { BlobStore } from "../../../daemon/store/blobs.js";
@@ -88,6 +89,29 @@ describe("BlobPack (small blobs packed, one fsync per batch)", () => {
     expect((await last.get("r/t/f/file/note"))?.equals(note)).toBe(true);
     expect((await last.get("k/11"))?.toString()).toBe(`${"text ".repeat(100)}11`);
     expect(last.size("k/11")).toBe(502);
+  });
+
+  it("deflates records of every size up to the largest packed with zlib's default window's results, each read back", async () => {
+    const dir = join(root, "sizes");
+    const p = await BlobPack.open(dir);
+    // Words in no order, then repeated from 20,000 bytes back: only a window that reaches them finds the repeats.
+    const words = Array.from(
+      { length: 6000 },
+      (_, i) => ["tide", "gull", "reef", "kelp", "dune", "cove"][(i * 7919) % 6] + ((i * 104729) % 97),
+    );
+    const source = Buffer.from(words.join(" ")).subarray(0, 20_000);
+    const sizes = [257, 511, 512, 1500, 4096, 4097, 20_000, 32_768, 32_769, 50_000, PACK_MAX_BLOB];
+    const blobs = sizes.map((n) =>
+      Buffer.concat(Array.from({ length: Math.ceil(n / source.length) }, () => source)).subarray(0, n),
+    );
+    await Promise.all(blobs.map((b, i) => p.put(`r/s/f/file/${i}`, b)));
+    const [pack] = readdirSync(dir).filter((n) => n.endsWith(".pack"));
+    const bytes = readFileSync(join(dir, pack));
+    const records = bytes.length - 8 - bytes.readUInt32LE(bytes.length - 8);
+    const zlibs = blobs.reduce((n, b) => n + deflateRawSync(b, { level: 1 }).length, 0);
+    expect(records).toBeLessThanOrEqual(zlibs * 1.01);
+    for (const q of [p, await BlobPack.open(dir)])
+      for (const [i, b] of blobs.entries()) expect((await q.get(`r/s/f/file/${i}`))?.equals(b)).toBe(true);
   });
 
   it("reads through descriptors it keeps open: many packs, reads racing a compaction, none left open after close", async () => {
