@@ -2,7 +2,8 @@
  * `kbox add <folder> --wait` as a user runs it (issue 17): the compiled CLI (dist/; `--tsx` runs the
  * sources instead) starts kboxd itself on a fresh KBOX_HOME, adds a folder of N small Markdown notes
  * (bench/notes.ts, the folder of bench/sync.ts) and waits until all are processed. Prints the time to
- * all findable, files/s, the daemon's CPU seconds meanwhile (all its threads), the peak resident
+ * all findable, files/s, the daemon's CPU seconds meanwhile (all its threads, then by kind of thread:
+ * its own, V8's and libuv's, LanceDB's), the peak resident
  * memory of the daemon and its extraction workers (sampled every 100 ms from /proc) and, from the same
  * run, recoll's full index of the same folder as a ratio (bench/recoll.ts; installed from Debian when
  * missing and possible).
@@ -22,7 +23,7 @@ import { kboxPaths } from "../src/api/paths.js";
 import * as processing from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
 import { noteToken, writeNotes } from "./notes.js";
-import { childPids, cpuSeconds, rssBytes } from "./proc.js";
+import { childPids, cpuSeconds, rssBytes, threadSeconds, threadsBetween } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
 
 const { values: args } = parseArgs({
@@ -116,12 +117,14 @@ async function main(): Promise<void> {
       peak = Math.max(peak, rssBytes(pid) + childPids(pid).reduce((n, k) => n + rssBytes(k), 0));
     }, 100);
     const cpu0 = cpuSeconds(pid);
+    const threads0 = threadSeconds(pid);
     const t0 = performance.now();
     const add = args.watch
       ? await watched(env, folder, paths.socket)
       : await kbox(env, ["add", folder, "--kb", "bench", "--wait", "--quiet", "--json"]);
     const seconds = (performance.now() - t0) / 1000;
     const cpu = cpuSeconds(pid) - cpu0;
+    const threads = threadsBetween(threads0, threadSeconds(pid));
     clearInterval(timer);
     const statuses = new Map<string, number>();
     if (args.watch) for (const [st, n] of Object.entries(JSON.parse(add.stdout) as Record<string, number>)) statuses.set(st, n);
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
           .join(", ")}; ${missing} of ${Math.ceil(N / Math.max(1, Math.floor(N / 200)))} sampled tokens not found once`,
       ],
       ["  daemon CPU meanwhile (all its threads)", `${cpu.toFixed(1)} s = ${((100 * cpu) / seconds).toFixed(0)} % of one core`],
+      ["    by thread", threads],
       ["  peak RSS, daemon + workers", `${mib(peak)}${ratio(peak, recoll?.peak)}`],
       ["  disk under KBOX_HOME/data just after", `${mib(disk)}${ratio(disk, recoll?.disk)}`],
     ];

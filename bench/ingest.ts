@@ -35,7 +35,7 @@ import { directUpload } from "../src/client/upload.js";
 import { buildMixedCorpus, paragraphs, rng } from "../test/fixtures/corpus.js";
 import { buildPdf } from "../test/fixtures/documents.js";
 import { scannedPdf, textImage } from "../test/fixtures/scans.js";
-import { childPids, rssBytes } from "./proc.js";
+import { childPids, rssBytes, threadSeconds, threadsBetween } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollIndex } from "./recoll.js";
 
 const args = process.argv
@@ -153,18 +153,10 @@ class Daemon {
     return ticks / 100;
   }
 
-  /** CPU seconds by thread name in the daemon (main, LanceDB's and onnxruntime's pools), and the workers'. */
+  /** CPU seconds by kind of thread in the daemon (bench/proc.ts threadSeconds), and the extraction workers'. */
   threads(): Map<string, number> {
-    const out = new Map<string, number>();
     const [self, ...kids] = this.pids();
-    for (const t of readdirSync(`/proc/${self}/task`)) {
-      try {
-        const st = readFileSync(`/proc/${self}/task/${t}/stat`, "utf8");
-        const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")")).replace(/[-_ ]?\d+$/, "");
-        const f = st.slice(st.lastIndexOf(") ") + 2).split(" ");
-        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
-      } catch {} // the thread ended
-    }
+    const out = threadSeconds(self);
     for (const pid of kids) {
       try {
         const k = Daemon.stat(pid);
@@ -206,13 +198,7 @@ async function ingest(
   const seconds = (performance.now() - t0) / 1000;
   const cpu = d.cpu() - cpu0;
   if (VERBOSE) {
-    const by = [...d.threads()].map(([n, v]) => [n, v - (threads0.get(n) ?? 0)] as const).filter(([, v]) => v > 0.01);
-    say(
-      `${slug}: CPU s by thread: ${by
-        .sort((a, b) => b[1] - a[1])
-        .map(([n, v]) => `${n} ${v.toFixed(2)}`)
-        .join(", ")}`,
-    );
+    say(`${slug}: CPU by thread: ${threadsBetween(threads0, d.threads())}`);
   }
   const c = await d.client.call(counters, { params: { kbid: kb.uuid } });
   return { seconds, paragraphs: c.paragraphs, cpu, uploaded };
