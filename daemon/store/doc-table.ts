@@ -742,7 +742,7 @@ export class GroupedDocTable<T> {
 
   /**
    * Up to `limit` documents whose JSON text contains `text` (a full scan, for rare checks such as "is
-   * X still used"). `%` and `_` in `text` match like SQL LIKE wildcards: callers check what they get.
+   * X still used"): found by SQL LIKE, kept when their latest version holds `text` as it is.
    */
   async containing(text: string, limit: number): Promise<T[]> {
     await this.writer.idle();
@@ -753,17 +753,17 @@ export class GroupedDocTable<T> {
       .limit(limit)
       .toArray();
     if (!hits.length) return [];
-    // A hit may be an older version of its document: only latest versions count.
+    // A hit may be an older version of its document: only latest versions count, read again here (a
+    // version written since the first read, or a sweep of the one it found, must not hide a document
+    // that still holds the text).
     const { latest } = latestOf(
       await this.writer.table
         .query()
         .where(sqlIn("id", new Set(hits.map((h) => h.id as string))))
-        .select(["id", "seq"])
+        .select(["id", "doc", "seq"])
         .toArray(),
     );
-    return hits
-      .filter((h) => Number(latest.get(h.id as string)?.seq) === Number(h.seq))
-      .map((h) => JSON.parse(h.doc as string) as T);
+    return [...latest.values()].filter((r) => (r.doc as string).includes(text)).map((r) => JSON.parse(r.doc as string) as T);
   }
   delete(id: string): Promise<void> {
     for (const { docs } of this.unread.values()) docs.delete(id);

@@ -321,6 +321,29 @@ describe("GroupedDocTable", () => {
     expect((await t.group("job")).size).toBe(700);
   });
 
+  it("finds a document by text when a new version of it is written while it looks", async () => {
+    const t = await GroupedDocTable.open<{ v: number; s: string }>(await openDb(home()), "fields");
+    await t.put("r1/a", "r1", { v: 1, s: "needle" });
+    // The scan reads version 1; processing writes version 2 (still holding the text) before the check of versions.
+    const query = t.table.query.bind(t.table);
+    let first = true;
+    vi.spyOn(t.table, "query").mockImplementation(() => {
+      const q = query();
+      if (!first) return q;
+      first = false;
+      const toArray = q.toArray.bind(q);
+      // The builder's calls return the query itself: its read is this one.
+      return Object.assign(q, {
+        toArray: async () => {
+          const rows = await toArray();
+          await t.put("r1/a", "r1", { v: 2, s: "needle" });
+          return rows;
+        },
+      }) as typeof q;
+    });
+    expect(await t.containing("needle", 10)).toEqual([{ v: 2, s: "needle" }]);
+  });
+
   it("reads the latest version of every document, by id, by group and by text; old versions go", async () => {
     const path = home();
     const t = await GroupedDocTable.open<{ v: number; s?: string }>(await openDb(path), "fields");
