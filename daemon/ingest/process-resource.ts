@@ -118,26 +118,29 @@ async function extractAll(ctx: RunContext, rid: string, fields: string[], docs: 
   const keys = fields.filter((key) => ctx.store.resources.get(rid)?.fields[key]);
   // Entities are read with the extraction where it runs on a field thread (see indexRows for the rest).
   const entities = ctx.entities !== false ? { rid, groups: await entityGroupsOf(ctx.store) } : undefined;
-  let work = await Promise.all(
-    keys.map(async (key): Promise<Work> => {
-      const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
-      const doc = docs.get(fieldRecordKey(rid, key));
-      const outcome: FieldOutcome = doc
-        ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc), entities })
-        : failedOutcome(new Error("the field's value is missing"));
-      return { key, hash, doc, outcome, rows: [] };
-    }),
-  );
+  const one = async (key: string): Promise<Work> => {
+    const hash = ctx.store.resources.get(rid)?.fields[key]?.hash;
+    const doc = docs.get(fieldRecordKey(rid, key));
+    const outcome: FieldOutcome = doc
+      ? await ctx.extract(doc, ctx.store.blobs, ctx.signal, { split: await splitOptionsFor(ctx.store, doc), entities })
+      : failedOutcome(new Error("the field's value is missing"));
+    return { key, hash, doc, outcome, rows: [] };
+  };
+  // With a file or a link that may give the title, the title field waits for them: its value is then
+  // either theirs (extracted once, not the default's and then theirs) or its own.
+  const titleLater = keys.includes(TITLE_KEY) && keys.some((k) => k.startsWith("f/") || k.startsWith("u/"));
+  const work = await Promise.all(keys.filter((k) => !titleLater || k !== TITLE_KEY).map(one));
   // A page or Markdown document that names itself titles a resource nobody titled (before its rows take the title).
   const plan = await planRetitle(ctx.store, rid, work, docs);
   if (plan && holds(ctx, rid, plan)) {
     const split = await splitOptionsFor(ctx.store, plan.doc);
     const outcome = await ctx.extract(plan.doc, ctx.store.blobs, ctx.signal, { split, entities });
-    work = [
+    return [
       ...work.filter((w) => w.key !== TITLE_KEY),
       { key: TITLE_KEY, hash: plan.hash, doc: plan.doc, outcome, rows: [], retitle: plan },
     ];
   }
+  if (titleLater) work.push(await one(TITLE_KEY));
   return work;
 }
 

@@ -111,10 +111,20 @@ describe("resource titles from the content", () => {
     await foundByTitle(rid, "Fern Propagation Notes");
   });
 
-  it("processing writes the resource record and the title field's record once each: the title comes with the statuses", async () => {
+  it("processing writes the resource record and the title field's record once each, and extracts the title once: the title comes with the statuses", async () => {
     const { store } = await d.daemon.services.kbs.open(kbid);
     const resourcePuts = vi.spyOn(store.resources, "put");
     const fieldPuts = vi.spyOn(store.fields, "put");
+    // The queue's extraction (a private member: the runs read it at each batch).
+    const queue = d.daemon.services.processing as unknown as {
+      extract: (doc: { rid: string; id: string; value: unknown }) => unknown;
+    };
+    const extract = queue.extract;
+    const extracted: unknown[] = [];
+    queue.extract = (doc, ...rest: unknown[]) => {
+      if (doc.id === "title") extracted.push(doc.value);
+      return (extract as (...a: unknown[]) => unknown)(doc, ...rest);
+    };
     try {
       const f = join(dir, "lilies.md");
       writeFileSync(f, "# Lily Pond Almanac\n\nLilies float on still water.\n");
@@ -134,8 +144,11 @@ describe("resource titles from the content", () => {
       // The title field's record: created with the file name, then its new value with its extraction output.
       expect(titlePuts.map((t) => t.value)).toEqual(["lilies.md", "Lily Pond Almanac"]);
       expect(titlePuts[1].extracted_blob).toBeTruthy();
+      // The title field is extracted once, with the heading's title (not first with the file name).
+      expect(extracted).toEqual(["Lily Pond Almanac"]);
       await foundByTitle(rid, "Lily Pond Almanac");
     } finally {
+      queue.extract = extract;
       resourcePuts.mockRestore();
       fieldPuts.mockRestore();
     }
