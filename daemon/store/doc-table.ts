@@ -749,7 +749,7 @@ export class GroupedDocTable<T> {
     const hits = await this.writer.table
       .query()
       .where(`doc LIKE ${sqlString(`%${text}%`)}`)
-      .select(["id", "doc", "seq"])
+      .select(["id"])
       .limit(limit)
       .toArray();
     if (!hits.length) return [];
