@@ -76,6 +76,7 @@ function live(ctx: RunContext, rid: string, w: FieldResult): boolean {
   return w.retitle ? holds(ctx, rid, w.retitle) : current(ctx, rid, w.key, w.hash);
 }
 
+/** Does a retitle plan still hold (stillRetitles), its title field not enqueued again and its source field current? */
 function holds(ctx: RunContext, rid: string, plan: Retitle): boolean {
   const res = ctx.store.resources.get(rid);
   return Boolean(res && stillRetitles(res, plan)) && !ctx.superseded(TITLE_KEY) && current(ctx, rid, plan.by, plan.sourceHash);

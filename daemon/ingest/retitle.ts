@@ -58,7 +58,9 @@ export const TITLE_KEY = fieldKey("generic", "title");
  * A web page or Markdown document names itself: when the resource's title was defaulted, its content's
  * title becomes the resource title. Returns the plan (the title field's new value is processed in this
  * same run: its paragraph is what finds the resource by its title, and the other fields' paragraphs are
- * indexed with the new title as context); nothing is written here.
+ * indexed with the new title as context); nothing is written here. The caller checks that it still
+ * holds (stillRetitles, and its source field current) after the awaits: the user may have titled the
+ * resource meanwhile.
  */
 export async function planRetitle(
   store: KbStore,
@@ -85,10 +87,7 @@ export async function planRetitle(
     : undefined;
   const doc: FieldDoc = { ...(old ?? {}), rid, type: "generic", id: "title", value: title };
   delete doc.errors;
-  const plan: Retitle = { title, by: src.key, source: src.doc, sourceHash: src.hash, doc, hash: prepared.hash, base };
-  // Checked again after the awaits: the user may have titled the resource meanwhile.
-  const cur = store.resources.get(rid);
-  return cur && stillRetitles(cur, plan) ? plan : undefined;
+  return { title, by: src.key, source: src.doc, sourceHash: src.hash, doc, hash: prepared.hash, base };
 }
 
 /**
