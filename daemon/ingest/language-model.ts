@@ -10,10 +10,12 @@
  *
  * eld exports only the detector; its data, byte dictionary, separators and average scores are read
  * from the package's files next to its `small` entry (eld is pinned to the version this was checked
- * against in package.json).
+ * against in package.json). The build packs the arrays into a file next to the compiled module
+ * (`language-model.bin`), read in about 80 ms where evaluating eld's data module takes about a second
+ * of the daemon's thread at its first ingestion.
  */
 
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { runInThisContext } from "node:vm";
 
@@ -68,6 +70,104 @@ export async function eldDetector(): Promise<Detector> {
   };
 }
 
+/** The model's database as arrays (what the packed file holds). */
+interface PackedParts {
+  /** Language codes, by language number. */
+  codes: string[];
+  /** eld's average score of a correct detection, by language number. */
+  average: Float64Array;
+  /** The n-grams, by row. */
+  keys: string[];
+  start: Uint32Array;
+  langs: Uint8Array;
+  scores: Uint8Array;
+}
+
+/** Where the build writes the packed database: next to this module, in dist/. */
+const PACKED_FILE = new URL("./language-model.bin", import.meta.url);
+const MAGIC = "KBLM";
+const FORMAT = 1;
+
+const eldEntry = () => import.meta.resolve("eld/small");
+const eldModule = (rel: string) => import(new URL(rel, eldEntry()).href);
+
+/** eld's byte dictionary and word separators (small modules, read at every load). */
+async function eldTables(): Promise<[string[], RegExp]> {
+  const [dictionary, patterns] = await Promise.all([eldModule("../dictionary.js"), eldModule("../regexPatterns.js")]);
+  return [dictionary.dictionary, patterns.separators];
+}
+
+/** What a packed file must have been packed from: the installed eld's version and data module size. */
+async function eldVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(fileURLToPath(new URL("../../package.json", eldEntry())), "utf8")) as { version: string };
+  const data = await stat(fileURLToPath(new URL("../ngrams/small.js", eldEntry())));
+  return `${pkg.version}/${data.size}`;
+}
+
+/**
+ * The packed file: "KBLM", a JSON header's length (u32) and the header (format, eld's stamp, codes,
+ * averages, counts), then each n-gram's length (u8), the n-grams (UTF-16), and, 4-byte aligned, the
+ * rows' starts (u32, this machine's byte order: the file is written where it is read), languages and
+ * scores (u8).
+ */
+function packParts(p: PackedParts, eld: string): Buffer {
+  const chars = p.keys.join("");
+  const header = Buffer.from(
+    JSON.stringify({
+      format: FORMAT,
+      eld,
+      codes: p.codes,
+      average: [...p.average],
+      keys: p.keys.length,
+      pairs: p.langs.length,
+      chars: chars.length,
+    }),
+  );
+  const lengths = Uint8Array.from(p.keys, (k) => {
+    if (k.length > 255) throw new Error("an n-gram longer than 255 characters");
+    return k.length;
+  });
+  const head = 8 + header.length + lengths.length + chars.length * 2;
+  const pad = Buffer.alloc((4 - (head % 4)) % 4);
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(header.length);
+  const start = Buffer.from(p.start.buffer, p.start.byteOffset, p.start.byteLength);
+  return Buffer.concat([Buffer.from(MAGIC), len, header, lengths, Buffer.from(chars, "utf16le"), pad, start, p.langs, p.scores]);
+}
+
+/** The parts of a packed file, or undefined when it is not one packed from this eld (the caller falls back). */
+function unpackParts(b: Buffer, eld: string): PackedParts | undefined {
+  if (b.length < 8 || b.toString("latin1", 0, 4) !== MAGIC) return undefined;
+  const hlen = b.readUInt32LE(4);
+  if (8 + hlen > b.length) return undefined;
+  const h = JSON.parse(b.toString("utf8", 8, 8 + hlen)) as {
+    format: number;
+    eld: string;
+    codes: string[];
+    average: number[];
+    keys: number;
+    pairs: number;
+    chars: number;
+  };
+  if (h.format !== FORMAT || h.eld !== eld) return undefined;
+  const keysAt = 8 + hlen;
+  const charsAt = keysAt + h.keys;
+  const charsEnd = charsAt + h.chars * 2;
+  const startAt = charsEnd + ((4 - (charsEnd % 4)) % 4);
+  const langsAt = startAt + (h.keys + 1) * 4;
+  const scoresAt = langsAt + h.pairs;
+  if (scoresAt + h.pairs !== b.length) return undefined;
+  const lengths = b.subarray(keysAt, charsAt);
+  const chars = b.toString("utf16le", charsAt, charsEnd);
+  // Copied out (a Uint32Array needs an aligned offset into its own buffer).
+  const start = new Uint32Array(b.buffer.slice(b.byteOffset + startAt, b.byteOffset + langsAt));
+  const langs = Uint8Array.from(b.subarray(langsAt, scoresAt));
+  const scores = Uint8Array.from(b.subarray(scoresAt));
+  const keys = new Array<string>(h.keys);
+  for (let i = 0, c = 0; i < h.keys; c += lengths[i++]) keys[i] = chars.substring(c, c + lengths[i]);
+  return { codes: h.codes, average: Float64Array.from(h.average), keys, start, langs, scores };
+}
+
 export class LanguageModel implements Detector {
   /** n-gram -> its row: the pairs of row i are at [start[i], start[i + 1]). */
   private readonly rows = new Map<string, number>();
@@ -81,58 +181,82 @@ export class LanguageModel implements Detector {
   private readonly dictionary: string[];
   private readonly separators: RegExp;
 
-  private constructor(files: EldFiles) {
-    this.dictionary = files.dictionary;
-    this.separators = files.separators;
-    const { ngrams, languages } = files.ngramsData;
-    this.codes = Object.keys(languages).map((k) => languages[k]);
-    this.average = Float64Array.from(this.codes, (c) => files.avgScore[c] ?? 0);
+  private constructor(parts: PackedParts, dictionary: string[], separators: RegExp) {
+    this.dictionary = dictionary;
+    this.separators = separators;
+    this.codes = parts.codes;
+    this.average = parts.average;
+    this.start = parts.start;
+    this.langs = parts.langs;
+    this.scores = parts.scores;
     this.sums = new Int32Array(this.codes.length);
-    let keys = 0;
+    for (let row = 0; row < parts.keys.length; row++) this.rows.set(parts.keys[row], row);
+  }
+
+  /** eld's database as arrays: its n-grams in eld's order, and each one's language and score pairs. */
+  private static pack(files: EldFiles): PackedParts {
+    const { ngrams, languages } = files.ngramsData;
+    const codes = Object.keys(languages).map((k) => languages[k]);
+    const average = Float64Array.from(codes, (c) => files.avgScore[c] ?? 0);
+    const keys = Object.keys(ngrams);
     let pairs = 0;
-    for (const k in ngrams) {
-      keys++;
-      for (const _ in ngrams[k]) pairs++;
-    }
-    this.start = new Uint32Array(keys + 1);
-    this.langs = new Uint8Array(pairs);
-    this.scores = new Uint8Array(pairs);
-    let row = 0;
+    for (const k of keys) for (const _ in ngrams[k]) pairs++;
+    const start = new Uint32Array(keys.length + 1);
+    const langs = new Uint8Array(pairs);
+    const scores = new Uint8Array(pairs);
     let at = 0;
-    for (const k in ngrams) {
-      this.rows.set(k, row);
-      this.start[row++] = at;
+    keys.forEach((k, row) => {
+      start[row] = at;
       const entry = ngrams[k];
       // Enumerated as eld does (integer keys ascending): sums are integers, so the order only keeps the data alike.
       for (const lang in entry) {
-        this.langs[at] = Number(lang);
-        this.scores[at++] = entry[lang];
+        langs[at] = Number(lang);
+        scores[at++] = entry[lang];
       }
-    }
-    this.start[row] = at;
+    });
+    start[keys.length] = at;
+    return { codes, average, keys, start, langs, scores };
   }
 
   /**
-   * Load eld's `small` database from the installed package. Its data module is evaluated here rather
-   * than imported: an imported module stays in the module map for good, and with it the 41 MiB object.
+   * Load eld's `small` database: from the packed file the build writes next to this module
+   * (`npm run build`: scripts/pack-language-model.mjs) when it was packed from the installed eld,
+   * else from eld's own data module (tests under tsx, or an eld updated since the build).
    */
-  static async load(): Promise<LanguageModel> {
-    const entry = import.meta.resolve("eld/small");
-    const file = (rel: string) => import(new URL(rel, entry).href);
-    const source = await readFile(fileURLToPath(new URL("../ngrams/small.js", entry)), "utf8");
+  static async load(packed: string | URL = PACKED_FILE): Promise<LanguageModel> {
+    const [dictionary, separators] = await eldTables();
+    const bytes = await readFile(packed).catch(() => undefined);
+    const parts = bytes && unpackParts(bytes, await eldVersion());
+    return parts ? new LanguageModel(parts, dictionary, separators) : LanguageModel.fromEld();
+  }
+
+  /**
+   * Build the model from eld's data module. It is evaluated here rather than imported: an imported
+   * module stays in the module map for good, and with it the 41 MiB object. About a second of CPU
+   * (the module is a 1.6 MB object literal), hence the packed file.
+   */
+  static async fromEld(): Promise<LanguageModel> {
+    const source = await readFile(fileURLToPath(new URL("../ngrams/small.js", eldEntry())), "utf8");
     const literal = /export\s+const\s+ngramsData\s*=\s*([\s\S]*?);?\s*$/.exec(source)?.[1];
     if (!literal) throw new Error("eld's ngrams database is not where this version keeps it");
-    const [dictionary, patterns, avg] = await Promise.all([
-      file("../dictionary.js"),
-      file("../regexPatterns.js"),
-      file("../avgScore.js"),
-    ]);
-    return new LanguageModel({
+    const [[dictionary, separators], avg] = await Promise.all([eldTables(), eldModule("../avgScore.js")]);
+    const files: EldFiles = {
       ngramsData: runInThisContext(`(${literal})`, { filename: "eld-ngrams-small.js" }),
-      dictionary: dictionary.dictionary,
-      separators: patterns.separators,
+      dictionary,
+      separators,
       avgScore: avg.avgScore,
-    });
+    };
+    return new LanguageModel(LanguageModel.pack(files), dictionary, separators);
+  }
+
+  /** The model's database as the packed file holds it, stamped with the installed eld's version. */
+  async toBytes(): Promise<Buffer> {
+    const keys = new Array<string>(this.rows.size);
+    for (const [k, row] of this.rows) keys[row] = k;
+    return packParts(
+      { codes: this.codes, average: this.average, keys, start: this.start, langs: this.langs, scores: this.scores },
+      await eldVersion(),
+    );
   }
 
   /** The language of a text as eld's `detect` would give it; undefined when no n-gram scores. */

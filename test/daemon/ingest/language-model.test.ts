@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import eld from "eld/small";
 import { beforeAll, describe, expect, test } from "vitest";
 import { type Detector, eldDetector, LanguageModel } from "../../../daemon/ingest/language-model.js";
@@ -111,5 +114,36 @@ describe("the packed language model", () => {
     // Most texts are detected, in several languages: the comparison is not of empty results.
     expect(detected).toBeGreaterThan(all.length * 0.9);
     expect(new Set(all.map((t) => model.detect(t)?.language)).size).toBeGreaterThan(12);
+  });
+
+  test("loads from the packed file the build writes, and only from one packed from the installed eld", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbox-langmodel-"));
+    const bytes = await model.toBytes();
+    const sample = texts().filter((_, i) => i % 7 === 0);
+    const same = join(dir, "same.bin");
+    writeFileSync(same, bytes);
+    const packed = await LanguageModel.load(same);
+    for (const t of sample) expect(packed.detect(t)).toEqual(model.detect(t));
+    // The same file with its scores zeroed detects otherwise: the file is what is read...
+    const zeroed = Buffer.from(bytes);
+    zeroed.fill(0, zeroed.length - 20000);
+    const broken = join(dir, "zeroed.bin");
+    writeFileSync(broken, zeroed);
+    const fromBroken = await LanguageModel.load(broken);
+    expect(sample.some((t) => JSON.stringify(fromBroken.detect(t)) !== JSON.stringify(model.detect(t)))).toBe(true);
+    // ...unless it was packed from another eld (its stamp differs): then eld's own data is read.
+    const stamp = zeroed.toString("latin1").match(/"eld":"([^"]+)"/)?.[1] ?? "";
+    expect(stamp).toMatch(/^\d+\.\d+\.\d+\/\d+$/);
+    const other = join(dir, "other.bin");
+    writeFileSync(
+      other,
+      Buffer.from(zeroed.toString("latin1").replace(`"eld":"${stamp}"`, `"eld":"${"9".repeat(stamp.length)}"`), "latin1"),
+    );
+    const fromOther = await LanguageModel.load(other);
+    for (const t of sample) expect(fromOther.detect(t)).toEqual(model.detect(t));
+    // A missing or truncated file is no error either.
+    writeFileSync(join(dir, "short.bin"), bytes.subarray(0, 100));
+    for (const f of ["missing.bin", "short.bin"])
+      expect((await LanguageModel.load(join(dir, f))).detect(SENTENCES[0])?.language).toBe("en");
   });
 });
