@@ -53,7 +53,7 @@ export class ActivityService {
   async record(kbid: string, event: EventType, members: Members): Promise<ActivityRecord | undefined> {
     if (!this.settings.record) return undefined;
     try {
-      return (await this.of(kbid)).append(event, members);
+      return await (await this.of(kbid)).appendSoon(event, members);
     } catch (e) {
       this.log.warn(`activity: cannot record ${event} on ${kbid}: ${(e as Error).message}`);
       return undefined;

@@ -37,4 +37,35 @@ describe("the activity journal", () => {
     again.close();
     db.close();
   });
+
+  it("journals the events appended in one turn together, in id order, before a later line, once each", async () => {
+    const journal = join(dir, "soon.journal");
+    const db = await openDb(join(dir, "lance-soon"));
+    const log = await ActivityLog.open(db, journal);
+    const soon = Array.from({ length: 50 }, (_, i) => log.appendSoon("processed", { n: i }));
+    // Not written yet: they go with the next write of the journal.
+    expect(readFileSync(journal, "utf8")).toBe("");
+    // A synchronous append writes them first, then itself.
+    const now = log.append("search", { n: 50 });
+    const lines = () =>
+      readFileSync(journal, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { id: number; doc: { n: number } });
+    expect(lines().map((e) => e.doc.n)).toEqual(Array.from({ length: 51 }, (_, i) => i));
+    const recs = await Promise.all(soon);
+    expect(recs.map((r) => r.doc.n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(recs.every((r, i) => i === 0 || r.id > recs[i - 1].id)).toBe(true);
+    expect(now.id).toBeGreaterThan(recs[49].id);
+    // Alone, they are in the journal once they resolve.
+    const later = await Promise.all([log.appendSoon("indexed", { n: 51 }), log.appendSoon("indexed", { n: 52 })]);
+    expect(lines().map((e) => e.doc.n)).toEqual(Array.from({ length: 53 }, (_, i) => i));
+    await log.idle();
+    const rows = await log.read(activityMonth(later[1].id));
+    expect(rows.map((r) => r.doc.n)).toEqual(Array.from({ length: 53 }, (_, i) => i));
+    // A closed log refuses (the activity service logs it and the request goes on).
+    log.close();
+    await expect(log.appendSoon("processed", {})).rejects.toThrow(/closed/);
+    db.close();
+  });
 });
