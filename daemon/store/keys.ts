@@ -3,6 +3,8 @@
  * parse ids only through these helpers.
  */
 
+import { randomFillSync } from "node:crypto";
+
 /** A field's key within its resource: `{letter}/{field_id}` (`t/body`, `f/file`). */
 export type FieldKey = string;
 
@@ -25,7 +27,23 @@ export function ridOf(id: string): string | undefined {
 /** Blob key prefix of everything stored for one resource (its files, its extracted text). */
 export const resourceBlobPrefix = (rid: string): string => `r/${rid}`;
 
-/** Where a file field's bytes live: a new key for every upload (`nonce`). */
+const NONCES = Buffer.alloc(4096);
+let nonceAt = NONCES.length;
+
+/**
+ * Eight random hex digits for a new blob key, from a pool refilled 4 KiB at a time: a `randomBytes(4)`
+ * per file field cost about 14 µs of the daemon's thread (adding 10,000 notes: 0.14 s).
+ */
+export function blobNonce(): string {
+  if (nonceAt + 4 > NONCES.length) {
+    randomFillSync(NONCES);
+    nonceAt = 0;
+  }
+  nonceAt += 4;
+  return NONCES.toString("hex", nonceAt - 4, nonceAt);
+}
+
+/** Where a file field's bytes live: a new key for every upload (`nonce`: blobNonce()). */
 export function fileBlobKey(rid: string, fieldId: string, nonce: string): string {
   return `${resourceBlobPrefix(rid)}/f/${encodeURIComponent(fieldId).replace(/%/g, "_")}/${nonce}`;
 }
