@@ -271,6 +271,8 @@ describe("resources and fields end to end", () => {
 
   it("replaces a file's bytes and removes them with the field, leaving no orphan blob", async () => {
     const store = await d.daemon.services.store.kb(kbid);
+    // The resource's other fields are processed (their outputs written) before counting.
+    await d.daemon.services.processing.idle();
     const all = async () => (await store.blobs.keysUnder(`r/${rid}`)).length;
     // The fields' bytes (extraction outputs come and go as the queue processes the new field).
     const files = async () => (await store.blobs.keysUnder(`r/${rid}`)).filter((k) => !k.includes("/extracted/"));
