@@ -33,7 +33,7 @@ const MAX_TEXT_FILE = 256 * 1024 * 1024;
 
 type Reader = (input: FileInput, d: Detected) => Promise<Extracted>;
 
-// The parsers of binary formats (pdf.js, ExcelJS, JSZip) are big: each loads on its first document,
+// The parsers of binary formats (PDFium, ExcelJS, JSZip) are big: each loads on its first document,
 // so an extraction worker that only ever sees text starts fast and stays small.
 const READERS: Record<string, Reader> = {
   "application/pdf": async (i) => (await import("./pdf.js")).extractPdf(i.path, i.password, { ocr: i.ocr !== false }),

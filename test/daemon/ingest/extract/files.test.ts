@@ -108,10 +108,13 @@ describe("extractFileField: PDF", () => {
     await buildPdf(at("natives.pdf"), ["Some text about engines."]);
     const script = at("natives.mts");
     const ext = new URL("../../../../daemon/ingest/extract/index.ts", import.meta.url).href;
+    // PDFium reads the text; pdf.js is loaded only to render pages for OCR: load it as that path does.
+    const pdfjs = new URL("../../../../daemon/ingest/extract/pdfjs.ts", import.meta.url).href;
     await writeFile(
       script,
       `const natives = [Array.prototype.push, JSON.parse, JSON.stringify];
 const { extractFileField } = await import(${JSON.stringify(ext)});
+await (await import(${JSON.stringify(pdfjs)})).loadPdfjs();
 const ex = await extractFileField({ path: ${JSON.stringify(at("natives.pdf"))} });
 const now = [Array.prototype.push, JSON.parse, JSON.stringify];
 console.log(JSON.stringify({ text: ex.text, same: natives.map((f, i) => f === now[i]), added: typeof Promise.withResolvers }));`,
