@@ -3,7 +3,7 @@ import type { Extracted } from "../types.js";
 import { TextBuilder } from "./builder.js";
 import { asExtractionError, ExtractionError } from "./errors.js";
 import { PdfRenderer } from "./pdf-render.js";
-import { FPDF_ERR, loadPdfium, type Pdfium, type PdfiumDoc, PdfiumOpenError } from "./pdfium.js";
+import { discardPdfium, FPDF_ERR, loadPdfium, type Pdfium, type PdfiumDoc, PdfiumOpenError } from "./pdfium.js";
 
 // Small files are copied whole into PDFium's heap; bigger ones are read in blocks as PDFium asks for
 // them. PDFium keeps the objects it has parsed until the document is closed, so a big file is reopened
@@ -34,6 +34,7 @@ export async function extractPdf(path: string, password?: string, opts: PdfOptio
     if (data) await fh.read(data, 0, size, 0);
     const reopen = () => openPdf(pdfium, data ? { data } : { fd: fh.fd, size }, password);
     let doc = reopen();
+    let trapped = false;
     const renderer = opts.ocr ? new PdfRenderer(fh, size, password, whole, reloadBytes) : null;
     try {
       const b = new TextBuilder();
@@ -59,9 +60,14 @@ export async function extractPdf(path: string, password?: string, opts: PdfOptio
       if (scanned.size) ex.ocr = (ex.pages ?? []).filter((p) => scanned.has(p.page)).map(({ start, end }) => ({ start, end }));
       return ex;
     } catch (err) {
+      // A trap leaves the module unusable: not even the document is closed in it (see discardPdfium).
+      if (err instanceof WebAssembly.RuntimeError) {
+        trapped = true;
+        discardPdfium(pdfium);
+      }
       throw asExtractionError(err, "PDF");
     } finally {
-      doc.close();
+      if (!trapped) doc.close();
       await renderer?.close();
     }
   } finally {

@@ -196,12 +196,30 @@ export class PdfiumOpenError extends Error {
 }
 
 let loading: Promise<Pdfium> | undefined;
+let loaded: Pdfium | undefined;
 
 /** The process's PDFium module (loaded on first use; a module that failed to load is tried again). */
 export function loadPdfium(): Promise<Pdfium> {
-  loading ??= Pdfium.load().catch((err) => {
-    loading = undefined;
-    throw err;
-  });
+  loading ??= Pdfium.load().then(
+    (p) => {
+      loaded = p;
+      return p;
+    },
+    (err) => {
+      loading = undefined;
+      throw err;
+    },
+  );
   return loading;
+}
+
+/**
+ * Forget a module that trapped (a `WebAssembly.RuntimeError` out of PDFium: a bad memory access, an
+ * abort): its heap may be left inconsistent, so the next document gets a fresh module and this one
+ * is left to the collector, with everything it held.
+ */
+export function discardPdfium(p: Pdfium): void {
+  if (loaded !== p) return;
+  loaded = undefined;
+  loading = undefined;
 }

@@ -94,6 +94,25 @@ describe("extractFileField: PDF", () => {
     expect(err.message).toMatch(/PDF/);
   });
 
+  test("a trap in PDFium costs that document only: the next one is read by a fresh module", async () => {
+    const { loadPdfium } = await import("../../../../daemon/ingest/extract/pdfium.js");
+    await buildPdf(at("trap.pdf"), ["Text read after a trap."]);
+    const first = await loadPdfium();
+    // A bad memory access in the middle of a page, as a malformed document could cause.
+    const raw = first.raw;
+    (first as { raw: typeof raw }).raw = {
+      ...raw,
+      FPDFText_CountChars: () => {
+        throw new WebAssembly.RuntimeError("memory access out of bounds");
+      },
+    };
+    const err = await extractionError(extractFileField({ path: at("trap.pdf") }));
+    expect(err.message).toMatch(/memory access out of bounds/);
+    const next = await loadPdfium();
+    expect(next).not.toBe(first);
+    expect((await extractFileField({ path: at("trap.pdf") })).text).toBe("Text read after a trap.");
+  });
+
   test("a truncated real PDF ends in ExtractionError", async () => {
     await buildPdf(at("whole.pdf"), ["Some text that will be cut off."]);
     const { readFile } = await import("node:fs/promises");
