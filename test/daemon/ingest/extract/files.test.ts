@@ -100,12 +100,10 @@ describe("extractFileField: PDF", () => {
     const first = await loadPdfium();
     // A bad memory access in the middle of a page, as a malformed document could cause.
     const raw = first.raw;
-    (first as { raw: typeof raw }).raw = {
-      ...raw,
-      FPDFText_CountChars: () => {
-        throw new WebAssembly.RuntimeError("memory access out of bounds");
-      },
+    const trap = () => {
+      throw new WebAssembly.RuntimeError("memory access out of bounds");
     };
+    (first as { raw: typeof raw }).raw = { ...raw, FPDFText_CountChars: trap };
     const err = await extractionError(extractFileField({ path: at("trap.pdf") }));
     expect(err.message).toMatch(/memory access out of bounds/);
     const next = await loadPdfium();
