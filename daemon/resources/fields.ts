@@ -7,7 +7,7 @@ import type { FileField } from "../../src/api/fields.js";
 import { FIELD_BODIES, type WritableFieldType } from "../../src/api/resources.js";
 import { invalid } from "../errors.js";
 import type { BlobStore } from "../store/blobs.js";
-import { blobNonce, fileBlobKey } from "../store/keys.js";
+import { fileBlobKey } from "../store/keys.js";
 
 /** Bytes of a file field that arrive as a stream (uploads, sync) or were read already (a small synced file), instead of a base64 payload. */
 export type FileSource = () => Readable | Buffer;
@@ -48,7 +48,7 @@ export async function prepareField(
   let md5 = file.md5 ?? undefined;
   let blob: string | undefined;
   if (ctx.source) {
-    blob = fileBlobKey(ctx.rid, id, blobNonce());
+    blob = fileBlobKey(ctx.rid, id);
     const written = await ctx.blobs.write(blob, ctx.source());
     size = written.size;
     md5 = written.md5;
@@ -56,7 +56,7 @@ export async function prepareField(
     if (!BASE64.test(file.payload))
       throw invalid([issue("base64_decode", [...ctx.loc, "file", "payload"], "Invalid base64 payload", "<payload>")]);
     const bytes = Buffer.from(file.payload, "base64");
-    blob = fileBlobKey(ctx.rid, id, blobNonce());
+    blob = fileBlobKey(ctx.rid, id);
     const written = await ctx.blobs.write(blob, bytes);
     size = written.size;
     md5 = written.md5;

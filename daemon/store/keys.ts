@@ -34,7 +34,7 @@ let nonceAt = NONCES.length;
  * Eight random hex digits for a new blob key, from a pool refilled 4 KiB at a time: a `randomBytes(4)`
  * per file field cost about 14 µs of the daemon's thread (adding 10,000 notes: 0.14 s).
  */
-export function blobNonce(): string {
+function blobNonce(): string {
   if (nonceAt + 4 > NONCES.length) {
     randomFillSync(NONCES);
     nonceAt = 0;
@@ -43,9 +43,9 @@ export function blobNonce(): string {
   return NONCES.toString("hex", nonceAt - 4, nonceAt);
 }
 
-/** Where a file field's bytes live: a new key for every upload (`nonce`: blobNonce()). */
-export function fileBlobKey(rid: string, fieldId: string, nonce: string): string {
-  return `${resourceBlobPrefix(rid)}/f/${encodeURIComponent(fieldId).replace(/%/g, "_")}/${nonce}`;
+/** Where a file field's bytes live: a new key for every upload (its last part random). */
+export function fileBlobKey(rid: string, fieldId: string): string {
+  return `${resourceBlobPrefix(rid)}/f/${encodeURIComponent(fieldId).replace(/%/g, "_")}/${blobNonce()}`;
 }
 
 /** Where a field's extraction output lives. */
