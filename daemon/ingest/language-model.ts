@@ -28,10 +28,9 @@ export interface Detection {
   second: number;
 }
 
-interface EldFiles {
+/** eld's database: the n-gram scores and each language's average score of a correct detection. */
+interface EldData {
   ngramsData: { type: string; languages: Record<string, string>; ngrams: Record<string, Record<string, number>> };
-  dictionary: string[];
-  separators: RegExp;
   avgScore: Record<string, number>;
 }
 
@@ -194,7 +193,7 @@ export class LanguageModel implements Detector {
   }
 
   /** eld's database as arrays: its n-grams in eld's order, and each one's language and score pairs. */
-  private static pack(files: EldFiles): PackedParts {
+  private static pack(files: EldData): PackedParts {
     const { ngrams, languages } = files.ngramsData;
     const codes = Object.keys(languages).map((k) => languages[k]);
     const average = Float64Array.from(codes, (c) => files.avgScore[c] ?? 0);
@@ -240,13 +239,11 @@ export class LanguageModel implements Detector {
     const literal = /export\s+const\s+ngramsData\s*=\s*([\s\S]*?);?\s*$/.exec(source)?.[1];
     if (!literal) throw new Error("eld's ngrams database is not where this version keeps it");
     const [[dictionary, separators], avg] = await Promise.all([eldTables(), eldModule("../avgScore.js")]);
-    const files: EldFiles = {
+    const data: EldData = {
       ngramsData: runInThisContext(`(${literal})`, { filename: "eld-ngrams-small.js" }),
-      dictionary,
-      separators,
       avgScore: avg.avgScore,
     };
-    return new LanguageModel(LanguageModel.pack(files), dictionary, separators);
+    return new LanguageModel(LanguageModel.pack(data), dictionary, separators);
   }
 
   /** The model's database as the packed file holds it, stamped with the installed eld's version. */
