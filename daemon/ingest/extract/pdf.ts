@@ -48,7 +48,8 @@ export async function extractPdf(path: string, password?: string, opts: PdfOptio
         }
         b.startPage(n);
         const text = pageText(pdfium, doc.handle, n - 1);
-        if (renderer && !text.some((l) => /\S/.test(l.text))) {
+        // pageText keeps only lines with a visible character: none is a page without a text layer.
+        if (renderer && !text.length) {
           const { recognise, writeLines } = await import("./ocr.js");
           const lines = await recognise(await renderer.render(n));
           writeLines(b, lines);
@@ -95,10 +96,8 @@ function openPdf(
 function docMetadata(pdfium: Pdfium, doc: number, numPages: number): Extracted["metadata"] {
   const md: Extracted["metadata"] = { mime_type: "application/pdf", page_count: numPages };
   const str = (tag: string) => {
-    const key = Buffer.from(`${tag}\0`, "latin1");
-    const k = pdfium.raw.malloc(key.length);
+    const k = pdfium.cString(tag);
     try {
-      pdfium.heapU8().set(key, k);
       return pdfium.utf16((buf, len) => pdfium.raw.FPDF_GetMetaText(doc, k, buf, len)).trim() || undefined;
     } finally {
       pdfium.raw.free(k);

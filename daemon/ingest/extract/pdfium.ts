@@ -52,16 +52,6 @@ export class Pdfium {
     return new Pdfium(m.pdfium as unknown as PdfiumRuntime);
   }
 
-  /** The heap as bytes (a new view after the heap grew). */
-  heapU8(): Uint8Array {
-    return this.rt.HEAPU8;
-  }
-
-  /** Bytes of the WebAssembly heap (it grows, never shrinks: what freeing everything keeps bounded). */
-  heapBytes(): number {
-    return this.rt.HEAPU8.byteLength;
-  }
-
   /** Opens `data` (copied into the heap, freed on close). */
   openMemory(data: Uint8Array, password: string | undefined): PdfiumDoc {
     const buf = this.raw.malloc(Math.max(1, data.length));
@@ -169,7 +159,8 @@ export class Pdfium {
     return nul < 0 ? s : s.slice(0, nul);
   }
 
-  private cString(s: string | undefined): number {
+  /** `s` as a NUL-terminated UTF-8 string in the heap; the caller frees it. */
+  cString(s: string | undefined): number {
     const bytes = Buffer.from(s ?? "", "utf8");
     const p = this.raw.malloc(bytes.length + 1);
     this.rt.HEAPU8.set(bytes, p);
