@@ -99,7 +99,7 @@ async function watched(env: NodeJS.ProcessEnv, folder: string, socket: string): 
 
 async function main(): Promise<void> {
   if (!args.tsx && !args.cli && (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js")))) {
-    say("compiling (tsc)...");
+    say("compiling (npm run build)...");
     execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
   }
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-add-"));

@@ -42,7 +42,7 @@ function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> {
 
 async function main(): Promise<void> {
   if (!args["no-build"] || !existsSync(join(ROOT, "dist/bin/kbox.js"))) {
-    say("compiling (tsc)...");
+    say("compiling (npm run build)...");
     execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
   }
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-memory-"));
