@@ -68,20 +68,29 @@ async function recollRun(folder: string): Promise<{ seconds: number; peak: numbe
   }
 }
 
-/** Every `step`-th note is found by its own token as exactly one resource; the count of those that are not. */
-async function unfindable(socket: string, step: number): Promise<number> {
+/**
+ * Every `step`-th note is found by its own token as exactly one resource: the count of those that are
+ * not, and each find's time (they start right after the run, while the box settles).
+ */
+async function unfindable(socket: string, step: number): Promise<{ missing: number; ms: number[] }> {
   const client = new KboxClient({ kind: "unix", socket });
   const kbid = (await client.call(kbs.getKbBySlug, { params: { slug: "bench" } })).uuid;
   let missing = 0;
+  const ms: number[] = [];
   for (let i = N - 1; i >= 0; i -= step) {
+    const t0 = performance.now();
     const r = await client.call(findApi.find, {
       params: { kbid },
       body: { query: noteToken(i), features: ["keyword"], top_k: 5 },
     });
+    ms.push(performance.now() - t0);
     if (Object.keys(r.resources).length !== 1) missing++;
   }
-  return missing;
+  return { missing, ms };
 }
+
+/** The q-quantile of some numbers. */
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /** `kbox sync add <folder>`, then the processing status until every note is PROCESSED; its totals as JSON. */
 async function watched(env: NodeJS.ProcessEnv, folder: string, socket: string): Promise<{ code: number; stdout: string }> {
@@ -131,7 +140,7 @@ async function main(): Promise<void> {
     else
       for (const r of (JSON.parse(add.stdout) as { results: { status: string }[] }).results)
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-    const missing = await unfindable(paths.socket, Math.max(1, Math.floor(N / 200)));
+    const { missing, ms: findMs } = await unfindable(paths.socket, Math.max(1, Math.floor(N / 200)));
     const disk = diskBytes(join(home, "data"));
     await kbox(env, ["daemon", "stop"]);
     const rows: [string, string][] = [
@@ -143,6 +152,10 @@ async function main(): Promise<void> {
         ]
           .map(([s, n]) => `${n} ${s}`)
           .join(", ")}; ${missing} of ${Math.ceil(N / Math.max(1, Math.floor(N / 200)))} sampled tokens not found once`,
+      ],
+      [
+        "  those finds, right after (keyword)",
+        `${(findMs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s in all; p50 ${quantile(findMs, 0.5).toFixed(0)} ms, p95 ${quantile(findMs, 0.95).toFixed(0)} ms, max ${Math.max(...findMs).toFixed(0)} ms`,
       ],
       ["  daemon CPU meanwhile (all its threads)", `${cpu.toFixed(1)} s = ${((100 * cpu) / seconds).toFixed(0)} % of one core`],
       ["    by thread", threads],

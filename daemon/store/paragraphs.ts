@@ -61,6 +61,18 @@ export interface CompactionPolicy {
   minSmallFragments: number;
 }
 const RID_INDEX = "rid_idx";
+/** Tries of an index build or a compaction whose commit the other preempted (see `buildIndex`). */
+const CONFLICT_ATTEMPTS = 3;
+
+async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (attempt >= CONFLICT_ATTEMPTS || !/retryable commit conflict/i.test(String((e as Error)?.message))) throw e;
+    }
+  }
+}
 /** Resource attributes older versions copied onto every paragraph; dropped when such a table is opened. */
 const LEGACY_COLUMNS = ["path", "created", "modified", "hidden", "groups"];
 const DEFAULT_COMPACTION: CompactionPolicy = { checkEvery: 50, minSmallFragments: 64 };
@@ -123,7 +135,9 @@ export class ParagraphStore {
     }
     // A table from before the index: build it in the background (writes meanwhile scan, as before).
     if (!indexed && !empty)
-      void store.buildIndex("rid", { config: lancedb.Index.btree(), name: RID_INDEX, replace: false }).catch(() => undefined);
+      void store
+        .buildIndex("rid", () => ({ config: lancedb.Index.btree(), name: RID_INDEX, replace: false }))
+        .catch(() => undefined);
     return store;
   }
 
@@ -234,17 +248,20 @@ export class ParagraphStore {
   }
 
   /** Build the full-text index over the analysed terms, unless it exists. */
-  async ensureKeywordIndex(): Promise<void> {
-    const names = (await this.table.listIndices()).map((i) => i.name);
-    if (!names.includes(TERMS_INDEX)) await this.buildIndex("terms", { config: ftsIndex(), name: TERMS_INDEX, replace: false });
+  ensureKeywordIndex(): Promise<void> {
+    return this.building(async () => {
+      const names = (await this.table.listIndices()).map((i) => i.name);
+      if (!names.includes(TERMS_INDEX))
+        await this.buildIndex("terms", () => ({ config: ftsIndex(), name: TERMS_INDEX, replace: false }));
+    });
   }
 
   /** (Re)build a vectorset's ANN index (IVF_RQ, cosine) with `partitions` partitions. */
   buildVectorIndex(vectorset: string, partitions: number): Promise<void> {
-    return this.buildIndex(vectorColumn(vectorset), {
+    return this.buildIndex(vectorColumn(vectorset), () => ({
       config: lancedb.Index.ivfRq({ distanceType: "cosine", numPartitions: partitions }),
       replace: true,
-    });
+    }));
   }
 
   /** Paragraphs holding a vector of this vectorset. */
@@ -287,10 +304,29 @@ export class ParagraphStore {
     });
   }
 
-  /** Build an index on the latest version (reads and writes go on meanwhile), then show it to readers. */
-  private async buildIndex(column: string, options: Partial<lancedb.IndexOptions>): Promise<void> {
-    await this.writer.createIndex(column, options);
-    await this.queue.exclusive(() => this.publish());
+  /**
+   * Build an index on the latest version (reads and writes go on meanwhile), then show it to readers.
+   * A compaction and an index build committed meanwhile preempt each other (LanceDB: "Retryable
+   * commit conflict"): a box filled before its first search was left without a full-text index when
+   * the settling compaction came while that search built it, and every keyword query then read and
+   * tokenised every paragraph (half a second at 150,000) until the next write. So compactions wait
+   * for the builds under way, and either one preempted all the same is tried again.
+   */
+  private buildIndex(column: string, options: () => Partial<lancedb.IndexOptions>): Promise<void> {
+    return this.building(async () => {
+      // A fresh configuration each try: LanceDB's index objects are spent by the first.
+      await retryConflicts(() => this.writer.createIndex(column, options()));
+      await this.queue.exclusive(() => this.publish());
+    });
+  }
+
+  /** Index builds under way: compactions wait for them (see `buildIndex`). */
+  private builds: Promise<unknown> = Promise.resolve();
+
+  private building<T>(fn: () => Promise<T>): Promise<T> {
+    const work = fn();
+    this.builds = Promise.all([this.builds, work.catch(() => undefined)]);
+    return work;
   }
 
   /** Move the read handle to the latest version; only between commits (in the queue, or at open). */
@@ -479,13 +515,14 @@ export class ParagraphStore {
    * Merge small fragments and drop versions past the retention (backups tag the versions they copy).
    * Runs between commits; unless `force`, only when enough small fragments piled up.
    */
-  compact(force = true): Promise<boolean> {
+  async compact(force = true): Promise<boolean> {
+    await this.builds; // outside the write queue: commits go on meanwhile
     return this.exclusive(async (t) => {
       const stats = await t.stats().catch(() => undefined);
       const small = stats?.fragmentStats.numSmallFragments ?? 0;
       if (!force && small < this.compaction.minSmallFragments) return false;
       const t0 = performance.now();
-      await t.optimize({ cleanupOlderThan: new Date(Date.now() - VERSION_RETENTION_MS) });
+      await retryConflicts(() => t.optimize({ cleanupOlderThan: new Date(Date.now() - VERSION_RETENTION_MS) }));
       this.compactions.push({ fragmentsBefore: stats?.fragmentStats.numFragments ?? 0, ms: performance.now() - t0 });
       return true;
     });

@@ -79,6 +79,36 @@ describe("ParagraphStore background compaction", () => {
     expect(moved.map((h) => [h.id, h.text])).toEqual(byAddress.map((h) => [h.id, h.text]));
   });
 
+  it("builds the full-text index of a filled table while a compaction comes: the index is there, over every row", async () => {
+    // A box filled before its first search: many fragments, no full-text index yet.
+    const filled = async () => {
+      const store = await openStore({ checkEvery: 1000, minSmallFragments: 1000 });
+      const words = ["harbour", "lantern", "meadow", "quarry", "saddle", "thistle", "walnut", "zephyr"];
+      for (let f = 0; f < 25; f++)
+        await store.bulkAdd(
+          Array.from({ length: 1000 }, (_, i) => {
+            const n = f * 1000 + i;
+            return row(`r${n}`, Array.from({ length: 40 }, (_, k) => `${words[(n + k) % 8]}${(n * 7 + k) % 997}`).join(" "));
+          }),
+        );
+      return store;
+    };
+    // The first search builds the index and the settling compaction comes meanwhile, or the other way
+    // round: each one's commit preempted the other's, and the box had no full-text index (every query
+    // read every row) or was left uncompacted.
+    for (const order of ["build first", "compaction first"]) {
+      const store = await filled();
+      const both =
+        order === "build first"
+          ? [store.ensureKeywordIndex(), store.compact(true)]
+          : [store.compact(true), store.ensureKeywordIndex()];
+      await Promise.all(both);
+      const terms = (await store.indexes()).find((i) => i.column === "terms");
+      expect(terms, order).toMatchObject({ indexedRows: 25_000, unindexedRows: 0 });
+      expect((await store.table.stats()).fragmentStats.numFragments, order).toBeLessThan(25);
+    }
+  });
+
   it("leaves a table with few small fragments alone", async () => {
     const store = await openStore({ checkEvery: 2, minSmallFragments: 1000 });
     for (let i = 0; i < 6; i++) await store.replaceField(`r${i}`, "t/body", [row(`r${i}`, `p ${i}`)]);
