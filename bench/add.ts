@@ -4,7 +4,8 @@
  * (bench/notes.ts, the folder of bench/sync.ts) and waits until all are processed. Prints the time to
  * all findable, files/s, the daemon's CPU seconds meanwhile (all its threads, then by kind of thread:
  * its own, V8's and libuv's, LanceDB's), the peak resident
- * memory of the daemon and its extraction workers (sampled every 100 ms from /proc) and, from the same
+ * memory of the daemon and its extraction workers (sampled every 100 ms from /proc), the time of 200
+ * keyword finds made right after (each note found by its own token, while the box settles) and, from the same
  * run, recoll's full index of the same folder as a ratio (bench/recoll.ts; installed from Debian when
  * missing and possible).
  *   npx tsx bench/add.ts [--files 10000] [--watch] [--no-build] [--tsx] [--no-recoll] [--env NAME=VALUE ...] [--cli dist/bin/kbox.js]
