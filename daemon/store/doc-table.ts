@@ -1,6 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { arrow, tableOf, ZSTD } from "./arrow.js";
-import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
+import { type Connection, openOrCreate, sqlIn, sqlIntegers, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
@@ -195,7 +195,7 @@ class DocWriter<T> {
     if (this.obsolete.length) {
       const seqs = [...new Set(this.obsolete)];
       this.obsolete = [];
-      for (let i = 0; i < seqs.length; i += 5000) await this.table.delete(`seq IN (${seqs.slice(i, i + 5000).join(",")})`);
+      for (const where of sqlIntegers("seq", seqs)) await this.table.delete(where);
     }
     if (!this.superseded.size) return;
     const ids = this.superseded;
@@ -207,11 +207,14 @@ class DocWriter<T> {
     // This process numbers versions alone: a version names one row, and an IN list costs a hash probe
     // a row (an OR of (id, seq) pairs cost a comparison per pair a row: 5x slower at 20,000 rows). A
     // table several daemons write may see the same number twice (see `clock`): by id and version.
-    await this.table.delete(
-      this.clock
-        ? old.map((r) => `(id = ${sqlString(r.id as string)} AND seq = ${String(r.seq)})`).join(" OR ")
-        : `seq IN (${old.map((r) => String(r.seq)).join(",")})`,
-    );
+    if (this.clock)
+      await this.table.delete(old.map((r) => `(id = ${sqlString(r.id as string)} AND seq = ${String(r.seq)})`).join(" OR "));
+    else
+      for (const where of sqlIntegers(
+        "seq",
+        old.map((r) => Number(r.seq)),
+      ))
+        await this.table.delete(where);
   }
 
   private async commit(ops: Op<T>[]): Promise<void> {

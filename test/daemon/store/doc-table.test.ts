@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as lancedb from "@lancedb/lancedb";
 import { describe, expect, it, vi } from "vitest";
-import { openDb } from "../../../daemon/store/db.js";
+import { openDb, sqlIntegers } from "../../../daemon/store/db.js";
 import { countRecords, DocTable, GroupedDocTable } from "../../../daemon/store/doc-table.js";
 
 const home = () => join(mkdtempSync(join(tmpdir(), "kbox-doc-")), "db");
@@ -110,6 +110,13 @@ describe("DocTable", () => {
   it("deletes the versions it superseded by number, without reading the table's ids", async () => {
     const t = await DocTable.open<{ v: number }>(await openDb(home()), "docs");
     const reads = filtersOf(t);
+    const raw = (t as unknown as { table: { delete(w: string): Promise<unknown> } }).table;
+    const deletes: string[] = [];
+    const del = raw.delete.bind(raw);
+    raw.delete = (w: string) => {
+      deletes.push(w);
+      return del(w);
+    };
     const ids = Array.from({ length: 600 }, (_, i) => `d${i}`);
     await Promise.all(ids.map((id) => t.put(id, { v: 1 })));
     await Promise.all(ids.map((id) => t.put(id, { v: 2 })));
@@ -118,6 +125,22 @@ describe("DocTable", () => {
     expect(reads.filter((w) => w.startsWith("id IN"))).toEqual([]);
     expect(t.get("d3")).toEqual({ v: 3 });
     expect(t.get("d300")).toEqual({ v: 2 });
+    // Versions written together are superseded together: deleted as ranges, not a list of 610 numbers.
+    expect(deletes.length).toBeGreaterThan(0);
+    expect(deletes.every((w) => w.length < 200 && !w.includes(" IN "))).toBe(true);
+  });
+
+  it("turns integers into ranges of consecutive numbers and IN lists of the others, a bounded size a filter", () => {
+    expect(sqlIntegers("seq", [])).toEqual([]);
+    expect(sqlIntegers("seq", [7, 3, 4, 5, 9, 4])).toEqual(["(seq >= 3 AND seq <= 5)", "seq IN (7,9)"]);
+    const scattered = sqlIntegers(
+      "seq",
+      Array.from({ length: 12_000 }, (_, i) => 2 * i),
+    );
+    expect(scattered.map((w) => w.split(",").length)).toEqual([5000, 5000, 2000]);
+    const runs = sqlIntegers("seq", Array.from({ length: 100 }, (_, i) => [10 * i, 10 * i + 1]).flat());
+    expect(runs.map((w) => w.split(" OR ").length)).toEqual([64, 36]);
+    expect(runs[1].startsWith("(seq >= 640 AND seq <= 641)")).toBe(true);
   });
 
   it("counts documents, not the versions a sweep has not yet deleted; other tables by rows", async () => {
