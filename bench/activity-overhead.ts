@@ -3,7 +3,8 @@
  * off, interleaved (the order alternating, so caches warm both alike), in one daemon whose
  * `settings.activity.record` is flipped between runs. Prints p50s and the overhead of the means.
  */
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+import { quantile } from "./stats.js";
+
 /** The mean without the slowest tenth (a GC pause or a table commit on a 2-core machine is not the request's). */
 function trimmedMean(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b).slice(0, Math.max(1, Math.ceil(xs.length * 0.9)));
@@ -37,7 +38,7 @@ export async function activityOverhead(
   settings.record = true;
   const overhead = (trimmedMean(on) / trimmedMean(off) - 1) * 100;
   console.log(
-    `activity recording overhead, ${label}: ${overhead >= 0 ? "+" : ""}${overhead.toFixed(1)} % (p50 ${pct(on, 0.5).toFixed(2)} ms recorded, ${pct(off, 0.5).toFixed(2)} ms not; ${runs} pairs; target <= 2 %)`,
+    `activity recording overhead, ${label}: ${overhead >= 0 ? "+" : ""}${overhead.toFixed(1)} % (p50 ${quantile(on, 0.5).toFixed(2)} ms recorded, ${quantile(off, 0.5).toFixed(2)} ms not; ${runs} pairs; target <= 2 %)`,
   );
   return overhead;
 }

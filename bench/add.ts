@@ -26,6 +26,7 @@ import { KboxClient } from "../src/client/client.js";
 import { noteToken, writeNotes } from "./notes.js";
 import { childPids, cpuSeconds, rssBytes, threadSeconds, threadsBetween } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
+import { quantile } from "./stats.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -89,9 +90,6 @@ async function unfindable(socket: string, step: number): Promise<{ missing: numb
   }
   return { missing, ms };
 }
-
-/** The q-quantile of some numbers. */
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /** `kbox sync add <folder>`, then the processing status until every note is PROCESSED; its totals as JSON. */
 async function watched(env: NodeJS.ProcessEnv, folder: string, socket: string): Promise<{ code: number; stdout: string }> {

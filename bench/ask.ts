@@ -12,6 +12,7 @@ import { readAll } from "../src/client/transport.js";
 import { OFFLINE, removeHome, spawnTestDaemon, startTestDaemon, tempHome } from "../test/helpers/daemon.js";
 import { OpenAiStandIn } from "../test/helpers/openai-standin.js";
 import { activityOverhead } from "./activity-overhead.js";
+import { quantile } from "./stats.js";
 
 const N = Number(process.argv[2] ?? 300);
 const RUNS = Number(process.argv[3] ?? 20);
@@ -23,8 +24,7 @@ llm.script = () => ({ chunks: Array.from({ length: 60 }, (_, i) => `token${i} `)
 
 const rssKb = (field: "VmRSS" | "VmHWM") =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
+const fmt = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(1)} ms  p95 ${quantile(xs, 0.95).toFixed(1)} ms`;
 
 try {
   const { uuid: kbid } = await client.call(kbs.createKb, { body: { slug: "bench" } });

@@ -174,7 +174,6 @@ class Daemon {
   }
 }
 
-/** Upload `files` (8 at a time) into a new knowledge box and wait until its queue is empty. */
 /**
  * Ingest `files` into a new box and wait until all are processed. By uploads, KBOX_BENCH_UPLOADS (8)
  * at a time, as a client of a zone's API does; or, given the folder they are in, as `kbox add <folder>`

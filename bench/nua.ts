@@ -14,6 +14,7 @@ import { processingStatus } from "../src/api/processing.js";
 import * as resources from "../src/api/resources.js";
 import { sse } from "../src/client/transport.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
+import { quantile } from "./stats.js";
 
 const N = Number(process.argv[2] ?? 200);
 const RUNS = Number(process.argv[3] ?? 20);
@@ -28,8 +29,7 @@ const text = (i: number) => {
       `Paragraph ${p} of note ${i}: the ${t} team meets in room ${i + p} and records decisions about ${t} in the shared log.`,
   ).join("\n\n");
 };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
+const fmt = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(1)} ms  p95 ${quantile(xs, 0.95).toFixed(1)} ms`;
 
 async function pool(n: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { makeArrowTable } from "@lancedb/lancedb";
 import { openDb, sqlString } from "../daemon/store/db.js";
 import { type ParagraphRow, ParagraphStore } from "../daemon/store/paragraphs.js";
+import { quantile } from "./stats.js";
 
 const SIZES = (process.argv[2] ?? "10000,100000").split(",").map(Number);
 const K = Number(process.argv[3] ?? 40);
@@ -61,9 +62,8 @@ function field(rid: string, n = PER_FIELD): ParagraphRow[] {
   });
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const fmt = (xs: number[]) => `${pct(xs, 0.5).toFixed(1)}\t${pct(xs, 0.95).toFixed(1)}\t${mean(xs).toFixed(1)}`;
+const fmt = (xs: number[]) => `${quantile(xs, 0.5).toFixed(1)}\t${quantile(xs, 0.95).toFixed(1)}\t${mean(xs).toFixed(1)}`;
 
 async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];

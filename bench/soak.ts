@@ -17,6 +17,7 @@ import * as res from "../src/api/resources.js";
 import * as search from "../src/api/search.js";
 import { ApiError } from "../src/client/errors.js";
 import { OFFLINE, removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
+import { quantile } from "./stats.js";
 
 const SECONDS = Number(process.argv[2] ?? 180);
 const CLIENTS = Number(process.argv[3] ?? 16);
@@ -53,7 +54,6 @@ function snapshot() {
   return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024, fds: readdirSync(`/proc/${pid}/fd`).length, dataMb: du / 1024 };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Wait until the box's paragraph count holds still (ingestion drained), at most `maxMs`. */
@@ -192,7 +192,9 @@ try {
   for (const [k, xs] of lat) {
     all += xs.length;
     const row = [k.padEnd(8), String(xs.length).padStart(8), (xs.length / runSec).toFixed(1).padStart(7)];
-    console.log(`${row.join(" ")} ${pct(xs, 0.5).toFixed(1).padStart(9)} ${pct(xs, 0.99).toFixed(1).padStart(9)}`);
+    console.log(
+      `${row.join(" ")} ${(quantile(xs, 0.5) ?? 0).toFixed(1).padStart(9)} ${(quantile(xs, 0.99) ?? 0).toFixed(1).padStart(9)}`,
+    );
   }
   console.log(`all      ${String(all).padStart(8)} ${(all / runSec).toFixed(1).padStart(7)}`);
   const errTotal = [...errors.values()].reduce((s, x) => s + x, 0);

@@ -32,6 +32,7 @@ import { KboxClient } from "../src/client/client.js";
 import { daemonNodeFlags, GLIBC_MALLOC_ENV } from "../src/client/connect.js";
 import { noteRel, noteText, writeNotes } from "./notes.js";
 import { diskBytes, diskParts, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
+import { quantile } from "./stats.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,8 +51,6 @@ const N = Number(args.files);
 const SAVES = Number(args.saves);
 const IDLE_S = Number(args.idle);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const rel = noteRel;
 const text = noteText;
 
@@ -230,15 +229,15 @@ async function main(): Promise<void> {
     if (lat.length)
       rows.push([
         `save -> findable (${SAVES} saves)`,
-        `p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms${ratio(
-          pct(lat, 50),
-          recoll && pct(recoll.saveMs, 50),
+        `p50 ${quantile(lat, 0.5).toFixed(0)} ms, p95 ${quantile(lat, 0.95).toFixed(0)} ms, max ${Math.max(...lat).toFixed(0)} ms${ratio(
+          quantile(lat, 0.5),
+          recoll && quantile(recoll.saveMs, 0.5),
         )}`,
       ]);
     if (recoll?.saveMs.length)
       rows.push([
         `  recoll: save -> findable (${recoll.saveMs.length} saves)`,
-        `p50 ${pct(recoll.saveMs, 50).toFixed(0)} ms (incremental recollindex, then recollq)`,
+        `p50 ${quantile(recoll.saveMs, 0.5).toFixed(0)} ms (incremental recollindex, then recollq)`,
       ]);
   } finally {
     await daemon.stop();
