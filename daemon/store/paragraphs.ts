@@ -320,12 +320,17 @@ export class ParagraphStore {
     });
   }
 
-  /** Index builds under way: compactions wait for them (see `buildIndex`). */
-  private builds: Promise<unknown> = Promise.resolve();
+  /** Index builds under way, each until it settles: compactions wait for them (see `buildIndex`). */
+  private readonly builds = new Set<Promise<void>>();
 
   private building<T>(fn: () => Promise<T>): Promise<T> {
     const work = fn();
-    this.builds = Promise.all([this.builds, work.catch(() => undefined)]);
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.builds.add(settled);
+    void settled.then(() => this.builds.delete(settled));
     return work;
   }
 
@@ -516,7 +521,7 @@ export class ParagraphStore {
    * Runs between commits; unless `force`, only when enough small fragments piled up.
    */
   async compact(force = true): Promise<boolean> {
-    await this.builds; // outside the write queue: commits go on meanwhile
+    await Promise.all(this.builds); // outside the write queue: commits go on meanwhile
     return this.exclusive(async (t) => {
       const stats = await t.stats().catch(() => undefined);
       const small = stats?.fragmentStats.numSmallFragments ?? 0;
