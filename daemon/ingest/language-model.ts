@@ -193,10 +193,10 @@ export class LanguageModel implements Detector {
   }
 
   /** eld's database as arrays: its n-grams in eld's order, and each one's language and score pairs. */
-  private static pack(files: EldData): PackedParts {
-    const { ngrams, languages } = files.ngramsData;
+  private static pack(data: EldData): PackedParts {
+    const { ngrams, languages } = data.ngramsData;
     const codes = Object.keys(languages).map((k) => languages[k]);
-    const average = Float64Array.from(codes, (c) => files.avgScore[c] ?? 0);
+    const average = Float64Array.from(codes, (c) => data.avgScore[c] ?? 0);
     const keys = Object.keys(ngrams);
     let pairs = 0;
     for (const k of keys) for (const _ in ngrams[k]) pairs++;
