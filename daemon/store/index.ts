@@ -365,6 +365,8 @@ export class Store {
       const kb = await s.catch(() => undefined);
       await kb?.idle().catch(() => undefined);
       kb?.close("the knowledge box was deleted");
+      // An index build under way (a search's, or the settling one) would write the folder again after the move.
+      await kb?.paragraphs.indexBuilds();
     }
     await this.moveToTrash(kbid);
     for (const ms of [2000, 10_000]) {

@@ -59,6 +59,8 @@ function vectorField(vectorset: string, dim: number) {
 export interface CompactionPolicy {
   checkEvery: number;
   minSmallFragments: number;
+  /** Quiet time after the last write before the settling compaction (default: Settler's). */
+  settleMs?: number;
 }
 const RID_INDEX = "rid_idx";
 /** Tries of an index build or a compaction whose commit the other preempted (see `buildIndex`). */
@@ -103,8 +105,15 @@ export class ParagraphStore {
   /** Compaction runs so far, for tests, benchmarks and logs. */
   readonly compactions: { fragmentsBefore: number; ms: number }[] = [];
 
-  /** Compaction and cleanup of old versions once writes settle. */
-  private readonly settler = new Settler(() => this.compact(true));
+  /**
+   * Once writes settle: compaction and cleanup of old versions, then the full-text index if the table
+   * has none yet. A box filled before its first search used to get that index at the search, which
+   * then waited for it (6.6 s over 500,000 paragraphs); built here, it is ready by the time the
+   * user asks. Not earlier: every compaction folds new rows into the index, which during a big
+   * ingestion meant rewriting it again and again (see `holdMaintenanceWhile`).
+   */
+  private readonly settler: Settler;
+  private closed = false;
 
   private constructor(
     /** The latest version, for writes and index builds (see `buildIndex`); readers use `table`. */
@@ -115,6 +124,10 @@ export class ParagraphStore {
   ) {
     this.queue = new WriteQueue((ops) => this.commit(ops), 4096);
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
+    this.settler = new Settler(async () => {
+      await this.compact(true);
+      if (!this.closed) await this.ensureKeywordIndex();
+    }, this.compaction.settleMs);
   }
 
   /** Open (creating) the table; `journal` is the file that makes replaces crash-safe (none: in-memory only). */
@@ -247,14 +260,21 @@ export class ParagraphStore {
     return out;
   }
 
-  /** Build the full-text index over the analysed terms, unless it exists. */
+  /**
+   * Build the full-text index over the analysed terms, unless it exists. One build at a time: the
+   * settling compaction and a first search may both ask for it, and the second waits for the first.
+   */
   ensureKeywordIndex(): Promise<void> {
-    return this.building(async () => {
+    this.keywordBuild ??= this.building(async () => {
       const names = (await this.table.listIndices()).map((i) => i.name);
       if (!names.includes(TERMS_INDEX))
         await this.buildIndex("terms", () => ({ config: ftsIndex(), name: TERMS_INDEX, replace: false }));
+    }).finally(() => {
+      this.keywordBuild = undefined;
     });
+    return this.keywordBuild;
   }
+  private keywordBuild: Promise<void> | undefined;
 
   /** (Re)build a vectorset's ANN index (IVF_RQ, cosine) with `partitions` partitions. */
   buildVectorIndex(vectorset: string, partitions: number): Promise<void> {
@@ -383,8 +403,14 @@ export class ParagraphStore {
     return this.queue.idle();
   }
 
+  /** Index builds under way are done: they write into the table's folder too, outside the write queue. */
+  async indexBuilds(): Promise<void> {
+    await Promise.all(this.builds);
+  }
+
   /** Refuse later writes (see WriteQueue.close). */
   close(reason?: string): void {
+    this.closed = true;
     clearInterval(this.follower);
     this.settler.close();
     this.queue.close(reason);

@@ -37,7 +37,7 @@ function row(rid: string, text: string): ParagraphRow {
   };
 }
 
-async function openStore(policy: { checkEvery: number; minSmallFragments: number }) {
+async function openStore(policy: { checkEvery: number; minSmallFragments: number; settleMs?: number }) {
   const dir = mkdtempSync(join(tmpdir(), "kbox-cmp-"));
   dirs.push(dir);
   return ParagraphStore.open(await openDb(join(dir, "db")), policy);
@@ -107,6 +107,32 @@ describe("ParagraphStore background compaction", () => {
       expect(terms, order).toMatchObject({ indexedRows: 25_000, unindexedRows: 0 });
       expect((await store.table.stats()).fragmentStats.numFragments, order).toBeLessThan(25);
     }
+  });
+
+  it("builds the full-text index once writes settle, with no search asking for it", async () => {
+    const store = await openStore({ checkEvery: 1000, minSmallFragments: 1000, settleMs: 50 });
+    for (let i = 0; i < 12; i++) await store.replaceField(`r${i}`, "t/body", [row(`r${i}`, `harbour paragraph ${i}`)]);
+    const terms = async () => (await store.indexes()).find((i) => i.column === "terms");
+    for (let t = Date.now(); !(await terms()) && Date.now() - t < 10_000; ) await new Promise((r) => setTimeout(r, 25));
+    await store.indexBuilds();
+    expect(await terms()).toMatchObject({ indexedRows: 12, unindexedRows: 0 });
+    expect(store.compactions.length).toBeGreaterThan(0); // the settling compaction came first
+    // A search asking at the same time as another gets the same build, not a second one.
+    const other = await openStore({ checkEvery: 1000, minSmallFragments: 1000 });
+    await other.replaceField("a", "t/body", [row("a", "lantern")]);
+    const first = other.ensureKeywordIndex();
+    expect(other.ensureKeywordIndex()).toBe(first);
+    await first;
+    expect(await other.keyword({ should: "lantern", must: [], phrases: [], mustNot: [] }, ["en"], "true", 5, "ids")).toHaveLength(1);
+  });
+
+  it("builds nothing once closed: the settle timer of a closed table does not write its folder", async () => {
+    const store = await openStore({ checkEvery: 1000, minSmallFragments: 1000, settleMs: 50 });
+    await store.replaceField("r", "t/body", [row("r", "harbour")]);
+    store.close();
+    await new Promise((r) => setTimeout(r, 300));
+    await store.indexBuilds();
+    expect((await store.indexes()).some((i) => i.column === "terms")).toBe(false);
   });
 
   it("leaves a table with few small fragments alone", async () => {
