@@ -12,7 +12,7 @@ import { readAll } from "../src/client/transport.js";
 import { OFFLINE, removeHome, spawnTestDaemon, startTestDaemon, tempHome } from "../test/helpers/daemon.js";
 import { OpenAiStandIn } from "../test/helpers/openai-standin.js";
 import { activityOverhead } from "./activity-overhead.js";
-import { quantile } from "./stats.js";
+import { p50p95 } from "./stats.js";
 
 const N = Number(process.argv[2] ?? 300);
 const RUNS = Number(process.argv[3] ?? 20);
@@ -24,7 +24,6 @@ llm.script = () => ({ chunks: Array.from({ length: 60 }, (_, i) => `token${i} `)
 
 const rssKb = (field: "VmRSS" | "VmHWM") =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
-const fmt = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(1)} ms  p95 ${quantile(xs, 0.95).toFixed(1)} ms`;
 
 try {
   const { uuid: kbid } = await client.call(kbs.createKb, { body: { slug: "bench" } });
@@ -78,7 +77,7 @@ try {
     const r = [];
     for (let i = 0; i < RUNS; i++) r.push(await timedAsk(model));
     console.log(
-      `${label}: first byte ${fmt(r.map((x) => x.first))}; total ${fmt(r.map((x) => x.total))}; retrieval ${fmt(r.map((x) => x.retrieval))}`,
+      `${label}: first byte ${p50p95(r.map((x) => x.first))}; total ${p50p95(r.map((x) => x.total))}; retrieval ${p50p95(r.map((x) => x.retrieval))}`,
     );
     return r;
   }
@@ -107,9 +106,9 @@ try {
     }
     direct.push({ first, total: performance.now() - start });
   }
-  console.log(`openai direct: first byte ${fmt(direct.map((x) => x.first))}; total ${fmt(direct.map((x) => x.total))}`);
+  console.log(`openai direct: first byte ${p50p95(direct.map((x) => x.first))}; total ${p50p95(direct.map((x) => x.total))}`);
   const overhead = viaKbox.map((x, i) => x.first - x.retrieval - direct[i].first);
-  console.log(`kbox overhead on the first byte beyond retrieval: ${fmt(overhead)} (target <= 50 ms)`);
+  console.log(`kbox overhead on the first byte beyond retrieval: ${p50p95(overhead)} (target <= 50 ms)`);
 
   // Peak memory while a long answer streams.
   llm.script = () => ({ chunks: Array.from({ length: 400 }, (_, i) => `word${i} `), delayMs: 2 });

@@ -14,7 +14,7 @@ import { processingStatus } from "../src/api/processing.js";
 import * as resources from "../src/api/resources.js";
 import { sse } from "../src/client/transport.js";
 import { removeHome, spawnTestDaemon, tempHome } from "../test/helpers/daemon.js";
-import { quantile } from "./stats.js";
+import { p50p95 } from "./stats.js";
 
 const N = Number(process.argv[2] ?? 200);
 const RUNS = Number(process.argv[3] ?? 20);
@@ -29,7 +29,6 @@ const text = (i: number) => {
       `Paragraph ${p} of note ${i}: the ${t} team meets in room ${i + p} and records decisions about ${t} in the shared log.`,
   ).join("\n\n");
 };
-const fmt = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(1)} ms  p95 ${quantile(xs, 0.95).toFixed(1)} ms`;
 
 async function pool(n: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
@@ -45,7 +44,7 @@ const { child, client } = await spawnTestDaemon(home, [], { KBOX_MODELS_AUTOPULL
 try {
   // Warm up both paths (extraction workers, the client's internal box).
   await client.call(nua.pushV1, { body: { textfield: { t: { body: text(0), format: 0 } } } as never });
-  const { uuid: kbid } = await client.call(kbs.createKb, { body: { slug: "bench" } });
+  await client.call(kbs.createKb, { body: { slug: "bench" } });
   const box = (await client.call(kbs.listKbs)).kbs.find((k) => k.slug.startsWith("nua-"))?.uuid as string;
 
   /** Wait until `n` resources of the box are PROCESSED (the same test for both paths). */
@@ -109,8 +108,8 @@ try {
   console.log(`kbox add (create resource):   ${(N / addS).toFixed(1)} docs/s  (${addS.toFixed(2)} s)`);
   console.log(`processing push (NUA API):    ${(N / pushS).toFixed(1)} docs/s  (${pushS.toFixed(2)} s)`);
   console.log(`API cost over kbox add:       ${((pushS / addS - 1) * 100).toFixed(1)} %`);
-  console.log(`SSE: completion -> event      ${fmt(notify)}`);
-  console.log(`SSE: push -> completed event  ${fmt(total)}  (${RUNS} runs)`);
+  console.log(`SSE: completion -> event      ${p50p95(notify)}`);
+  console.log(`SSE: push -> completed event  ${p50p95(total)}  (${RUNS} runs)`);
 } finally {
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));

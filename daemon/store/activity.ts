@@ -1,7 +1,7 @@
 import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { arrow, tableOf, ZSTD } from "./arrow.js";
-import { type Connection, openOrCreate, type Table } from "./db.js";
+import { type Connection, openOrCreate, sqlIntegers, type Table } from "./db.js";
 
 const { Field, Int64, Schema, Utf8 } = arrow;
 
@@ -211,8 +211,14 @@ export class ActivityLog {
     for (const month of new Set(entries.map((e) => activityMonth(e.id)))) {
       const inMonth = entries.filter((e) => activityMonth(e.id) === month);
       const table = await this.table(month);
-      const where = `seq IN (${inMonth.map((e) => e.seq).join(", ")})`;
-      const have = new Set((await table.query().where(where).select(["seq"]).toArray()).map((r) => Number(r.seq)));
+      // Journal entries are mostly consecutive: ranges, not one IN list of every number (see sqlIntegers).
+      const have = new Set<number>();
+      const wheres = sqlIntegers(
+        "seq",
+        inMonth.map((e) => e.seq),
+      );
+      for (const where of wheres)
+        for (const r of await table.query().where(where).select(["seq"]).toArray()) have.add(Number(r.seq));
       missing.push(...inMonth.filter((e) => !have.has(e.seq)));
     }
     await this.addToTables(missing);
