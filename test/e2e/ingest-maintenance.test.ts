@@ -53,9 +53,18 @@ describe("paragraph table maintenance during ingestion", () => {
     await new Promise((r) => setTimeout(r, Math.max(0, t0 + SLOW_MS - 500 - Date.now())));
     expect(Date.now() - fast).toBeGreaterThan(3000 + 500);
     expect(compact).not.toHaveBeenCalled();
-    // Once the page is in and the queue is done, the table settles: compacted (and its index folded in).
+    const terms = async () => (await store.paragraphs.indexes()).find((i) => i.column === "terms");
+    expect(await terms()).toBeUndefined(); // nothing searched this box: no full-text index yet
+    // Once the page is in and the queue is done, the table settles: compacted, then given its
+    // full-text index over every paragraph, with still no search asking for it.
     await vi.waitFor(() => expect(compact).toHaveBeenCalled(), { timeout: 15_000, interval: 100 });
     const list = await d.client.call(api.listResources, { params: { kbid }, query: { page: 0, size: 10 } });
     expect(list.resources.map((r) => r.metadata?.status)).toEqual(["PROCESSED", "PROCESSED"]);
+    const paragraphs = await store.paragraphs.count();
+    expect(paragraphs).toBeGreaterThanOrEqual(4); // two titles, the text, the page
+    await vi.waitFor(async () => expect(await terms()).toMatchObject({ indexedRows: paragraphs, unindexedRows: 0 }), {
+      timeout: 15_000,
+      interval: 100,
+    });
   }, 60_000);
 });
