@@ -43,6 +43,15 @@ export class BlobStore {
     void this.packed?.then((p) => p.close(reason)).catch(() => undefined);
   }
 
+  /**
+   * Make a blob's folder, unless the store was closed meanwhile: a write or a cache copy that began
+   * before a box's deletion and reached this point after it would bring the deleted folder back.
+   */
+  private async makeDir(dir: string): Promise<void> {
+    if (this.closed) throw new Error(this.closed);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  }
+
   /** The packs of a local store (opened on first use); none on object storage. */
   private pack(): Promise<BlobPack> | undefined {
     if (this.remote) return undefined;
@@ -114,7 +123,7 @@ export class BlobStore {
       }
       data = small.rest;
     }
-    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await this.makeDir(dirname(target));
     const tmp = `${target}.tmp-${randomBytes(6).toString("hex")}`;
     const md5 = createHash("md5");
     let size = 0;
@@ -151,7 +160,7 @@ export class BlobStore {
       if (await stat(p).catch(() => undefined)) return p;
       const bytes = await pack.get(key);
       if (!bytes) return p;
-      await mkdir(dirname(p), { recursive: true, mode: 0o700 });
+      await this.makeDir(dirname(p));
       const tmp = `${p}.tmp-${randomBytes(6).toString("hex")}`;
       await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, p);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -221,6 +221,23 @@ describe("BlobStore with packs", () => {
     expect(await blobs.keysUnder("r/aa")).toEqual([]);
     expect(await blobs.readBuffer("r/aa/f/file/1")).toBeUndefined();
     expect(await new BlobStore(join(root, "store")).readBuffer("r/aa/f/file/1")).toBeUndefined();
+  });
+
+  it("brings no folder back once closed: a large write and a cache copy under way when the box is deleted", async () => {
+    const blobs = new BlobStore(join(root, "closing"));
+    await blobs.write("r/cc/f/file/1", Buffer.from("small, packed"));
+    // A large blob whose bytes are still arriving when the store closes (its box deleted).
+    const big = new Readable({ read() {} });
+    big.push(Buffer.alloc(PACK_MAX_BLOB + 10, 1));
+    const writing = blobs.write("r/cc/f/big/2", big);
+    // A packed blob's cache copy for a worker, asked at the same moment.
+    const copying = blobs.ensureLocal("r/cc/f/file/1");
+    blobs.close("the knowledge box was deleted");
+    rmSync(join(root, "closing"), { recursive: true, force: true }); // dropKb moves the folder away
+    big.push(null);
+    await expect(writing).rejects.toThrow("the knowledge box was deleted");
+    await expect(copying).rejects.toThrow("the knowledge box was deleted");
+    expect(existsSync(join(root, "closing"))).toBe(false);
   });
 
   it("still reads blobs stored as files before packs existed", async () => {
