@@ -320,6 +320,11 @@ export class ActivityLog {
     await this.chain;
   }
 
+  /** Once closed: resolves when the table commit under way, if any, is done. */
+  async stopped(): Promise<void> {
+    await this.chain.catch(() => undefined);
+  }
+
   /** Stop: what is journaled but not in the tables stays in the journal for the next open. */
   close(): void {
     clearTimeout(this.flushTimer);

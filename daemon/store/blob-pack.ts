@@ -301,6 +301,11 @@ export class BlobPack {
     this.files.closeAll();
   }
 
+  /** Once closed: resolves when no pack write or merge is running. */
+  stopped(): Promise<void> {
+    return this.queue.stopped();
+  }
+
   private made = false;
 
   private async commit(ops: Op[]): Promise<void> {

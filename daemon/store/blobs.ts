@@ -43,6 +43,11 @@ export class BlobStore {
     void this.packed?.then((p) => p.close(reason)).catch(() => undefined);
   }
 
+  /** Once closed: resolves when no pack write is running. */
+  async stopped(): Promise<void> {
+    await (await this.packed?.catch(() => undefined))?.stopped();
+  }
+
   /**
    * Make a blob's folder, unless the store was closed meanwhile: a write or a cache copy that began
    * before a box's deletion and reached this point after it would bring the deleted folder back.

@@ -158,6 +158,11 @@ class DocWriter<T> {
     this.queue.close(reason);
   }
 
+  /** Nothing of this writer is running any more (see WriteQueue.stopped). */
+  stopped(): Promise<void> {
+    return this.queue.stopped();
+  }
+
   /**
    * A read found older versions (ids, and their numbers): a coming sweep deletes them, by number where
    * this process alone numbers versions (a shared table's ids are read again: see `clock`).
@@ -447,6 +452,11 @@ export class DocTable<T> {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = undefined;
     this.writer.close(reason);
+  }
+
+  /** Once closed: resolves when no commit, sweep or compaction of this table is still running. */
+  stopped(): Promise<void> {
+    return this.writer.stopped();
   }
 }
 
@@ -785,5 +795,10 @@ export class GroupedDocTable<T> {
   /** Refuse later writes (see WriteQueue.close). */
   close(reason?: string): void {
     this.writer.close(reason);
+  }
+
+  /** Once closed: resolves when no commit, sweep or compaction of this table is still running. */
+  stopped(): Promise<void> {
+    return this.writer.stopped();
   }
 }

@@ -91,7 +91,7 @@ export class KbStore {
     return new KbStore(kbid, dir, db, resources, fields, paragraphs, blobs, remote?.db.refreshMs, objects);
   }
 
-  private readonly extra: { close(reason?: string): void }[] = [];
+  private readonly extra: { close(reason?: string): void; stopped(): Promise<void> }[] = [];
   private activityLog: Promise<ActivityLog> | undefined;
 
   /** This knowledge box's activity log (opened on first use, replaying what a kill left in its journal). */
@@ -169,6 +169,16 @@ export class KbStore {
   async idle(): Promise<void> {
     await Promise.all([this.resources.idle(), this.fields.idle(), this.paragraphs.idle()]);
     await (await this.activityLog?.catch(() => undefined))?.idle();
+  }
+
+  /**
+   * Once closed: resolves when nothing of the box is writing any more (commits, compactions, sweeps
+   * and index builds that had started, pack writes, the activity table's commit): its folder can go.
+   */
+  async stopped(): Promise<void> {
+    const tables = [this.resources, this.fields, this.paragraphs, ...this.extra];
+    await Promise.all([...tables.map((t) => t.stopped()), this.blobs.stopped()]);
+    await (await this.activityLog?.catch(() => undefined))?.stopped();
   }
 
   /** Close the database; writes still arriving (e.g. from work on a deleted box) are refused. */
@@ -365,8 +375,9 @@ export class Store {
       const kb = await s.catch(() => undefined);
       await kb?.idle().catch(() => undefined);
       kb?.close("the knowledge box was deleted");
-      // An index build under way (a search's, or the settling one) would write the folder again after the move.
-      await kb?.paragraphs.indexBuilds();
+      // Work that had started (a sweep or a compaction queued after the idle, an index build) would
+      // write into the folder again after its move.
+      await kb?.stopped();
     }
     await this.moveToTrash(kbid);
     for (const ms of [2000, 10_000]) {

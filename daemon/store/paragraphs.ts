@@ -403,8 +403,12 @@ export class ParagraphStore {
     return this.queue.idle();
   }
 
-  /** Index builds under way are done: they write into the table's folder too, outside the write queue. */
-  async indexBuilds(): Promise<void> {
+  /**
+   * Once closed: resolves when no commit or compaction is running and the index builds under way
+   * (outside the write queue) are done; all of them write into the table's folder.
+   */
+  async stopped(): Promise<void> {
+    await this.queue.stopped();
     await Promise.all(this.builds);
   }
 

@@ -1,6 +1,6 @@
 type Entry<Op> = { seq: number } & (
   | { kind: "op"; op: Op; resolve: () => void; reject: (e: unknown) => void }
-  | { kind: "task"; run: () => Promise<void> }
+  | { kind: "task"; run: () => Promise<void>; fail: (e: unknown) => void }
 );
 
 /**
@@ -36,7 +36,9 @@ export class WriteQueue<Op> {
 
   /** Run `fn` between commits: no commit of this queue runs meanwhile. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => this.enqueue({ seq: 0, kind: "task", run: () => fn().then(resolve, reject) }));
+    return new Promise<T>((resolve, reject) =>
+      this.enqueue({ seq: 0, kind: "task", run: () => fn().then(resolve, reject), fail: reject }),
+    );
   }
 
   /**
@@ -48,15 +50,23 @@ export class WriteQueue<Op> {
     return new Promise((resolve) => this.waiters.push({ upto: this.arrived, resolve }));
   }
 
-  /** Refuse every later write (the table's knowledge box is gone); queued ones fail too. */
+  /**
+   * Refuse every later write (the table's knowledge box is gone); queued ones fail too, and so do
+   * queued tasks (a compaction, a sweep: they write the table as much as a commit does).
+   */
   close(reason = "the store is closed"): void {
     this.closed = new Error(reason);
+  }
+
+  /** Resolves once no commit or task of this queue is running: after `close`, nothing more will. */
+  async stopped(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
   }
 
   private enqueue(e: Entry<Op>): void {
     if (this.closed) {
       if (e.kind === "op") e.reject(this.closed);
-      else void e.run();
+      else e.fail(this.closed);
       return;
     }
     e.seq = ++this.arrived;
@@ -80,7 +90,8 @@ export class WriteQueue<Op> {
       const head = this.pending[0];
       if (head.kind === "task") {
         this.pending.shift();
-        await head.run().catch(() => undefined);
+        if (this.closed) head.fail(this.closed);
+        else await head.run().catch(() => undefined);
         this.finished(head.seq);
         continue;
       }

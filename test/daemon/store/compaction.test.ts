@@ -133,7 +133,7 @@ describe("ParagraphStore background compaction", () => {
     await store.replaceField("r", "t/body", [row("r", "harbour")]);
     store.close();
     await new Promise((r) => setTimeout(r, 300));
-    await store.indexBuilds();
+    await store.stopped();
     expect((await store.indexes()).some((i) => i.column === "terms")).toBe(false);
   });
 
@@ -234,5 +234,50 @@ describe("WriteQueue", () => {
     });
     await expect(failing).rejects.toThrow("task failed");
     await expect(q.push(2)).resolves.toBeUndefined();
+  });
+
+  it("once closed runs no task, and stopped() waits for the one already running", async () => {
+    const log: string[] = [];
+    const q = new WriteQueue<string>(async (ops) => {
+      log.push(`commit ${ops.join(",")}`);
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    // A box being deleted: its writes are waited for, then a sweep or a compaction comes in
+    // before the close (as from a timer), and another after it.
+    const write = q.push("a");
+    const idle = q.idle();
+    const late = q.exclusive(async () => {
+      log.push("late task starts");
+      await new Promise((r) => setTimeout(r, 50));
+      log.push("late task done");
+    });
+    await Promise.all([write, idle]);
+    q.close("deleted");
+    const after = q.exclusive(async () => {
+      log.push("task after close");
+    });
+    await expect(after).rejects.toThrow("deleted");
+    await q.stopped();
+    // The late task either never ran (refused) or had started, and is over once stopped() resolves.
+    const started = log.includes("late task starts");
+    expect(log.includes("late task done")).toBe(started);
+    if (!started) await expect(late).rejects.toThrow("deleted");
+    expect(log).not.toContain("task after close");
+  });
+
+  it("refuses the tasks still queued at close instead of running them", async () => {
+    const ran: string[] = [];
+    const q = new WriteQueue<string>(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    const write = q.push("a");
+    const queued = q.exclusive(async () => {
+      ran.push("compaction");
+    });
+    q.close("deleted");
+    await expect(write).rejects.toThrow("deleted");
+    await expect(queued).rejects.toThrow("deleted");
+    await q.stopped();
+    expect(ran).toEqual([]);
   });
 });
