@@ -146,13 +146,19 @@ describe("ParagraphStore background compaction", () => {
   });
 });
 
+/** A queue whose commits take `ms` and are logged ("commit a,b"), with the log (tasks add their own lines). */
+function loggedQueue(ms: number): { q: WriteQueue<string>; log: string[] } {
+  const log: string[] = [];
+  const q = new WriteQueue<string>(async (ops) => {
+    log.push(`commit ${ops.join(",")}`);
+    await new Promise((r) => setTimeout(r, ms));
+  });
+  return { q, log };
+}
+
 describe("WriteQueue", () => {
   it("runs exclusive tasks between commits, in order, and batches the ops around them", async () => {
-    const log: string[] = [];
-    const q = new WriteQueue<string>(async (ops) => {
-      log.push(`commit ${ops.join(",")}`);
-      await new Promise((r) => setTimeout(r, 5));
-    });
+    const { q, log } = loggedQueue(5);
     const a = q.push("a");
     const b = q.push("b");
     const t = q.exclusive(async () => {
@@ -237,11 +243,7 @@ describe("WriteQueue", () => {
   });
 
   it("once closed runs no task, and stopped() waits for the one already running", async () => {
-    const log: string[] = [];
-    const q = new WriteQueue<string>(async (ops) => {
-      log.push(`commit ${ops.join(",")}`);
-      await new Promise((r) => setTimeout(r, 10));
-    });
+    const { q, log } = loggedQueue(10);
     // A box being deleted: its writes are waited for, then a sweep or a compaction comes in
     // before the close (as from a timer), and another after it.
     const write = q.push("a");
