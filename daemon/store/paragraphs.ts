@@ -126,7 +126,7 @@ export class ParagraphStore {
     this.compaction = { ...DEFAULT_COMPACTION, ...compaction };
     this.settler = new Settler(async () => {
       await this.compact(true);
-      if (!this.closed) await this.ensureKeywordIndex();
+      await this.ensureKeywordIndex();
     }, this.compaction.settleMs);
   }
 
@@ -343,7 +343,12 @@ export class ParagraphStore {
   /** Index builds under way, each until it settles: compactions wait for them (see `buildIndex`). */
   private readonly builds = new Set<Promise<void>>();
 
+  /**
+   * Run an index build, counted among those under way. None starts once the table is closed: a build
+   * writes into the table's folder outside the write queue, and `stopped` waits only for those begun.
+   */
   private building<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error("the paragraph table is closed"));
     const work = fn();
     const settled = work.then(
       () => undefined,

@@ -134,6 +134,9 @@ describe("ParagraphStore background compaction", () => {
     store.close();
     await new Promise((r) => setTimeout(r, 300));
     await store.stopped();
+    // Nor does a late search's build (the settling run calls the same).
+    await expect(store.ensureKeywordIndex()).rejects.toThrow("closed");
+    await store.table.checkoutLatest(); // what is on disk, not only what readers were shown
     expect((await store.indexes()).some((i) => i.column === "terms")).toBe(false);
   });
 
