@@ -171,19 +171,23 @@ export class KbStore {
     await (await this.activityLog?.catch(() => undefined))?.idle();
   }
 
+  /** Every table of the box this store opened. */
+  private tables(): { close(reason?: string): void; stopped(): Promise<void> }[] {
+    return [this.resources, this.fields, this.paragraphs, ...this.extra];
+  }
+
   /**
    * Once closed: resolves when nothing of the box is writing any more (commits, compactions, sweeps
    * and index builds that had started, pack writes, the activity table's commit): its folder can go.
    */
   async stopped(): Promise<void> {
-    const tables = [this.resources, this.fields, this.paragraphs, ...this.extra];
-    await Promise.all([...tables.map((t) => t.stopped()), this.blobs.stopped()]);
+    await Promise.all([...this.tables().map((t) => t.stopped()), this.blobs.stopped()]);
     await (await this.activityLog?.catch(() => undefined))?.stopped();
   }
 
   /** Close the database; writes still arriving (e.g. from work on a deleted box) are refused. */
   close(reason = "the knowledge box is closed"): void {
-    for (const t of [this.resources, this.fields, this.paragraphs, ...this.extra]) t.close(reason);
+    for (const t of this.tables()) t.close(reason);
     this.blobs.close(reason);
     void this.activityLog?.then((a) => a.close()).catch(() => undefined);
     this.db.close();
