@@ -29,9 +29,13 @@ interface Token {
   num: boolean;
   /** First word of a sentence (or of a line). */
   initial: boolean;
-  /** The characters between the previous token and this one. */
-  gap: string;
-  used?: boolean;
+  /** Only spaces or tabs since the previous token (no comma, no full stop): the same phrase. */
+  joined: boolean;
+  /** A comma or nothing, then spaces or tabs, since the previous token ("March 3, 1921"). */
+  listed: boolean;
+  /** A full stop and a space since the previous token ("J. Smith"). */
+  dotSpace: boolean;
+  used: boolean;
 }
 
 /** What words are made of: letters, marks and numbers. */
@@ -101,7 +105,6 @@ function possessive(lower: string): boolean {
   const c = lower.charCodeAt(n - 2);
   return c === 39 || c === 0x2019;
 }
-const SENTENCE_END = /[.!?:;\n]/;
 /** Words before a year that make it a date ("in 1921"). */
 const YEAR_BEFORE = new Set([
   "in",
@@ -129,15 +132,66 @@ const INNER_ABBREV = new Set(["st", "mt", "ft", "jr", "sr"]);
 const PLACE_PREFIX = new Set(["st", "mt", "mount", "lake", "cape", "port", "fort", "ft", "san", "santa", "saint"]);
 const abbreviation = (t: Token) => t.end - t.start === 1 || INNER_ABBREV.has(t.lower);
 
+// The characters between two tokens, as the bits gapOf reads by code (no string of them per word).
+/** Only spaces and tabs, at least one. */
+const GAP_SPACES = 1;
+/** An optional comma, then only spaces and tabs, at least one. */
+const GAP_LISTED = 2;
+/** Exactly ". ". */
+const GAP_DOT_SPACE = 4;
+/** Starts with a full stop. */
+const GAP_DOT_FIRST = 8;
+/** Exactly one space. */
+const GAP_ONE_SPACE = 16;
+/** Holds . ! ? : ; or a line break. */
+const GAP_SENTENCE_END = 32;
+
+/** The GAP_ bits of the characters of `text` from `from` to `to`. */
+function gapOf(text: string, from: number, to: number): number {
+  if (from >= to) return 0;
+  let blanks = 0;
+  let end = false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9) blanks++;
+    else if (c === 46 || c === 33 || c === 63 || c === 58 || c === 59 || c === 10) end = true;
+  }
+  const n = to - from;
+  const first = text.charCodeAt(from);
+  let bits = end ? GAP_SENTENCE_END : 0;
+  if (blanks === n) bits |= GAP_SPACES | GAP_LISTED;
+  else if (first === 44 && blanks === n - 1 && n > 1) bits |= GAP_LISTED;
+  if (first === 46) bits |= GAP_DOT_FIRST;
+  if (n === 2 && first === 46 && text.charCodeAt(from + 1) === 32) bits |= GAP_DOT_SPACE;
+  if (n === 1 && first === 32) bits |= GAP_ONE_SPACE;
+  return bits;
+}
+
+/** Upper-case ASCII letters in `text` between `start` and `end`, and lower-case ones (bit 1, bit 2); 4 when it holds other characters. */
+function asciiCase(text: string, start: number, end: number): number {
+  let bits = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) bits |= 1;
+    else if (c >= 97 && c <= 122) bits |= 2;
+    else if (c >= 128) return 4;
+  }
+  return bits;
+}
+
 function tokenize(text: string, lex: Lexicon): Token[] {
   const out: Token[] = [];
   let last = 0;
   eachToken(text, (start, wordEnd) => {
+    const gap = gapOf(text, last, start);
+    last = wordEnd;
+    let end = wordEnd;
+    const first = text.charCodeAt(start);
+    const num = isDigit(first);
+    // ASCII words (most) are read by code: no upper-cased copy to compare with, no lower-cased one when in lower case.
+    const kase = asciiCase(text, start, wordEnd);
     const word = text.slice(start, wordEnd);
-    const gap = text.slice(last, start);
-    last = start + word.length;
-    let end = last;
-    const lowered = word.toLowerCase();
+    const lowered = kase & 5 ? word.toLowerCase() : word;
     let lower = lowered;
     if (possessive(lower)) {
       end -= 2;
@@ -145,28 +199,27 @@ function tokenize(text: string, lex: Lexicon): Token[] {
     }
     const prev = out[out.length - 1];
     // "Dr. Smith", "J. Smith": the full stop of an abbreviation ends no sentence.
-    const abbrev = prev && gap.startsWith(".") && (prev.bits & W.HONORIFIC || abbreviation(prev));
-    const first = word.charCodeAt(0);
-    const num = isDigit(first);
-    // Most words are lower-case already: no upper-casing to compare with.
-    const cased = word !== lowered;
+    const abbrev = prev && gap & GAP_DOT_FIRST && (prev.bits & W.HONORIFIC || abbreviation(prev));
+    const cased = kase === 4 ? word !== lowered : (kase & 1) === 1;
+    const upper = kase === 4 ? word === word.toUpperCase() : (kase & 2) === 0;
     out.push({
       start,
       end,
       lower,
       bits: num ? 0 : (lex.words.get(lower) ?? 0),
       cap: !num && (first < 128 ? first >= 65 && first <= 90 : UPPER.test(word)),
-      shout: !num && cased && word.length > 1 && word === word.toUpperCase(),
+      shout: !num && cased && word.length > 1 && upper,
       num,
-      initial: !prev || (gap !== " " && SENTENCE_END.test(gap) && !abbrev),
-      gap,
+      initial: !prev || (!(gap & GAP_ONE_SPACE) && Boolean(gap & GAP_SENTENCE_END) && !abbrev),
+      joined: (gap & GAP_SPACES) !== 0,
+      listed: (gap & GAP_LISTED) !== 0,
+      dotSpace: (gap & GAP_DOT_SPACE) !== 0,
+      used: false,
     });
   });
   return out;
 }
 
-/** A word separated from the previous one by spaces only (no comma, no full stop): same phrase. */
-const joined = (t: Token) => /^[ \t]+$/.test(t.gap);
 const isYear = (t: Token) => t.num && /^\d{4}$/.test(t.lower) && Number(t.lower) >= 1000 && Number(t.lower) <= 2100;
 const isDay = (t: Token) => t.num && /^\d{1,2}(st|nd|rd|th)?$/.test(t.lower) && Number.parseInt(t.lower, 10) <= 31;
 /** A month name: "march" and "may" only capitalised, next to a day or a year, or after "in". */
@@ -176,7 +229,7 @@ function isMonth(toks: Token[], i: number): boolean {
   if (!AMBIGUOUS_MONTHS.has(t.lower)) return true;
   if (!t.cap) return false;
   const next = toks[i + 1];
-  return Boolean((next && joined(next) && next.num) || (i > 0 && toks[i - 1].lower === "in" && !t.initial));
+  return Boolean((next?.joined && next.num) || (i > 0 && toks[i - 1].lower === "in" && !t.initial));
 }
 
 function datesAndNumbers(toks: Token[], out: Tagged[]): void {
@@ -186,13 +239,13 @@ function datesAndNumbers(toks: Token[], out: Tagged[]): void {
     let j = i;
     if (isMonth(toks, i)) {
       // 3 March 1921 / March 3, 1921 / March 1921
-      if (i > 0 && isDay(toks[i - 1]) && !toks[i - 1].used && joined(t)) {
+      if (i > 0 && isDay(toks[i - 1]) && !toks[i - 1].used && t.joined) {
         j = i - 1;
         toks[j].used = true;
       }
       let k = i + 1;
-      if (toks[k] && isDay(toks[k]) && joined(toks[k])) k++;
-      if (toks[k] && isYear(toks[k]) && /^,?[ \t]+$/.test(toks[k].gap)) k++;
+      if (toks[k] && isDay(toks[k]) && toks[k].joined) k++;
+      if (toks[k] && isYear(toks[k]) && toks[k].listed) k++;
       for (let x = i; x < k; x++) toks[x].used = true;
       out.push({ label: "DATE", start: toks[j].start, end: toks[k - 1].end });
       i = k - 1;
@@ -204,14 +257,13 @@ function datesAndNumbers(toks: Token[], out: Tagged[]): void {
       continue;
     }
     // "3 March 1921": the month takes its day.
-    if (isDay(t) && toks[i + 1] && joined(toks[i + 1]) && isMonth(toks, i + 1)) continue;
+    if (isDay(t) && toks[i + 1] && toks[i + 1].joined && isMonth(toks, i + 1)) continue;
     if (t.num) {
       const dated =
         /^\d{4}-\d{1,2}-\d{1,2}$|^\d{1,2}\/\d{1,2}\/\d{2,4}$|^\d{3}0s$/.test(t.lower) ||
         (isYear(t) && i > 0 && YEAR_BEFORE.has(toks[i - 1].lower));
       let k = i + 1;
-      if (!dated)
-        while (toks[k] && joined(toks[k]) && toks[k].bits & (W.MULTIPLE | W.NUMWORD) && !(toks[k].bits & W.ORDINAL)) k++;
+      if (!dated) while (toks[k]?.joined && toks[k].bits & (W.MULTIPLE | W.NUMWORD) && !(toks[k].bits & W.ORDINAL)) k++;
       for (let x = i; x < k; x++) toks[x].used = true;
       out.push({ label: dated ? "DATE" : "NUMBER", start: t.start, end: toks[k - 1].end });
       i = k - 1;
@@ -219,7 +271,7 @@ function datesAndNumbers(toks: Token[], out: Tagged[]): void {
     }
     if (t.bits & W.NUMWORD && !(t.bits & W.ORDINAL)) {
       let k = i + 1;
-      while (toks[k] && joined(toks[k]) && toks[k].bits & (W.MULTIPLE | W.NUMWORD) && !(toks[k].bits & W.ORDINAL)) k++;
+      while (toks[k]?.joined && toks[k].bits & (W.MULTIPLE | W.NUMWORD) && !(toks[k].bits & W.ORDINAL)) k++;
       for (let x = i; x < k; x++) toks[x].used = true;
       out.push({ label: "NUMBER", start: t.start, end: toks[k - 1].end });
       i = k - 1;
@@ -260,7 +312,7 @@ function names(toks: Token[], out: Tagged[], lex: Lexicon): void {
     let k = i + 1;
     for (; k < toks.length; k++) {
       const t = toks[k];
-      if (!joined(t) && !(t.gap === ". " && abbreviation(run[run.length - 1]))) break;
+      if (!t.joined && !(t.dotSpace && abbreviation(run[run.length - 1]))) break;
       if (nameWord(t) && !t.initial) {
         run.push(t);
         continue;
@@ -268,8 +320,7 @@ function names(toks: Token[], out: Tagged[], lex: Lexicon): void {
       // University of Warsaw, Gulf of Mexico; Ludwig van Beethoven.
       const after = toks[k + 1];
       const connects =
-        after &&
-        joined(after) &&
+        after?.joined &&
         nameWord(after) &&
         ((t.lower === "of" && run.some((r) => r.bits & (W.ORG_HEAD | W.PLACE_HEAD))) ||
           (NAME_PARTICLES.has(t.lower) && !t.cap && run[0].bits & W.FIRST));
@@ -301,7 +352,7 @@ function verbs(toks: Token[], out: Tagged[]): void {
   for (let i = 0; i < toks.length; i++) {
     if (!isVerb(toks[i])) continue;
     let k = i + 1;
-    while (toks[k] && joined(toks[k]) && isVerb(toks[k])) k++;
+    while (toks[k]?.joined && isVerb(toks[k])) k++;
     out.push({ label: "VERB", start: toks[i].start, end: toks[k - 1].end });
     i = k - 1;
   }

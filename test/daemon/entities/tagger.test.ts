@@ -122,4 +122,43 @@ describe("the entity tagger", () => {
       "LOC:Warsaw",
     ]);
   });
+
+  it("reads what lies between words by its characters: a comma before a year, a full stop after an initial, tabs, line breaks", () => {
+    const all = (text: string) => tag(text).map((t) => `${t.label}:${text.slice(t.start, t.end)}`);
+    // A comma (or nothing) then spaces or tabs joins a year to its date; a comma after a space does not.
+    expect(all("It opened on March 3,\t1921 in Paris.")).toEqual(["VERB:opened", "DATE:March 3,\t1921", "LOC:Paris"]);
+    expect(all("It opened on March 3 ,1921 and on March 4,,1921.")).toEqual([
+      "VERB:opened",
+      "DATE:March 3",
+      "NUMBER:1921",
+      "DATE:March 4",
+      "NUMBER:1921",
+    ]);
+    // ". " after an initial keeps the name going; two spaces or none do not.
+    expect(all("J. Smith met\tAnna Kowalska and J.  Smith met Dr.Anna Kowalska.")).toEqual([
+      "PERSON:J. Smith",
+      "VERB:met",
+      "PERSON:Anna Kowalska",
+      "PERSON:Smith",
+      "VERB:met",
+      "PERSON:Anna Kowalska",
+    ]);
+    // A line break or a colon ends a sentence: "May" opening a line is still a month next to its day.
+    expect(all("He left Warsaw.\nMay 5 came; Anna Kowalska stayed:Albert Einstein wrote.")).toEqual([
+      "LOC:Warsaw",
+      "DATE:May 5",
+      "VERB:came",
+      "PERSON:Anna Kowalska",
+      "VERB:stayed",
+      "PERSON:Albert Einstein",
+      "VERB:wrote",
+    ]);
+    // Capitals beyond ASCII: words in capitals only name what the lexicon knows.
+    expect(all("Émile Zola visited Zürich with ÉCOLE NORMALE and the UNESCO's Paris office.")).toEqual([
+      "VERB:visited",
+      "ORG:UNESCO",
+      "LOC:Paris",
+    ]);
+    expect(all("ANNA KOWALSKA met anna kowalska in 1990s.")).toEqual(["VERB:met", "DATE:1990s"]);
+  });
 });
