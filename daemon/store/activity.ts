@@ -1,7 +1,7 @@
 import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { arrow, tableOf, ZSTD } from "./arrow.js";
-import { type Connection, openOrCreate, sqlIntegers, type Table } from "./db.js";
+import { appendRows, type Connection, openOrCreate, sqlIntegers, type Table } from "./db.js";
 
 const { Field, Int64, Schema, Utf8 } = arrow;
 
@@ -191,7 +191,7 @@ export class ActivityLog {
         event: e.event,
         doc: JSON.stringify(e.doc),
       }));
-      await table.add(tableOf(await table.schema(), rows));
+      await appendRows(table, tableOf(await table.schema(), rows));
     }
   }
 

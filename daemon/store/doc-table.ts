@@ -1,6 +1,6 @@
 import * as lancedb from "@lancedb/lancedb";
 import { arrow, tableOf, ZSTD } from "./arrow.js";
-import { type Connection, openOrCreate, sqlIn, sqlIntegers, sqlString, type Table } from "./db.js";
+import { appendRows, type Connection, openOrCreate, sqlIn, sqlIntegers, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { Settler, VERSION_RETENTION_MS } from "./settle.js";
 import { WriteQueue } from "./write-queue.js";
@@ -244,7 +244,7 @@ class DocWriter<T> {
         this.schema = undefined;
         throw e;
       });
-      await this.table.add(tableOf(schema, rows));
+      await appendRows(this.table, tableOf(schema, rows));
       this.seq = first + all.length - 1;
       const over: string[] = [];
       all.forEach((p, i) => {

@@ -1,7 +1,6 @@
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import type { Table as ArrowTable } from "apache-arrow";
 import { arrow } from "./arrow.js";
-import type { Table } from "./db.js";
+import { appendRows, type Table } from "./db.js";
 
 /**
  * The replace in flight on the paragraph table. A replace is two commits (delete the fields' old
@@ -14,12 +13,12 @@ import type { Table } from "./db.js";
 export class ReplaceJournal {
   constructor(private readonly path?: string) {}
 
-  /** Record a replace before its first commit (atomically: a torn journal is never replayed). */
-  async write(where: string, data: ArrowTable): Promise<void> {
+  /** Record a replace before its first commit (atomically: a torn journal is never replayed); `ipc`: the rows it adds, as an Arrow IPC file. */
+  async write(where: string, ipc: Uint8Array): Promise<void> {
     if (!this.path) return;
     const header = Buffer.from(`${JSON.stringify({ where })}\n`);
     const tmp = `${this.path}.tmp`;
-    await writeFile(tmp, Buffer.concat([header, arrow.tableToIPC(data, "file")]), { mode: 0o600 });
+    await writeFile(tmp, Buffer.concat([header, ipc]), { mode: 0o600 });
     await rename(tmp, this.path);
   }
 
@@ -42,7 +41,7 @@ export class ReplaceJournal {
     const { where } = JSON.parse(buf.subarray(0, nl).toString("utf8")) as { where: string };
     const data = arrow.tableFromIPC(buf.subarray(nl + 1));
     await table.delete(where);
-    if (data.numRows) await table.add(data);
+    if (data.numRows) await appendRows(table, data);
     await this.clear();
     return true;
   }

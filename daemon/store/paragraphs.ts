@@ -1,7 +1,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import { analysisLanguage, keywordTerms } from "../text/analyzer.js";
 import { arrow, tableOf } from "./arrow.js";
-import { type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
+import { appendRows, type Connection, openOrCreate, sqlIn, sqlString, type Table } from "./db.js";
 import { MintedKeys } from "./minted.js";
 import { ReplaceJournal } from "./paragraph-journal.js";
 import type { ParagraphRow } from "./paragraph-row.js";
@@ -572,7 +572,8 @@ export class ParagraphStore {
   bulkAdd(rows: ParagraphRow[]): Promise<void> {
     return this.exclusive(async (t) => {
       this.schema ??= t.schema();
-      await t.add(
+      await appendRows(
+        t,
         tableOf(
           await this.schema,
           rows.map((r) => this.toArrowRow(r)),
@@ -623,13 +624,14 @@ export class ParagraphStore {
         return;
       }
       this.schema ??= this.writer.schema();
-      const data = tableOf(await this.schema, rows);
+      // Serialised once: the journal holds the same bytes as the commit adds.
+      const ipc = arrow.tableToIPC(tableOf(await this.schema, rows), "file");
       if (stale) {
         // The journal's scope covers the first writes too, so that replaying it never adds them twice.
-        await this.journal.write(whereOf(reps) as string, data);
+        await this.journal.write(whereOf(reps) as string, ipc);
         await this.writer.delete(stale);
       }
-      await this.writer.add(data);
+      await appendRows(this.writer, ipc);
       if (stale) await this.journal.clear();
       for (const r of first) this.fresh.written(r.rid, r.field);
     } catch (e) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { arrow, tableOf } from "../../../daemon/store/arrow.js";
-import { openDb } from "../../../daemon/store/db.js";
+import { appendRows, nativeTable, openDb } from "../../../daemon/store/db.js";
 
 const { Field, Int32, Schema, Utf8 } = arrow;
 const root = mkdtempSync(join(tmpdir(), "kbox-arrow-"));
@@ -59,8 +59,19 @@ describe("tableOf (Arrow columns for LanceDB writes)", () => {
     await table.add(tableOf(schema, rows));
     const back = (await table.query().toArray()).sort((a, b) => a.n - b.n);
     expect(back.map((r) => r.id)).toEqual(values.map((v) => wellFormed(v)));
-    expect(back.map((r) => r.note ?? null)).toEqual(
-      rows.map((r) => (r.note == null ? null : wellFormed(r.note))),
-    );
+    expect(back.map((r) => r.note ?? null)).toEqual(rows.map((r) => (r.note == null ? null : wellFormed(r.note))));
+  });
+
+  it("appends rows handed to LanceDB's native table without its copies, as a table or as its IPC bytes", async () => {
+    const db = await openDb(join(root, "db-append"));
+    const table = await db.createEmptyTable("t", schema);
+    // The native table is where this LanceDB keeps it: were it moved, appends would still work, slower.
+    expect(nativeTable(table)).toBeDefined();
+    await appendRows(table, tableOf(schema, rows.slice(0, 3)));
+    await appendRows(table, arrow.tableToIPC(tableOf(schema, rows.slice(3)), "file"));
+    expect(await table.version()).toBe(3);
+    const back = (await table.query().toArray()).sort((a, b) => a.n - b.n);
+    expect(back.map((r) => r.id)).toEqual(values.map((v) => wellFormed(v)));
+    expect(back.map((r) => r.n)).toEqual(values.map((_, i) => i));
   });
 });

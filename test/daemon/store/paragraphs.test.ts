@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeArrowTable } from "@lancedb/lancedb";
 import { describe, expect, it } from "vitest";
+import { arrow } from "../../../daemon/store/arrow.js";
 import { openDb } from "../../../daemon/store/db.js";
 import { ReplaceJournal } from "../../../daemon/store/paragraph-journal.js";
 import { type ParagraphRow, ParagraphStore } from "../../../daemon/store/paragraphs.js";
@@ -91,7 +92,7 @@ describe("ParagraphStore", () => {
     await store.exclusive(async (t) => {
       await new ReplaceJournal(journal).write(
         where,
-        makeArrowTable([store.toArrowRow(row("r1", "t/a", 0, "new"))], { schema: await t.schema() }),
+        arrow.tableToIPC(makeArrowTable([store.toArrowRow(row("r1", "t/a", 0, "new"))], { schema: await t.schema() }), "file"),
       );
       await t.delete(where);
     });
