@@ -168,8 +168,15 @@ function unpackParts(b: Buffer, eld: string): PackedParts | undefined {
 }
 
 export class LanguageModel implements Detector {
-  /** n-gram -> its row: the pairs of row i are at [start[i], start[i + 1]). */
-  private readonly rows = new Map<string, number>();
+  /** The n-grams, by row: the pairs of row i are at [start[i], start[i + 1]). */
+  private readonly keys: string[];
+  /** n-gram (as gramKey numbers it) -> its row, by open addressing: keys -1 where empty. */
+  private readonly slots: Float64Array;
+  private readonly slotRows: Int32Array;
+  /** n-grams gramKey cannot number (none in eld's `small` database), by their text. */
+  private readonly otherRows = new Map<string, number>();
+  /** The numbered n-grams of the text being scored (grown as needed). */
+  private grams = new Float64Array(512);
   private readonly start: Uint32Array;
   private readonly langs: Uint8Array;
   private readonly scores: Uint8Array;
@@ -189,7 +196,33 @@ export class LanguageModel implements Detector {
     this.langs = parts.langs;
     this.scores = parts.scores;
     this.sums = new Int32Array(this.codes.length);
-    for (let row = 0; row < parts.keys.length; row++) this.rows.set(parts.keys[row], row);
+    this.keys = parts.keys;
+    let size = 1024;
+    while (size < parts.keys.length * 2) size *= 2;
+    this.slots = new Float64Array(size).fill(-1);
+    this.slotRows = new Int32Array(size);
+    for (let row = 0; row < parts.keys.length; row++) {
+      const k = parts.keys[row];
+      const key = gramKey(k, 0, k.length, false, false);
+      if (key < 0) {
+        this.otherRows.set(k, row);
+        continue;
+      }
+      let i = slotOf(key, size - 1);
+      while (this.slots[i] !== -1 && this.slots[i] !== key) i = (i + 1) & (size - 1);
+      this.slots[i] = key;
+      this.slotRows[i] = row;
+    }
+  }
+
+  /** The row of a numbered n-gram, -1 when the database has none. */
+  private rowOf(key: number): number {
+    const mask = this.slots.length - 1;
+    for (let i = slotOf(key, mask); ; i = (i + 1) & mask) {
+      const k = this.slots[i];
+      if (k === key) return this.slotRows[i];
+      if (k === -1) return -1;
+    }
   }
 
   /** eld's database as arrays: its n-grams in eld's order, and each one's language and score pairs. */
@@ -248,10 +281,8 @@ export class LanguageModel implements Detector {
 
   /** The model's database as the packed file holds it, stamped with the installed eld's version. */
   async toBytes(): Promise<Buffer> {
-    const keys = new Array<string>(this.rows.size);
-    for (const [k, row] of this.rows) keys[row] = k;
     return packParts(
-      { codes: this.codes, average: this.average, keys, start: this.start, langs: this.langs, scores: this.scores },
+      { codes: this.codes, average: this.average, keys: this.keys, start: this.start, langs: this.langs, scores: this.scores },
       await eldVersion(),
     );
   }
@@ -324,26 +355,52 @@ export class LanguageModel implements Detector {
     return words;
   }
 
+  /** Add a row's scores (none for -1) to the sums by language. */
+  private addScores(row: number, sums: Int32Array): void {
+    if (row < 0) return;
+    for (let k = this.start[row], end = this.start[row + 1]; k < end; k++) sums[this.langs[k]] += this.scores[k] + BASE_SCORE;
+  }
+
   private score(words: string[]): Detection | undefined {
-    const seen = new Set<string>();
+    // Each word's 4-byte n-grams, 3 bytes apart; the first starts with a space, the last ends with one
+    // (eld's: the last runs to the word's end, past its first 70 characters). Numbered (gramKey), not
+    // built as strings: a text's n-grams are sorted to count each once, then looked up.
+    let grams = this.grams;
+    let count = 0;
+    let others: Set<string> | undefined;
+    const add = (w: string, from: number, to: number, space: boolean, last: boolean) => {
+      const key = gramKey(w, from, to, space, last);
+      if (key < 0) {
+        others ??= new Set();
+        others.add(`${space ? " " : ""}${w.substring(from, to)}${last ? " " : ""}`);
+        return;
+      }
+      if (count === grams.length) {
+        const more = new Float64Array(grams.length * 2);
+        more.set(grams);
+        this.grams = grams = more;
+      }
+      grams[count++] = key;
+    };
     for (const word of words) {
       const len = Math.min(word.length, 70);
       let j = 0;
-      // 4-byte n-grams, 3 bytes apart; the first starts with a space, the last ends with one.
-      for (; j + 4 < len; j += 3) seen.add((j === 0 ? " " : "") + word.substring(j, j + 4));
-      seen.add(`${j === 0 ? " " : ""}${word.substring(len !== 3 ? len - 4 : 0)} `);
+      for (; j + 4 < len; j += 3) add(word, j, j + 4, j === 0, false);
+      add(word, len !== 3 ? Math.max(0, len - 4) : 0, word.length, j === 0, true);
     }
+    const sorted = grams.subarray(0, count).sort();
     const sums = this.sums;
     sums.fill(0);
-    for (const gram of seen) {
-      const row = this.rows.get(gram);
-      if (row === undefined) continue;
-      for (let k = this.start[row], end = this.start[row + 1]; k < end; k++) sums[this.langs[k]] += this.scores[k] + BASE_SCORE;
+    let n = others?.size ?? 0;
+    for (let g = 0; g < count; g++) {
+      if (g > 0 && sorted[g] === sorted[g - 1]) continue;
+      n++;
+      this.addScores(this.rowOf(sorted[g]), sums);
     }
+    for (const gram of others ?? []) this.addScores(this.otherRows.get(gram) ?? -1, sums);
     let best = -1;
     for (let l = 0; l < sums.length; l++) if (sums[l] > 0 && (best < 0 || sums[l] > sums[best])) best = l;
     if (best < 0) return undefined;
-    const n = seen.size;
     const scaled = (l: number) => sums[l] / n / (sums[l] / n + SCALE);
     // The runner-up in eld's order: the next score down, ties to the lower language number.
     let second = -1;
@@ -353,6 +410,35 @@ export class LanguageModel implements Detector {
     const reliable = n >= 3 && !(this.average[best] * RELIABLE_RATIO > top || 0.01 > Math.abs(top - Math.max(second, 0)));
     return { language: this.codes[best], reliable, top, second: second < 0 ? 0 : scaled(second) };
   }
+}
+
+/**
+ * An n-gram as a number: its characters (codes up to 255: ASCII and eld's byte dictionary) base 256,
+ * after a space when `space`, then a space when `last`, times 8 plus its length (6 characters at
+ * most: under 2^51, exact in a double). -1 for one longer or with another character.
+ */
+function gramKey(w: string, from: number, to: number, space: boolean, last: boolean): number {
+  const length = to - from + (space ? 1 : 0) + (last ? 1 : 0);
+  if (length > 6) return -1;
+  let k = space ? 32 : 0;
+  for (let i = from; i < to; i++) {
+    const c = w.charCodeAt(i);
+    if (c > 255) return -1;
+    k = k * 256 + c;
+  }
+  if (last) k = k * 256 + 32;
+  return k * 8 + length;
+}
+
+/** The first slot of a numbered n-gram in a table of `mask + 1` slots. */
+function slotOf(key: number, mask: number): number {
+  const lo = key >>> 0;
+  const hi = (key / 4294967296) >>> 0;
+  let h = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi + 0x7f4a7c15, 0x85ebca6b);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return h & mask;
 }
 
 /**
