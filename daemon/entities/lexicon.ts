@@ -1,9 +1,15 @@
 /**
  * The word lists the entity tagger reads (tagger.ts): the lexicon of the `compromise` NLP library
  * (about 25,000 English words with their tags: first names, places, organisations, months, verbs...),
- * its organisation and place head words, reduced once, on first use, to a bit mask per word.
+ * its organisation and place head words, reduced to a bit mask per word. The build reduces it once
+ * into a file next to the compiled module (`lexicon.json`: scripts/pack-lexicon.mjs), read in about
+ * 20 ms at the first extraction where loading the library and reducing its lexicon took over 300 ms
+ * of the daemon's thread (and kept the library in its heap); without that file, or with one packed
+ * from another version of the library, the lexicon is reduced from the library as before.
  */
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 /** What a word can be, as bits of its lexicon entry. */
 export const W = {
@@ -74,10 +80,56 @@ const AMBIGUOUS_MONTHS = ["march", "may"];
 
 let cached: Lexicon | undefined;
 
+/** Where the build writes the reduced lexicon: next to this module, in dist/. */
+const PACKED_FILE = new URL("./lexicon.json", import.meta.url);
+const FORMAT = 1;
+
+const require = createRequire(import.meta.url);
+
+/** What a packed lexicon must have been reduced from: the installed library's version and build size. */
+function libraryStamp(): string {
+  const main = require.resolve("compromise");
+  const pkg = JSON.parse(readFileSync(join(dirname(main), "..", "..", "package.json"), "utf8")) as { version: string };
+  return `${pkg.version}/${statSync(main).size}`;
+}
+
+/** The lexicon, reduced from the library or read from the file the build packed (see the module's comment). */
 export function lexicon(): Lexicon {
-  if (cached) return cached;
-  // Loaded on first use (about 30 MB): a daemon whose ingestion runs on field threads never loads it.
-  const nlp = createRequire(import.meta.url)("compromise");
+  cached ??= readPacked(PACKED_FILE) ?? fromLibrary();
+  return cached;
+}
+
+/** The packed file's lexicon; undefined when there is none or it was packed from another version of the library. */
+export function readPacked(file: string | URL): Lexicon | undefined {
+  try {
+    const p = JSON.parse(readFileSync(file, "utf8")) as {
+      format: number;
+      library: string;
+      maxWords: number;
+      words: [string, number][];
+      multi: [string, number][];
+    };
+    if (p.format !== FORMAT || p.library !== libraryStamp()) return undefined;
+    return { words: new Map(p.words), multi: new Map(p.multi), maxWords: p.maxWords };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lexicon as the packed file holds it, stamped with the installed library's version. */
+export function packLexicon(lex: Lexicon): string {
+  return JSON.stringify({
+    format: FORMAT,
+    library: libraryStamp(),
+    maxWords: lex.maxWords,
+    words: [...lex.words],
+    multi: [...lex.multi],
+  });
+}
+
+/** Reduce the library's lexicon (about 30 MB loaded, over 300 ms). */
+export function fromLibrary(): Lexicon {
+  const nlp = require("compromise");
   const model = (
     nlp as {
       model(): {
@@ -109,6 +161,5 @@ export function lexicon(): Lexicon {
   for (const w of Object.keys(model.two.placeWords)) add(w, W.PLACE_HEAD);
   for (const [w, bit] of HONORIFICS) add(w, bit);
   for (const w of AMBIGUOUS_MONTHS) add(w, W.MONTH);
-  cached = { words, multi, maxWords: Math.min(maxWords, 4) };
-  return cached;
+  return { words, multi, maxWords: Math.min(maxWords, 4) };
 }
