@@ -132,21 +132,23 @@ const INNER_ABBREV = new Set(["st", "mt", "ft", "jr", "sr"]);
 const PLACE_PREFIX = new Set(["st", "mt", "mount", "lake", "cape", "port", "fort", "ft", "san", "santa", "saint"]);
 const abbreviation = (t: Token) => t.end - t.start === 1 || INNER_ABBREV.has(t.lower);
 
-// The characters between two tokens, as the bits gapOf reads by code (no string of them per word).
-/** Only spaces and tabs, at least one. */
-const GAP_SPACES = 1;
-/** An optional comma, then only spaces and tabs, at least one. */
-const GAP_LISTED = 2;
-/** Exactly ". ". */
-const GAP_DOT_SPACE = 4;
-/** Starts with a full stop. */
-const GAP_DOT_FIRST = 8;
-/** Exactly one space. */
-const GAP_ONE_SPACE = 16;
-/** Holds . ! ? : ; or a line break. */
-const GAP_SENTENCE_END = 32;
+/** What the characters between two tokens hold, as the bits gapOf reads by code (no string of them per word). */
+const GAP = {
+  /** Only spaces and tabs, at least one. */
+  SPACES: 1,
+  /** An optional comma, then only spaces and tabs, at least one. */
+  LISTED: 2,
+  /** Exactly ". ". */
+  DOT_SPACE: 4,
+  /** Starts with a full stop. */
+  DOT_FIRST: 8,
+  /** Exactly one space. */
+  ONE_SPACE: 16,
+  /** Holds . ! ? : ; or a line break. */
+  SENTENCE_END: 32,
+} as const;
 
-/** The GAP_ bits of the characters of `text` from `from` to `to`. */
+/** The GAP bits of the characters of `text` from `from` to `to`. */
 function gapOf(text: string, from: number, to: number): number {
   if (from >= to) return 0;
   let blanks = 0;
@@ -158,12 +160,12 @@ function gapOf(text: string, from: number, to: number): number {
   }
   const n = to - from;
   const first = text.charCodeAt(from);
-  let bits = end ? GAP_SENTENCE_END : 0;
-  if (blanks === n) bits |= GAP_SPACES | GAP_LISTED;
-  else if (first === 44 && blanks === n - 1 && n > 1) bits |= GAP_LISTED;
-  if (first === 46) bits |= GAP_DOT_FIRST;
-  if (n === 2 && first === 46 && text.charCodeAt(from + 1) === 32) bits |= GAP_DOT_SPACE;
-  if (n === 1 && first === 32) bits |= GAP_ONE_SPACE;
+  let bits = end ? GAP.SENTENCE_END : 0;
+  if (blanks === n) bits |= GAP.SPACES | GAP.LISTED;
+  else if (first === 44 && blanks === n - 1 && n > 1) bits |= GAP.LISTED;
+  if (first === 46) bits |= GAP.DOT_FIRST;
+  if (n === 2 && first === 46 && text.charCodeAt(from + 1) === 32) bits |= GAP.DOT_SPACE;
+  if (n === 1 && first === 32) bits |= GAP.ONE_SPACE;
   return bits;
 }
 
@@ -199,7 +201,7 @@ function tokenize(text: string, lex: Lexicon): Token[] {
     }
     const prev = out[out.length - 1];
     // "Dr. Smith", "J. Smith": the full stop of an abbreviation ends no sentence.
-    const abbrev = prev && gap & GAP_DOT_FIRST && (prev.bits & W.HONORIFIC || abbreviation(prev));
+    const abbrev = prev && gap & GAP.DOT_FIRST && (prev.bits & W.HONORIFIC || abbreviation(prev));
     const cased = kase === 4 ? word !== lowered : (kase & 1) === 1;
     const upper = kase === 4 ? word === word.toUpperCase() : (kase & 2) === 0;
     out.push({
@@ -210,10 +212,10 @@ function tokenize(text: string, lex: Lexicon): Token[] {
       cap: !num && (first < 128 ? first >= 65 && first <= 90 : UPPER.test(word)),
       shout: !num && cased && word.length > 1 && upper,
       num,
-      initial: !prev || (!(gap & GAP_ONE_SPACE) && Boolean(gap & GAP_SENTENCE_END) && !abbrev),
-      joined: (gap & GAP_SPACES) !== 0,
-      listed: (gap & GAP_LISTED) !== 0,
-      dotSpace: (gap & GAP_DOT_SPACE) !== 0,
+      initial: !prev || (!(gap & GAP.ONE_SPACE) && Boolean(gap & GAP.SENTENCE_END) && !abbrev),
+      joined: (gap & GAP.SPACES) !== 0,
+      listed: (gap & GAP.LISTED) !== 0,
+      dotSpace: (gap & GAP.DOT_SPACE) !== 0,
       used: false,
     });
   });
