@@ -13,7 +13,7 @@
  * `--watch` measures `kbox sync add <folder>` instead (the folder synced and watched, as bench/sync.ts
  * does in its own process): the time until every note is PROCESSED, from the processing status.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,7 @@ import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
 import * as processing from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
+import { runCli } from "./kbox-cli.js";
 import { noteToken, writeNotes } from "./notes.js";
 import { childPids, cpuSeconds, rssBytes, threadSeconds, threadsBetween } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
@@ -48,13 +49,11 @@ const ratio = (kbox: number, recoll: number | undefined) => (recoll ? ` (${(kbox
 
 /** Run the CLI with `env`; resolves with its exit code and stdout. */
 function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number; stdout: string }> {
-  const cli = args.tsx ? ["--import", "tsx", join(ROOT, "bin/kbox.ts")] : [args.cli ?? join(ROOT, "dist/bin/kbox.js")];
-  const child = spawn(process.execPath, [...cli, ...argv], { env, stdio: ["ignore", "pipe", "inherit"] });
-  let stdout = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  return new Promise((resolve) => child.once("exit", (c) => resolve({ code: c ?? 1, stdout })));
+  return runCli(
+    args.tsx ? ["--import", "tsx", join(ROOT, "bin/kbox.ts")] : [args.cli ?? join(ROOT, "dist/bin/kbox.js")],
+    env,
+    argv,
+  );
 }
 
 /** recoll's full index of the folder: seconds and peak memory, or undefined without recoll. */
