@@ -6,9 +6,12 @@
  * longer: they compete for the cores). Prints each round's wall time and daemon CPU (all its threads,
  * from /proc) for both, and the median ratio this build / the other.
  *   npx tsx bench/pair.ts --against <other/dist/bin/kbox.js> [--cli dist/bin/kbox.js] [--files 10000 | --folder <dir> | --scifact] [--rounds 3]
+ *   npx tsx bench/pair.ts --other-env NAME=VALUE [--env NAME=VALUE] [...]
  * `--scifact` writes the 5,183 SciFact abstracts (../shared/eval/scifact) as Markdown files, a title
  * heading and the abstract. The other build: a commit compiled elsewhere (`git worktree add`, a link to
- * this node_modules, `npm run build`).
+ * this node_modules, `npm run build`). Without `--against`, both runs use this build and `--env` /
+ * `--other-env NAME=VALUE` (repeatable) set the daemons' environment for this run and the other: two
+ * settings compared the same way (`--other-env KBOX_INGEST_CONCURRENCY=1024`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +26,8 @@ import { quantile } from "./stats.js";
 const { values: args } = parseArgs({
   options: {
     against: { type: "string" },
+    env: { type: "string", multiple: true, default: [] },
+    "other-env": { type: "string", multiple: true, default: [] },
     cli: { type: "string", default: join(import.meta.dirname, "..", "dist", "bin", "kbox.js") },
     files: { type: "string", default: "10000" },
     folder: { type: "string" },
@@ -30,12 +35,17 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
   },
 });
-if (!args.against) {
+const envOf = (kvs: string[]) =>
+  Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+const thisEnv = envOf(args.env);
+const otherEnv = envOf(args["other-env"]);
+if (!args.against && !args.env.length && !args["other-env"].length) {
   process.stderr.write(
-    "usage: npx tsx bench/pair.ts --against <other/dist/bin/kbox.js> [--files N | --folder <dir> | --scifact] [--rounds 3]\n",
+    "usage: npx tsx bench/pair.ts (--against <other/dist/bin/kbox.js> | --other-env NAME=VALUE ...) [--env NAME=VALUE ...] [--files N | --folder <dir> | --scifact] [--rounds 3]\n",
   );
   process.exit(2);
 }
+const against = args.against ?? args.cli;
 const SCIFACT = join(import.meta.dirname, "..", "..", "shared", "eval", "scifact", "corpus.jsonl");
 
 /** The SciFact abstracts as Markdown files in `dir`: their count. */
@@ -57,10 +67,13 @@ interface Run {
   code: number;
 }
 
-/** One build's add of the folder on a fresh home: `start` resolves once its daemon is up, `run` then adds. */
-async function prepare(cli: string): Promise<{ run: (folder: string) => Promise<Run>; close: () => Promise<void> }> {
+/** One build's add of the folder on a fresh home (its daemon started, `extra` in its environment): `run` adds, `close` stops it. */
+async function prepare(
+  cli: string,
+  extra: Record<string, string>,
+): Promise<{ run: (folder: string) => Promise<Run>; close: () => Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-pair-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
   if ((await runCli([cli], env, ["kb", "create", "pair"])).code !== 0) throw new Error(`${cli}: kbox kb create failed`);
   const pid = Number(readFileSync(kboxPaths(env).pid, "utf8").trim());
   return {
@@ -94,12 +107,15 @@ function writeFolder(dir: string): number {
 }
 const count = args.folder ? undefined : writeFolder(folder);
 const what = args.folder ?? (args.scifact ? `SciFact, ${count} abstracts as Markdown files` : `${count} notes (bench/notes.ts)`);
-console.log(`two builds at once, kbox add <folder> --wait: ${what}\n  this:  ${args.cli}\n  other: ${args.against}`);
+const show = (cli: string, env: string[]) => `${cli}${env.length ? ` ${env.join(" ")}` : ""}`;
+console.log(
+  `two runs at once, kbox add <folder> --wait: ${what}\n  this:  ${show(args.cli, args.env)}\n  other: ${show(against, args["other-env"])}`,
+);
 const wall: number[] = [];
 const cpu: number[] = [];
 try {
   for (let round = 1; round <= Number(args.rounds); round++) {
-    const [mine, other] = await Promise.all([prepare(args.cli), prepare(args.against)]);
+    const [mine, other] = await Promise.all([prepare(args.cli, thisEnv), prepare(against, otherEnv)]);
     try {
       const [a, b] = await Promise.all([mine.run(folder), other.run(folder)]);
       for (const [name, r] of [
