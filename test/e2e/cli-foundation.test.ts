@@ -197,12 +197,13 @@ describe("kbox resource", () => {
     expect(rows(piped.stdout)).toContainEqual([rid, "meeting", expect.stringMatching(/^(PENDING|PROCESSED)$/), "Meeting"]);
     const tty = await d.cli(["resource", "list", "--kb", "papers"], { tty: true });
     expect(tty.stdout.split("\n")[0]).toMatch(/^ID\s+SLUG\s+STATUS\s+TITLE$/);
+    const kbid = (await d.client.call(kbs.getKbBySlug, { params: { slug: "papers" } })).uuid;
+    const listed = () => d.client.call(resources.listResources, { params: { kbid } });
+    // Compared once the box is processed: a resource turning PROCESSED between two listings made them differ.
+    for (let i = 0; i < 300 && (await listed()).resources.some((r) => r.metadata?.status === "PENDING"); i++)
+      await new Promise((r) => setTimeout(r, 100));
     const json = JSON.parse((await d.cli(["resource", "list", "--kb", "papers", "--json"])).stdout);
-    expect(json).toEqual(
-      await d.client.call(resources.listResources, {
-        params: { kbid: (await d.client.call(kbs.getKbBySlug, { params: { slug: "papers" } })).uuid },
-      }),
-    );
+    expect(json).toEqual(await listed());
     const paged = await d.cli(["resource", "list", "--kb", "papers", "--size", "1"]);
     expect(rows(paged.stdout)).toHaveLength(1);
     expect(paged.stderr).toMatch(/more: --page 1/);

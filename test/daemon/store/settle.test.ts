@@ -41,9 +41,11 @@ describe("Settler (compaction and cleanup of old versions)", () => {
 
   it("under writes that never stop, still runs about once a retention period", async () => {
     const { s, runs } = counted(50, 100);
-    await writeFor(s, 550, 10);
+    // About ten retention periods: a loaded machine's late timers (2 runs in 550 ms once, when this wrote
+    // for five) still leave three or more.
+    await writeFor(s, 1100, 10);
     expect(runs()).toBeGreaterThanOrEqual(3);
-    expect(runs()).toBeLessThanOrEqual(7);
+    expect(runs()).toBeLessThanOrEqual(12);
   });
 
   it("waits through quiet spells while more writes are coming, then runs once they are done", async () => {
