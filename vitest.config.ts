@@ -14,5 +14,7 @@ export default defineConfig({
     isolate: false,
     // Daemons that tests start as processes inherit it: their automatic model pull asks loopback only.
     env: NO_HUB,
+    // One temporary folder for the run's, removed at its end (test/helpers/tmp-root.ts).
+    globalSetup: ["test/helpers/tmp-root.ts"],
   },
 });
