@@ -128,7 +128,8 @@ export function analyse(text: string, groups: EntityGroupDef[] = [], opts: Extra
     // A group's entity wins over the tagger's reading of the same words.
     hits.push(...found.filter((h) => !hits.some((g) => overlaps(g.span, h.span))));
     // A relation needs two named entities: most paragraphs have fewer, and no verb or sentence is read for them.
-    if (hits.filter(relatable).length > 1) relations.push(...sentenceRelations(hits, of("VERB", "VERB"), sentencesOf(text)));
+    const named = hits.filter(relatable);
+    if (named.length > 1) relations.push(...sentenceRelations(named, of("VERB", "VERB"), sentencesOf(text)));
   }
   return { entities: group(hits), relations };
 }
@@ -149,13 +150,12 @@ function sentencesOf(text: string): Hit[] {
 /** Families that take part in relations (dates and numbers qualify, they relate nothing). */
 const RELATABLE = new Set<string>([NLP_LABELS.people, NLP_LABELS.places, NLP_LABELS.organizations]);
 
-/** Consecutive entities of a sentence with a verb between them: `Marie Curie -[met]-> Albert Einstein`. */
 const NLP_FAMILIES = new Set<string>(Object.values(NLP_LABELS));
 /** A hit that takes part in relations: a person, place or organisation, or an entity of a user's group. */
 const relatable = (h: Hit) => RELATABLE.has(h.label) || !NLP_FAMILIES.has(h.label);
 
-function sentenceRelations(hits: Hit[], verbs: Hit[], sentences: Hit[]): FoundRelation[] {
-  const named = hits.filter(relatable);
+/** Consecutive entities of a sentence (of `named`, relatable hits) with a verb between them: `Marie Curie -[met]-> Albert Einstein`. */
+function sentenceRelations(named: Hit[], verbs: Hit[], sentences: Hit[]): FoundRelation[] {
   named.sort((a, b) => a.span.start - b.span.start);
   const out: FoundRelation[] = [];
   for (const s of sentences) {
