@@ -23,7 +23,7 @@ import * as kbs from "../src/api/kbs.js";
 import { kboxPaths } from "../src/api/paths.js";
 import * as processing from "../src/api/processing.js";
 import { KboxClient } from "../src/client/client.js";
-import { runCli } from "./kbox-cli.js";
+import { benchEnv, envOf, runCli } from "./kbox-cli.js";
 import { noteToken, writeNotes } from "./notes.js";
 import { childPids, cpuSeconds, rssBytes, threadSeconds, threadsBetween } from "./proc.js";
 import { diskBytes, ensureRecoll, recollConfig, recollCount, recollIndex } from "./recoll.js";
@@ -113,8 +113,7 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), "kbox-bench-notes-"));
   const bytes = writeNotes(folder, N);
   const recoll = await recollRun(folder);
-  const extra = Object.fromEntries(args.env.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
-  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
+  const env = benchEnv(home, envOf(args.env));
   const paths = kboxPaths(env);
   try {
     if ((await kbox(env, ["kb", "create", "bench"])).code !== 0) throw new Error("kbox kb create failed");

@@ -8,12 +8,13 @@
  * `--env KBOX_ALLOCATOR=system` runs the daemon as on a machine without libjemalloc2; further `--env`
  * values (MALLOC_ARENA_MAX=..., MALLOC_CONF=...) go to the CLI, hence to the daemon it starts.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { kboxPaths } from "../src/api/paths.js";
+import { benchEnv, envOf, runCli } from "./kbox-cli.js";
 import { writeNotes } from "./notes.js";
 import { childPids, rssBytes } from "./proc.js";
 
@@ -32,12 +33,8 @@ const ROOT = join(import.meta.dirname, "..");
 const say = (s: string) => process.stderr.write(`${s}\n`);
 
 /** Run the compiled CLI with `env`; resolves with its exit code. */
-function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> {
-  const child = spawn(process.execPath, [join(ROOT, "dist/bin/kbox.js"), ...argv], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  return new Promise((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+async function kbox(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> {
+  return (await runCli([join(ROOT, "dist/bin/kbox.js")], env, argv)).code;
 }
 
 async function main(): Promise<void> {
@@ -48,8 +45,8 @@ async function main(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-memory-"));
   const folder = join(home, "notes");
   writeNotes(folder, N);
-  const extra = Object.fromEntries(args.env.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
-  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
+  const extra = envOf(args.env);
+  const env = benchEnv(home, extra);
   const paths = kboxPaths(env);
   try {
     if ((await kbox(env, ["kb", "create", "bench"])) !== 0) throw new Error("kbox kb create failed");

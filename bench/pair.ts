@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { kboxPaths } from "../src/api/paths.js";
-import { runCli } from "./kbox-cli.js";
+import { benchEnv, envOf, runCli } from "./kbox-cli.js";
 import { writeNotes } from "./notes.js";
 import { cpuSeconds } from "./proc.js";
 import { quantile } from "./stats.js";
@@ -35,8 +35,6 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
   },
 });
-const envOf = (kvs: string[]) =>
-  Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 const thisEnv = envOf(args.env);
 const otherEnv = envOf(args["other-env"]);
 if (!args.against && !args.env.length && !args["other-env"].length) {
@@ -73,7 +71,7 @@ async function prepare(
   extra: Record<string, string>,
 ): Promise<{ run: (folder: string) => Promise<Run>; close: () => Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), "kbox-bench-pair-"));
-  const env: NodeJS.ProcessEnv = { ...process.env, KBOX_HOME: home, KBOX_MODELS_AUTOPULL: "0", NO_COLOR: "1", ...extra };
+  const env = benchEnv(home, extra);
   if ((await runCli([cli], env, ["kb", "create", "pair"])).code !== 0) throw new Error(`${cli}: kbox kb create failed`);
   const pid = Number(readFileSync(kboxPaths(env).pid, "utf8").trim());
   return {
